@@ -1,0 +1,20 @@
+// C++ functions that the Rust side calls through the cxx bridge (src/passes/ffi.rs).
+#pragma once
+
+#include "rust/cxx.h"
+#include <cstddef>
+#include <cstdint>
+
+namespace alpa::ffi {
+
+// Registers every alpa pass (with its options) in MLIR's global pass registry.
+void register_alpa_passes();
+
+// Runs the mlir-opt driver with every upstream dialect and pass plus ours.
+int32_t alpa_opt_main(const rust::Vec<rust::String> &args);
+
+// Emits a diagnostic at the location of `op` (an mlir::Operation *):
+// severity 0 = error, 1 = warning, 2 = remark.
+void emit_op_diagnostic(std::size_t op, std::uint8_t severity, rust::Str message);
+
+} // namespace alpa::ffi

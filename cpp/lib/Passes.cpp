@@ -1,0 +1,78 @@
+// Pass classes generated from Passes.td; each collects its option values and runs in Rust.
+#include "alpa/Bridge.h"
+#include "alpa-mlir/src/passes/ffi.rs.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace alpa {
+#define GEN_PASS_DECL
+#define GEN_PASS_DEF_ALPAINLINE
+#define GEN_PASS_DEF_ALPAANNOTATECOSTS
+#define GEN_PASS_REGISTRATION
+#include "alpa/Passes.h.inc"
+} // namespace alpa
+
+namespace {
+
+class OptionList {
+public:
+  template <typename T> OptionList &add(const char *name, const T &value) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << value;
+    os.flush();
+    alpa::ffi::PassOption option;
+    option.name = rust::String(name);
+    option.value = rust::String(text);
+    options.push_back(std::move(option));
+    return *this;
+  }
+  OptionList &add(const char *name, bool value) { return add(name, value ? "true" : "false"); }
+  rust::Vec<alpa::ffi::PassOption> options;
+};
+
+// Hands the module and the options to the Rust implementation of `passName`.
+void runInRust(mlir::Pass &pass, mlir::ModuleOp module, llvm::StringRef passName,
+               const OptionList &options, llvm::function_ref<void()> signalFailure) {
+  (void)pass;
+  auto handle = reinterpret_cast<std::size_t>(module.getOperation());
+  if (!alpa::ffi::run_rust_pass(rust::Str(passName.data(), passName.size()), handle,
+                                options.options))
+    signalFailure();
+}
+
+struct AlpaInline : public alpa::impl::AlpaInlineBase<AlpaInline> {
+  using AlpaInlineBase::AlpaInlineBase;
+  void runOnOperation() override {
+    OptionList options;
+    options.add("entry", std::string(entry));
+    runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
+  }
+};
+
+struct AlpaAnnotateCosts : public alpa::impl::AlpaAnnotateCostsBase<AlpaAnnotateCosts> {
+  using AlpaAnnotateCostsBase::AlpaAnnotateCostsBase;
+  void runOnOperation() override {
+    OptionList options;
+    options.add("entry", std::string(entry)).add("summary", static_cast<bool>(summary));
+    runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
+  }
+};
+
+} // namespace
+
+namespace alpa::ffi {
+
+void register_alpa_passes() {
+  static bool registered = false;
+  if (registered)
+    return;
+  registered = true;
+  alpa::registerAlpaPasses();
+}
+
+} // namespace alpa::ffi

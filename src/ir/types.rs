@@ -1,0 +1,184 @@
+//! Plain-data tensor types: what the algorithms know about a value's type.
+
+use std::fmt;
+
+/// Every element type StableHLO allows (quantized types are kept as `Other`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ElementType {
+    /// `i1`, StableHLO's `pred`.
+    Bool,
+    /// Signless or signed integer of the given width (`i4`, `i8`, ... `i64`).
+    Int(u32),
+    /// Unsigned integer (`ui4` ... `ui64`).
+    UInt(u32),
+    /// Floating point, with its MLIR spelling (`f32`, `bf16`, `f8E4M3FN`, ...) and width in bits.
+    Float { name: String, bits: u32 },
+    /// `complex<f32>` or `complex<f64>`: width of one component in bits.
+    Complex(u32),
+    /// Anything else, kept as its printed text (quantized types, index).
+    Other { text: String, bits: u32 },
+}
+
+impl ElementType {
+    pub fn f32() -> Self {
+        ElementType::Float { name: "f32".into(), bits: 32 }
+    }
+
+    /// Width of one element in bits.
+    pub fn bits(&self) -> u32 {
+        match self {
+            ElementType::Bool => 8, // i1 is stored as a byte by XLA
+            ElementType::Int(b) | ElementType::UInt(b) => *b,
+            ElementType::Float { bits, .. } => *bits,
+            ElementType::Complex(b) => 2 * b,
+            ElementType::Other { bits, .. } => *bits,
+        }
+    }
+
+    pub fn is_float(&self) -> bool {
+        matches!(self, ElementType::Float { .. } | ElementType::Complex(_))
+    }
+
+    /// Parses the MLIR spelling of an element type (`f32`, `i1`, `ui8`, `complex<f32>`, ...).
+    pub fn parse(text: &str) -> Option<Self> {
+        let t = text.trim();
+        if t == "i1" {
+            return Some(ElementType::Bool);
+        }
+        if let Some(rest) = t.strip_prefix("ui") {
+            return rest.parse().ok().map(ElementType::UInt);
+        }
+        if let Some(rest) = t.strip_prefix("si") {
+            return rest.parse().ok().map(ElementType::Int);
+        }
+        if let Some(rest) = t.strip_prefix('i') {
+            return rest.parse().ok().map(ElementType::Int);
+        }
+        if let Some(inner) = t.strip_prefix("complex<").and_then(|r| r.strip_suffix('>')) {
+            return match inner {
+                "f32" => Some(ElementType::Complex(32)),
+                "f64" => Some(ElementType::Complex(64)),
+                _ => None,
+            };
+        }
+        float_bits(t).map(|bits| ElementType::Float { name: t.to_string(), bits })
+    }
+}
+
+fn float_bits(name: &str) -> Option<u32> {
+    Some(match name {
+        "f64" => 64,
+        "f32" => 32,
+        "tf32" => 19,
+        "f16" | "bf16" => 16,
+        "f8E4M3FN" | "f8E5M2" | "f8E4M3FNUZ" | "f8E5M2FNUZ" | "f8E4M3B11FNUZ" | "f8E4M3"
+        | "f8E3M4" | "f8E8M0FNU" => 8,
+        "f6E2M3FN" | "f6E3M2FN" => 6,
+        "f4E2M1FN" => 4,
+        _ => return None,
+    })
+}
+
+impl fmt::Display for ElementType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ElementType::Bool => write!(f, "i1"),
+            ElementType::Int(b) => write!(f, "i{b}"),
+            ElementType::UInt(b) => write!(f, "ui{b}"),
+            ElementType::Float { name, .. } => write!(f, "{name}"),
+            ElementType::Complex(b) => write!(f, "complex<f{b}>"),
+            ElementType::Other { text, .. } => write!(f, "{text}"),
+        }
+    }
+}
+
+/// A ranked tensor with a fully static shape.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TensorType {
+    pub shape: Vec<i64>,
+    pub element: ElementType,
+}
+
+impl TensorType {
+    pub fn new(shape: Vec<i64>, element: ElementType) -> Self {
+        TensorType { shape, element }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+
+    pub fn num_elements(&self) -> u64 {
+        self.shape.iter().map(|&d| d.max(0) as u64).product()
+    }
+
+    /// Bytes of the whole tensor (sub-byte elements are packed).
+    pub fn byte_size(&self) -> u64 {
+        (self.num_elements() * self.element.bits() as u64).div_ceil(8)
+    }
+}
+
+impl fmt::Display for TensorType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "tensor<")?;
+        for d in &self.shape {
+            write!(f, "{d}x")?;
+        }
+        write!(f, "{}>", self.element)
+    }
+}
+
+/// The type of any SSA value the graph sees.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ValueType {
+    Tensor(TensorType),
+    /// `!stablehlo.token`
+    Token,
+    Tuple(Vec<ValueType>),
+    /// Any other type, by its printed text.
+    Other(String),
+}
+
+impl ValueType {
+    pub fn tensor(&self) -> Option<&TensorType> {
+        match self {
+            ValueType::Tensor(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    pub fn byte_size(&self) -> u64 {
+        match self {
+            ValueType::Tensor(t) => t.byte_size(),
+            ValueType::Tuple(items) => items.iter().map(ValueType::byte_size).sum(),
+            ValueType::Token | ValueType::Other(_) => 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_element_type_spelling() {
+        assert_eq!(ElementType::parse("i1"), Some(ElementType::Bool));
+        assert_eq!(ElementType::parse("i32"), Some(ElementType::Int(32)));
+        assert_eq!(ElementType::parse("ui8"), Some(ElementType::UInt(8)));
+        assert_eq!(ElementType::parse("complex<f64>"), Some(ElementType::Complex(64)));
+        assert_eq!(ElementType::parse("bf16").unwrap().bits(), 16);
+        assert_eq!(ElementType::parse("f8E4M3FN").unwrap().bits(), 8);
+        assert_eq!(ElementType::parse("f4E2M1FN").unwrap().bits(), 4);
+        assert_eq!(ElementType::parse("vector<4xf32>"), None);
+    }
+
+    #[test]
+    fn byte_sizes_pack_sub_byte_types() {
+        let t = TensorType::new(vec![3, 5], ElementType::parse("i4").unwrap());
+        assert_eq!(t.byte_size(), 8);
+        let t = TensorType::new(vec![2, 3], ElementType::Complex(32));
+        assert_eq!(t.byte_size(), 48);
+        let t = TensorType::new(vec![], ElementType::f32());
+        assert_eq!(t.byte_size(), 4);
+    }
+}

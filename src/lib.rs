@@ -1,0 +1,2 @@
+pub mod ir;
+pub mod passes;

@@ -1,0 +1,74 @@
+//! Diagnostics at an op's location, emitted through MLIR's diagnostic engine.
+
+use super::ffi::bridge;
+use mlir_sys::MlirOperation;
+use std::cell::RefCell;
+use std::sync::Once;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error = 0,
+    Warning = 1,
+    Remark = 2,
+}
+
+#[derive(Debug)]
+pub struct Diagnostic {
+    pub op: MlirOperation,
+    pub severity: Severity,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn error(op: MlirOperation, message: impl Into<String>) -> Self {
+        Diagnostic { op, severity: Severity::Error, message: message.into() }
+    }
+
+    pub fn warning(op: MlirOperation, message: impl Into<String>) -> Self {
+        Diagnostic { op, severity: Severity::Warning, message: message.into() }
+    }
+
+    pub fn remark(op: MlirOperation, message: impl Into<String>) -> Self {
+        Diagnostic { op, severity: Severity::Remark, message: message.into() }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    pub fn emit(&self) {
+        bridge::emit_op_diagnostic(self.op.ptr as usize, self.severity as u8, &self.message);
+    }
+}
+
+thread_local! {
+    static PANIC_LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Replaces the default panic printout (which would interleave with MLIR's diagnostics) by
+/// remembering where the panic happened; `panic_message` puts it into the diagnostic.
+pub fn install_quiet_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default_hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::env::var_os("ALPA_PANIC_BACKTRACE").is_some() {
+                default_hook(info);
+            }
+            let location = info.location().map(|l| format!("{}:{}", l.file(), l.line()));
+            PANIC_LOCATION.with(|slot| *slot.borrow_mut() = location);
+        }));
+    });
+}
+
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string());
+    match PANIC_LOCATION.with(|slot| slot.borrow_mut().take()) {
+        Some(location) => format!("{text} (at {location})"),
+        None => text,
+    }
+}

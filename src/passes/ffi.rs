@@ -1,0 +1,28 @@
+//! The cxx bridge between the C++ pass classes (cpp/) and their Rust implementations.
+
+#[cxx::bridge(namespace = "alpa::ffi")]
+pub mod bridge {
+    /// One pass option as the C++ pass declared it: its name and its value printed as text.
+    pub struct PassOption {
+        pub name: String,
+        pub value: String,
+    }
+
+    extern "Rust" {
+        /// Runs the Rust side of pass `pass` on `module_op` (an `mlir::Operation *`).
+        /// Returns false when the pass failed; it has then emitted an error diagnostic.
+        fn run_rust_pass(pass: &str, module_op: usize, options: &Vec<PassOption>) -> bool;
+    }
+
+    unsafe extern "C++" {
+        include!("alpa/Bridge.h");
+
+        fn register_alpa_passes();
+        fn alpa_opt_main(args: &Vec<String>) -> i32;
+        fn emit_op_diagnostic(op: usize, severity: u8, message: &str);
+    }
+}
+
+fn run_rust_pass(pass: &str, module_op: usize, options: &Vec<bridge::PassOption>) -> bool {
+    super::run_guarded(pass, module_op, options)
+}

@@ -1,0 +1,260 @@
+//! Thin helpers over MLIR's C API (mlir-sys) for reading IR into plain data.
+
+use crate::ir::graph::Attr;
+use crate::ir::types::{ElementType, TensorType, ValueType};
+use mlir_sys::*;
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+
+pub fn string_ref(text: &str) -> MlirStringRef {
+    MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
+}
+
+pub fn to_string(text: MlirStringRef) -> String {
+    if text.data.is_null() {
+        return String::new();
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(text.data.cast::<u8>(), text.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+unsafe extern "C" fn append_to_string(text: MlirStringRef, user_data: *mut c_void) {
+    let out = unsafe { &mut *user_data.cast::<String>() };
+    out.push_str(&to_string(text));
+}
+
+/// Collects what an `mlir*Print(x, callback, user_data)` function prints.
+pub fn printed(print: impl FnOnce(MlirStringCallback, *mut c_void)) -> String {
+    let mut out = String::new();
+    print(Some(append_to_string), (&mut out as *mut String).cast());
+    out
+}
+
+pub fn op_name(op: MlirOperation) -> String {
+    unsafe { to_string(mlirIdentifierStr(mlirOperationGetName(op))) }
+}
+
+pub fn op_location(op: MlirOperation) -> String {
+    printed(|cb, ud| unsafe { mlirLocationPrint(mlirOperationGetLocation(op), cb, ud) })
+}
+
+pub fn regions(op: MlirOperation) -> Vec<MlirRegion> {
+    unsafe { (0..mlirOperationGetNumRegions(op)).map(|i| mlirOperationGetRegion(op, i)).collect() }
+}
+
+pub fn blocks(region: MlirRegion) -> Vec<MlirBlock> {
+    let mut out = Vec::new();
+    let mut block = unsafe { mlirRegionGetFirstBlock(region) };
+    while !block.ptr.is_null() {
+        out.push(block);
+        block = unsafe { mlirBlockGetNextInRegion(block) };
+    }
+    out
+}
+
+pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
+    let mut out = Vec::new();
+    let mut op = unsafe { mlirBlockGetFirstOperation(block) };
+    while !op.ptr.is_null() {
+        out.push(op);
+        op = unsafe { mlirOperationGetNextInBlock(op) };
+    }
+    out
+}
+
+pub fn block_args(block: MlirBlock) -> Vec<MlirValue> {
+    unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| mlirBlockGetArgument(block, i)).collect() }
+}
+
+pub fn operands(op: MlirOperation) -> Vec<MlirValue> {
+    unsafe { (0..mlirOperationGetNumOperands(op)).map(|i| mlirOperationGetOperand(op, i)).collect() }
+}
+
+pub fn results(op: MlirOperation) -> Vec<MlirValue> {
+    unsafe { (0..mlirOperationGetNumResults(op)).map(|i| mlirOperationGetResult(op, i)).collect() }
+}
+
+/// The first block of the op's first region (the body of a function), if any.
+pub fn body_block(op: MlirOperation) -> Option<MlirBlock> {
+    let region = *regions(op).first()?;
+    blocks(region).first().copied()
+}
+
+/// Every op nested in `op` (not `op` itself), parents before children.
+pub fn nested_ops(op: MlirOperation) -> Vec<MlirOperation> {
+    let mut out = Vec::new();
+    let mut stack = vec![op];
+    while let Some(current) = stack.pop() {
+        for region in regions(current).into_iter().rev() {
+            for block in blocks(region).into_iter().rev() {
+                for child in block_ops(block).into_iter().rev() {
+                    stack.push(child);
+                }
+            }
+        }
+        if current.ptr != op.ptr {
+            out.push(current);
+        }
+    }
+    out
+}
+
+pub fn attribute(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
+    let attr = unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) };
+    (!attr.ptr.is_null()).then_some(attr)
+}
+
+/// All attributes of an op (inherent and discardable), by name.
+pub fn attributes(op: MlirOperation) -> Vec<(String, MlirAttribute)> {
+    unsafe {
+        (0..mlirOperationGetNumAttributes(op))
+            .map(|i| {
+                let named = mlirOperationGetAttribute(op, i);
+                (to_string(mlirIdentifierStr(named.name)), named.attribute)
+            })
+            .collect()
+    }
+}
+
+pub fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
+    let attr = attribute(op, name)?;
+    unsafe {
+        if mlirAttributeIsAString(attr) {
+            Some(to_string(mlirStringAttrGetValue(attr)))
+        } else if mlirAttributeIsAFlatSymbolRef(attr) {
+            Some(to_string(mlirFlatSymbolRefAttrGetValue(attr)))
+        } else {
+            None
+        }
+    }
+}
+
+pub fn print_type(ty: MlirType) -> String {
+    printed(|cb, ud| unsafe { mlirTypePrint(ty, cb, ud) })
+}
+
+pub fn print_attr(attr: MlirAttribute) -> String {
+    printed(|cb, ud| unsafe { mlirAttributePrint(attr, cb, ud) })
+}
+
+/// Converts a type; a tensor with a dynamic or unranked shape is an error (its printed type).
+pub fn value_type(ty: MlirType) -> Result<ValueType, String> {
+    unsafe {
+        if mlirTypeIsAShaped(ty) && mlirTypeIsATensor(ty) {
+            if !mlirTypeIsARankedTensor(ty) || !mlirShapedTypeHasStaticShape(ty) {
+                return Err(print_type(ty));
+            }
+            let rank = mlirShapedTypeGetRank(ty);
+            let shape = (0..rank).map(|d| mlirShapedTypeGetDimSize(ty, d as isize)).collect();
+            let element = element_type(mlirShapedTypeGetElementType(ty));
+            return Ok(ValueType::Tensor(TensorType { shape, element }));
+        }
+        if mlirTypeIsATuple(ty) {
+            let items = (0..mlirTupleTypeGetNumTypes(ty))
+                .map(|i| value_type(mlirTupleTypeGetType(ty, i)))
+                .collect::<Result<_, _>>()?;
+            return Ok(ValueType::Tuple(items));
+        }
+    }
+    let text = print_type(ty);
+    if text == "!stablehlo.token" {
+        return Ok(ValueType::Token);
+    }
+    // A scalar element type used directly as a value type (rare in StableHLO).
+    Ok(ValueType::Other(text))
+}
+
+fn element_type(ty: MlirType) -> ElementType {
+    let text = print_type(ty);
+    ElementType::parse(&text).unwrap_or_else(|| {
+        let bits = unsafe { if mlirTypeIsAInteger(ty) { mlirIntegerTypeGetWidth(ty) } else { 0 } };
+        ElementType::Other { text, bits }
+    })
+}
+
+/// Converts an attribute to plain data. Elements attributes keep only their type: a tensor
+/// constant's payload is never read or copied.
+pub fn attr_value(attr: MlirAttribute) -> Attr {
+    unsafe {
+        if mlirAttributeIsAElements(attr) {
+            let splat = mlirAttributeIsADenseElements(attr) && mlirDenseElementsAttrIsSplat(attr);
+            return match value_type(mlirAttributeGetType(attr)) {
+                Ok(ValueType::Tensor(ty)) => Attr::Elements { ty, splat },
+                _ => Attr::Other("elements".into()),
+            };
+        }
+        if mlirAttributeIsAOpaque(attr) {
+            return Attr::Opaque {
+                dialect: to_string(mlirOpaqueAttrGetDialectNamespace(attr)),
+                data: to_string(mlirOpaqueAttrGetData(attr)),
+            };
+        }
+        if mlirAttributeIsABool(attr) {
+            return Attr::Bool(mlirBoolAttrGetValue(attr));
+        }
+        if mlirAttributeIsAInteger(attr) {
+            let ty = mlirAttributeGetType(attr);
+            let value = if mlirTypeIsAInteger(ty) && mlirIntegerTypeIsUnsigned(ty) {
+                mlirIntegerAttrGetValueUInt(attr) as i64
+            } else if mlirTypeIsAInteger(ty) && mlirIntegerTypeIsSigned(ty) {
+                mlirIntegerAttrGetValueSInt(attr)
+            } else {
+                mlirIntegerAttrGetValueInt(attr)
+            };
+            return Attr::Int(value);
+        }
+        if mlirAttributeIsAFloat(attr) {
+            return Attr::Float(mlirFloatAttrGetValueDouble(attr));
+        }
+        if mlirAttributeIsAString(attr) {
+            return Attr::Str(to_string(mlirStringAttrGetValue(attr)));
+        }
+        if mlirAttributeIsAUnit(attr) {
+            return Attr::Unit;
+        }
+        if mlirAttributeIsADenseI64Array(attr) {
+            let n = mlirDenseArrayGetNumElements(attr);
+            return Attr::I64Array((0..n).map(|i| mlirDenseI64ArrayGetElement(attr, i)).collect());
+        }
+        if mlirAttributeIsADenseI32Array(attr) {
+            let n = mlirDenseArrayGetNumElements(attr);
+            return Attr::I64Array((0..n).map(|i| mlirDenseI32ArrayGetElement(attr, i) as i64).collect());
+        }
+        if mlirAttributeIsADenseBoolArray(attr) {
+            let n = mlirDenseArrayGetNumElements(attr);
+            return Attr::BoolArray((0..n).map(|i| mlirDenseBoolArrayGetElement(attr, i)).collect());
+        }
+        if mlirAttributeIsAArray(attr) {
+            let n = mlirArrayAttrGetNumElements(attr);
+            return Attr::Array((0..n).map(|i| attr_value(mlirArrayAttrGetElement(attr, i))).collect());
+        }
+        if mlirAttributeIsADictionary(attr) {
+            let n = mlirDictionaryAttrGetNumElements(attr);
+            let entries: BTreeMap<String, Attr> = (0..n)
+                .map(|i| {
+                    let named = mlirDictionaryAttrGetElement(attr, i);
+                    (to_string(mlirIdentifierStr(named.name)), attr_value(named.attribute))
+                })
+                .collect();
+            return Attr::Dict(entries);
+        }
+        if mlirAttributeIsAFlatSymbolRef(attr) {
+            return Attr::SymbolRef(to_string(mlirFlatSymbolRefAttrGetValue(attr)));
+        }
+        if mlirAttributeIsAType(attr) {
+            return match value_type(mlirTypeAttrGetValue(attr)) {
+                Ok(ty) => Attr::Type(ty),
+                Err(text) => Attr::Other(text),
+            };
+        }
+    }
+    Attr::Other(print_attr(attr))
+}
+
+pub fn set_i64_attr(op: MlirOperation, name: &str, value: i64) {
+    unsafe {
+        let ctx = mlirOperationGetContext(op);
+        let attr = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), value);
+        mlirOperationSetDiscardableAttributeByName(op, string_ref(name), attr);
+    }
+}

@@ -1,0 +1,63 @@
+//! The MLIR passes: thin adapters between IR and the algorithms.
+//!
+//! Each pass is declared in C++ (cpp/include/alpa/Passes.td) so that it takes real MLIR pass
+//! options; its `runOnOperation` hands the module and the option values to `run_guarded`, which
+//! dispatches here. A Rust panic never crosses back into C++: it becomes an error diagnostic and
+//! a failed pass.
+
+
+pub mod diagnostics;
+pub mod entry;
+pub mod ffi;
+pub mod inline;
+pub mod mlir;
+pub mod options;
+pub mod plugin;
+pub mod read_graph;
+
+use diagnostics::Diagnostic;
+use mlir_sys::MlirOperation;
+use options::PassOptions;
+use std::panic::{self, AssertUnwindSafe};
+
+/// What a pass returns when it fails: the diagnostics to emit (at least one error).
+pub type PassResult = Result<(), Vec<Diagnostic>>;
+
+fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassResult {
+    match pass {
+        "alpa-inline" => inline::run(module, options),
+
+        other => Err(vec![Diagnostic::error(module, format!("no Rust implementation for pass '{other}'"))]),
+    }
+}
+
+pub(crate) fn run_guarded(pass: &str, module_op: usize, options: &Vec<ffi::bridge::PassOption>) -> bool {
+    let module = MlirOperation { ptr: module_op as *mut std::ffi::c_void };
+    diagnostics::install_quiet_panic_hook();
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        let options = PassOptions::from_bridge(pass, options).map_err(|message| {
+            vec![Diagnostic::error(module, message)]
+        })?;
+        dispatch(pass, module, &options)
+    }));
+    match outcome {
+        Ok(Ok(())) => true,
+        Ok(Err(diagnostics)) => {
+            let mut failed = false;
+            for diagnostic in &diagnostics {
+                failed |= diagnostic.is_error();
+                diagnostic.emit();
+            }
+            // A failing pass must say why; make sure at least one error reaches the user.
+            if !failed {
+                Diagnostic::error(module, format!("{pass} failed")).emit();
+            }
+            false
+        }
+        Err(payload) => {
+            let message = diagnostics::panic_message(payload.as_ref());
+            Diagnostic::error(module, format!("internal error in {pass}: {message}")).emit();
+            false
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! The entry point the stock `mlir-opt --load-pass-plugin=libalpa_mlir.so` looks up.
+
+use std::ffi::c_char;
+
+/// MLIR's `PassPluginLibraryInfo` (mlir/Tools/Plugins/PassPlugin.h), API version 1.
+#[repr(C)]
+pub struct PassPluginLibraryInfo {
+    pub api_version: u32,
+    pub plugin_name: *const c_char,
+    pub plugin_version: *const c_char,
+    pub register_pass_registry_callbacks: extern "C" fn(),
+}
+
+const MLIR_PLUGIN_API_VERSION: u32 = 1;
+
+extern "C" fn register_callbacks() {
+    super::ffi::bridge::register_alpa_passes();
+}
+
+/// Defined in Rust because a C++ definition inside a cargo cdylib is not exported.
+#[no_mangle]
+pub extern "C" fn mlirGetPassPluginInfo() -> PassPluginLibraryInfo {
+    PassPluginLibraryInfo {
+        api_version: MLIR_PLUGIN_API_VERSION,
+        plugin_name: c"AlpaPlugin".as_ptr(),
+        plugin_version: concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast(),
+        register_pass_registry_callbacks: register_callbacks,
+    }
+}
