@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Runs every test: Rust unit and property tests, the lit suite, and the Python bridge tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh
+cargo build --release --locked
+cargo test --release --locked
+/usr/lib/llvm-22/bin/lit -sv lit-tests
+if [ -d python/tests ]; then
+  ALPA_REQUIRE_OPT=1 ALPA_OPT="$PWD/target/release/alpa-opt" .venv/bin/python -m pytest -q python/tests
+fi
