@@ -12,6 +12,7 @@ namespace alpa {
 #define GEN_PASS_DECL
 #define GEN_PASS_DEF_ALPAINLINE
 #define GEN_PASS_DEF_ALPAANNOTATECOSTS
+#define GEN_PASS_DEF_ALPATESTPANIC
 #define GEN_PASS_REGISTRATION
 #include "alpa/Passes.h.inc"
 } // namespace alpa
@@ -59,6 +60,15 @@ struct AlpaAnnotateCosts : public alpa::impl::AlpaAnnotateCostsBase<AlpaAnnotate
   void runOnOperation() override {
     OptionList options;
     options.add("entry", std::string(entry)).add("summary", static_cast<bool>(summary));
+    runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
+  }
+};
+
+struct AlpaTestPanic : public alpa::impl::AlpaTestPanicBase<AlpaTestPanic> {
+  using AlpaTestPanicBase::AlpaTestPanicBase;
+  void runOnOperation() override {
+    OptionList options;
+    options.add("message", std::string(message));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }
 };

@@ -14,6 +14,7 @@ pub mod mlir;
 pub mod options;
 pub mod plugin;
 pub mod read_graph;
+pub mod standalone;
 
 use diagnostics::Diagnostic;
 use mlir_sys::MlirOperation;
@@ -27,6 +28,7 @@ fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassRes
     match pass {
         "alpa-inline" => inline::run(module, options),
 
+        "alpa-test-panic" => panic!("{}", options.string("message").unwrap_or("test panic")),
         other => Err(vec![Diagnostic::error(module, format!("no Rust implementation for pass '{other}'"))]),
     }
 }

@@ -36,4 +36,12 @@ def AlpaAnnotateCosts : Pass<"alpa-annotate-costs", "::mlir::ModuleOp"> {
   ];
 }
 
+def AlpaTestPanic : Pass<"alpa-test-panic", "::mlir::ModuleOp"> {
+  let summary = "Testing only: panics inside Rust to show it becomes a diagnostic";
+  let options = [
+    Option<"message", "message", "std::string", /*default=*/"\"test panic\"",
+           "Panic message">,
+  ];
+}
+
 #endif // ALPA_PASSES

@@ -1,0 +1,135 @@
+//! Built-in cluster descriptions, named `<family>-x<hosts>` (`p3.16xlarge-x8`, `h100-x1`, ...).
+//!
+//! Numbers and where they come from:
+//! - `p3.16xlarge`, the Alpa paper's testbed (§8: 8 nodes of 8 V100 16 GB, NVLink inside a node,
+//!   25 Gbps between nodes). V100 SXM2 peaks from NVIDIA's V100 datasheet: 7.8 TFLOP/s f64,
+//!   15.7 f32, 125 f16 on tensor cores. V100 has no bf16 units; XLA computes bf16 in f32, so
+//!   bf16 gets the f32 peak. NVLink 2: six links of 25 GB/s per direction = 150 GB/s per GPU;
+//!   the hybrid cube-mesh of p3.16xlarge lets a ring use all of them. Between hosts the 25 Gbps
+//!   ENA link = 3.125 GB/s, TCP latency of tens of microseconds (30 us taken).
+//! - `h100`, a current DGX/HGX H100 SXM node: 80 GB HBM3, dense peaks from NVIDIA's H100
+//!   datasheet (989 TFLOP/s bf16/f16, 1979 f8/i8, 67 f32 and f64 on tensor cores); NVLink 4 with
+//!   18 links = 450 GB/s per direction per GPU; 400 Gbps (50 GB/s) InfiniBand/RoCE between hosts
+//!   with RDMA latency of about 10 us. The model treats every cross-host axis as limited by one
+//!   400 Gbps link.
+//! Latencies inside a host (a few microseconds) are NCCL's typical small-message times.
+
+use std::collections::BTreeMap;
+
+use crate::cluster::spec::{Cluster, DeviceSpec, LinkSpec};
+
+const GIB: u64 = 1 << 30;
+
+/// The canonical preset names; any `<family>-x<N>` with N in 1..=MAX_PRESET_HOSTS also works.
+pub fn preset_names() -> Vec<&'static str> {
+    vec!["p3.16xlarge-x8", "p3.16xlarge-x1", "h100-x8", "h100-x1"]
+}
+
+pub const MAX_PRESET_HOSTS: usize = 1024;
+
+/// A preset by name, or `None` when the name is not one.
+pub fn preset(name: &str) -> Option<Cluster> {
+    let (family, hosts) = name.rsplit_once("-x")?;
+    if hosts.is_empty() || !hosts.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let hosts: usize = hosts.parse().ok()?;
+    if hosts == 0 || hosts > MAX_PRESET_HOSTS {
+        return None;
+    }
+    let mut cluster = match family {
+        "p3.16xlarge" => p3_16xlarge(),
+        "h100" => h100(),
+        _ => return None,
+    };
+    cluster.name = name.to_string();
+    cluster.hosts = hosts;
+    Some(cluster)
+}
+
+fn flops(entries: &[(&str, f64)]) -> BTreeMap<String, f64> {
+    entries.iter().map(|&(k, v)| (k.to_string(), v)).collect()
+}
+
+fn p3_16xlarge() -> Cluster {
+    Cluster {
+        name: String::new(),
+        hosts: 1,
+        devices_per_host: 8,
+        device: DeviceSpec {
+            name: "NVIDIA V100-SXM2-16GB".to_string(),
+            memory_bytes: 16 * GIB,
+            peak_flops: flops(&[("f64", 7.8e12), ("f32", 15.7e12), ("bf16", 15.7e12), ("f16", 125e12)]),
+            peak_flops_fallback: Some(15.7e12),
+        },
+        intra_host: LinkSpec { bandwidth_bytes_per_s: 150e9, latency_s: 5e-6 },
+        inter_host: Some(LinkSpec { bandwidth_bytes_per_s: 25e9 / 8.0, latency_s: 30e-6 }),
+    }
+}
+
+fn h100() -> Cluster {
+    Cluster {
+        name: String::new(),
+        hosts: 1,
+        devices_per_host: 8,
+        device: DeviceSpec {
+            name: "NVIDIA H100-SXM5-80GB".to_string(),
+            memory_bytes: 80 * GIB,
+            peak_flops: flops(&[
+                ("f64", 67e12),
+                ("f32", 67e12),
+                ("bf16", 989e12),
+                ("f16", 989e12),
+                ("f8E4M3FN", 1979e12),
+                ("f8E5M2", 1979e12),
+                ("i8", 1979e12),
+            ]),
+            peak_flops_fallback: Some(67e12),
+        },
+        intra_host: LinkSpec { bandwidth_bytes_per_s: 450e9, latency_s: 3e-6 },
+        inter_host: Some(LinkSpec { bandwidth_bytes_per_s: 400e9 / 8.0, latency_s: 10e-6 }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_canonical_preset_is_valid() {
+        for name in preset_names() {
+            let c = preset(name).unwrap_or_else(|| panic!("{name}"));
+            c.validate().unwrap();
+            assert_eq!(c.name, name);
+            assert_eq!(Cluster::load(name).unwrap(), c);
+        }
+    }
+
+    #[test]
+    fn paper_testbed() {
+        let c = preset("p3.16xlarge-x8").unwrap();
+        assert_eq!((c.hosts, c.devices_per_host, c.num_devices()), (8, 8, 64));
+        assert_eq!(c.device.memory_bytes, 16 * 1024 * 1024 * 1024);
+        assert_eq!(c.peak_flops("f32"), 15.7e12);
+        assert_eq!(c.peak_flops("f16"), 125e12);
+        assert_eq!(c.inter_host_link().bandwidth_bytes_per_s, 3.125e9);
+    }
+
+    #[test]
+    fn h100_cluster() {
+        let c = preset("h100-x8").unwrap();
+        assert_eq!(c.num_devices(), 64);
+        assert_eq!(c.peak_flops("bf16"), 989e12);
+        assert_eq!(c.peak_flops("f32"), 67e12);
+        assert_eq!(c.intra_host.bandwidth_bytes_per_s, 450e9);
+        assert_eq!(c.inter_host_link().bandwidth_bytes_per_s, 50e9);
+    }
+
+    #[test]
+    fn any_host_count_and_bad_names() {
+        assert_eq!(preset("h100-x3").unwrap().hosts, 3);
+        for bad in ["h100", "h100-x0", "h100-x", "h100-x+2", "a100-x8", "h100-x99999", ""] {
+            assert!(preset(bad).is_none(), "{bad}");
+        }
+    }
+}

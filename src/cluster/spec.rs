@@ -1,0 +1,320 @@
+//! The JSON cluster description: hosts, devices, peak compute and the two kinds of links.
+//!
+//! ```json
+//! {
+//!   "name": "my-a100s",
+//!   "hosts": 2,
+//!   "devices_per_host": 8,
+//!   "device": {
+//!     "name": "NVIDIA A100 40GB",
+//!     "memory_bytes": 42949672960,
+//!     "peak_flops": { "f32": 19.5e12, "bf16": 312e12, "f16": 312e12 },
+//!     "peak_flops_fallback": 19.5e12
+//!   },
+//!   "intra_host": { "bandwidth_bytes_per_s": 300e9, "latency_s": 5e-6 },
+//!   "inter_host": { "bandwidth_bytes_per_s": 25e9, "latency_s": 1e-5 }
+//! }
+//! ```
+//! `peak_flops` keys are MLIR element type spellings (`f32`, `bf16`, `f8E4M3FN`, `i8`, ...).
+//! `inter_host` may be left out for a single-host cluster. Unknown fields are rejected so that a
+//! typo does not silently fall back to a default.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::cluster::error::ClusterError;
+use crate::cluster::presets;
+
+/// A homogeneous cluster: `hosts` machines with `devices_per_host` identical devices each.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cluster {
+    #[serde(default)]
+    pub name: String,
+    pub hosts: usize,
+    pub devices_per_host: usize,
+    pub device: DeviceSpec,
+    /// The link between two devices of the same host (NVLink, PCIe, ...).
+    pub intra_host: LinkSpec,
+    /// The link between two hosts; required when `hosts > 1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inter_host: Option<LinkSpec>,
+}
+
+/// One accelerator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceSpec {
+    pub name: String,
+    pub memory_bytes: u64,
+    /// Peak FLOP/s per element type, keyed by the MLIR spelling of the type.
+    pub peak_flops: BTreeMap<String, f64>,
+    /// Used for element types missing from `peak_flops`; when absent, the smallest listed peak.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_flops_fallback: Option<f64>,
+}
+
+/// A point-to-point link: `time(bytes) = latency_s + bytes / bandwidth_bytes_per_s`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub bandwidth_bytes_per_s: f64,
+    pub latency_s: f64,
+}
+
+impl LinkSpec {
+    /// The alpha of the alpha-beta model: seconds per message.
+    pub fn alpha(&self) -> f64 {
+        self.latency_s
+    }
+
+    /// The beta of the alpha-beta model: seconds per byte.
+    pub fn beta(&self) -> f64 {
+        1.0 / self.bandwidth_bytes_per_s
+    }
+
+    pub fn transfer_seconds(&self, bytes: f64) -> f64 {
+        self.alpha() + self.beta() * bytes
+    }
+
+    fn check(&self, field: &str, problems: &mut Vec<String>) {
+        let bw = self.bandwidth_bytes_per_s;
+        if !(bw.is_finite() && bw > 0.0) {
+            problems.push(format!("{field}.bandwidth_bytes_per_s must be a positive number, got {bw}"));
+        }
+        let lat = self.latency_s;
+        if !(lat.is_finite() && lat >= 0.0) {
+            problems.push(format!("{field}.latency_s must be a non-negative number, got {lat}"));
+        }
+    }
+}
+
+impl Cluster {
+    /// A preset name (see [`presets::preset_names`]) or the path of a JSON cluster file.
+    /// A string that names an existing file, ends in `.json` or contains a path separator is
+    /// read as a file; anything else must be a preset.
+    pub fn load(name_or_path: &str) -> Result<Cluster, ClusterError> {
+        let text = name_or_path.trim();
+        let path = Path::new(text);
+        let looks_like_path = text.ends_with(".json") || text.contains('/') || text.contains('\\');
+        if looks_like_path || (presets::preset(text).is_none() && path.is_file()) {
+            return Cluster::from_json_file(path);
+        }
+        presets::preset(text).ok_or_else(|| ClusterError::Unknown {
+            name: text.to_string(),
+            presets: presets::preset_names().join(", "),
+        })
+    }
+
+    pub fn from_json_file(path: &Path) -> Result<Cluster, ClusterError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ClusterError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Cluster::from_json_str(&text, &path.display().to_string())
+    }
+
+    /// Parses and validates a JSON description; `origin` names the source in error messages.
+    pub fn from_json_str(text: &str, origin: &str) -> Result<Cluster, ClusterError> {
+        let mut cluster: Cluster = serde_json::from_str(text).map_err(|e| ClusterError::Json {
+            origin: origin.to_string(),
+            message: e.to_string(),
+        })?;
+        if cluster.name.is_empty() {
+            cluster.name = origin.to_string();
+        }
+        cluster.validate()?;
+        Ok(cluster)
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        // Serializing plain data with string keys cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Checks every field and reports all problems at once.
+    pub fn validate(&self) -> Result<(), ClusterError> {
+        let mut problems = Vec::new();
+        if self.hosts == 0 {
+            problems.push("hosts must be at least 1".to_string());
+        }
+        if self.devices_per_host == 0 {
+            problems.push("devices_per_host must be at least 1".to_string());
+        }
+        if self.hosts.checked_mul(self.devices_per_host).is_none_or(|n| n > u32::MAX as usize) {
+            problems.push("hosts * devices_per_host is too large".to_string());
+        }
+        if self.device.memory_bytes == 0 {
+            problems.push("device.memory_bytes must be positive".to_string());
+        }
+        if self.device.peak_flops.is_empty() && self.device.peak_flops_fallback.is_none() {
+            problems.push("device.peak_flops is empty and there is no peak_flops_fallback".to_string());
+        }
+        for (ty, &flops) in &self.device.peak_flops {
+            if !(flops.is_finite() && flops > 0.0) {
+                problems.push(format!("device.peak_flops[\"{ty}\"] must be a positive number, got {flops}"));
+            }
+        }
+        if let Some(flops) = self.device.peak_flops_fallback {
+            if !(flops.is_finite() && flops > 0.0) {
+                problems.push(format!("device.peak_flops_fallback must be a positive number, got {flops}"));
+            }
+        }
+        self.intra_host.check("intra_host", &mut problems);
+        match &self.inter_host {
+            Some(link) => link.check("inter_host", &mut problems),
+            None if self.hosts > 1 => {
+                problems.push(format!("inter_host is required for a cluster of {} hosts", self.hosts))
+            }
+            None => {}
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ClusterError::Invalid { name: self.name.clone(), problems })
+        }
+    }
+
+    pub fn num_devices(&self) -> usize {
+        self.hosts * self.devices_per_host
+    }
+
+    /// Global id of device `local` on host `host`: hosts are numbered first (row-major).
+    pub fn device_id(&self, host: usize, local: usize) -> u32 {
+        (host * self.devices_per_host + local) as u32
+    }
+
+    pub fn host_of(&self, device_id: u32) -> usize {
+        device_id as usize / self.devices_per_host.max(1)
+    }
+
+    /// The link between hosts; for a single-host cluster without one, the intra-host link.
+    pub fn inter_host_link(&self) -> LinkSpec {
+        self.inter_host.unwrap_or(self.intra_host)
+    }
+
+    /// The link two devices talk over.
+    pub fn link_between(&self, a: u32, b: u32) -> LinkSpec {
+        if self.host_of(a) == self.host_of(b) {
+            self.intra_host
+        } else {
+            self.inter_host_link()
+        }
+    }
+
+    /// Peak FLOP/s for an element type given by its MLIR spelling (`f32`, `bf16`, ...).
+    pub fn peak_flops(&self, element_type: &str) -> f64 {
+        if let Some(&flops) = self.device.peak_flops.get(element_type) {
+            return flops;
+        }
+        if let Some(flops) = self.device.peak_flops_fallback {
+            return flops;
+        }
+        self.device.peak_flops.values().copied().fold(f64::INFINITY, f64::min)
+    }
+
+    /// Time for `flops` floating point operations on one device at peak rate.
+    pub fn compute_seconds(&self, flops: f64, element_type: &str) -> f64 {
+        flops / self.peak_flops(element_type)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_HOSTS: &str = r#"{
+        "name": "two",
+        "hosts": 2, "devices_per_host": 4,
+        "device": { "name": "gpu", "memory_bytes": 1000,
+                    "peak_flops": { "f32": 10.0, "bf16": 40.0 } },
+        "intra_host": { "bandwidth_bytes_per_s": 100.0, "latency_s": 0.5 },
+        "inter_host": { "bandwidth_bytes_per_s": 10.0, "latency_s": 2.0 }
+    }"#;
+
+    #[test]
+    fn parses_and_looks_up_peaks() {
+        let c = Cluster::from_json_str(TWO_HOSTS, "test").unwrap();
+        assert_eq!(c.num_devices(), 8);
+        assert_eq!(c.peak_flops("bf16"), 40.0);
+        // Missing type without fallback: the smallest listed peak.
+        assert_eq!(c.peak_flops("f16"), 10.0);
+        assert_eq!(c.compute_seconds(100.0, "f32"), 10.0);
+        assert_eq!(c.link_between(0, 3).latency_s, 0.5);
+        assert_eq!(c.link_between(3, 4).latency_s, 2.0);
+        assert_eq!(c.host_of(7), 1);
+        assert_eq!(c.device_id(1, 2), 6);
+    }
+
+    #[test]
+    fn fallback_peak_is_used() {
+        let text = TWO_HOSTS.replace(r#""bf16": 40.0 }"#, r#""bf16": 40.0 }, "peak_flops_fallback": 7.0"#);
+        let c = Cluster::from_json_str(&text, "test").unwrap();
+        assert_eq!(c.peak_flops("f64"), 7.0);
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let c = Cluster::from_json_str(TWO_HOSTS, "test").unwrap();
+        let again = Cluster::from_json_str(&c.to_json_pretty(), "again").unwrap();
+        assert_eq!(c, again);
+    }
+
+    #[test]
+    fn reports_every_problem() {
+        let text = TWO_HOSTS
+            .replace(r#""hosts": 2"#, r#""hosts": 0"#)
+            .replace(r#""memory_bytes": 1000"#, r#""memory_bytes": 0"#)
+            .replace(r#""latency_s": 2.0"#, r#""latency_s": -1.0"#);
+        let err = Cluster::from_json_str(&text, "test").unwrap_err();
+        let ClusterError::Invalid { problems, .. } = &err else { panic!("{err}") };
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        let msg = err.to_string();
+        assert!(msg.contains("hosts must be at least 1"), "{msg}");
+        assert!(msg.contains("memory_bytes"), "{msg}");
+        assert!(msg.contains("inter_host.latency_s"), "{msg}");
+    }
+
+    #[test]
+    fn multi_host_needs_inter_host_link() {
+        let mut c = Cluster::from_json_str(TWO_HOSTS, "test").unwrap();
+        c.inter_host = None;
+        let err = c.validate().unwrap_err();
+        assert!(err.to_string().contains("inter_host is required"), "{err}");
+        c.hosts = 1;
+        assert!(c.validate().is_ok());
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected() {
+        let text = TWO_HOSTS.replace(r#""hosts": 2"#, r#""hosts": 2, "hostz": 3"#);
+        let err = Cluster::from_json_str(&text, "t").unwrap_err();
+        assert!(matches!(err, ClusterError::Json { .. }) && err.to_string().contains("hostz"), "{err}");
+    }
+
+    #[test]
+    fn bad_json_is_an_error_value() {
+        assert!(matches!(Cluster::from_json_str("{", "t"), Err(ClusterError::Json { .. })));
+        assert!(matches!(
+            Cluster::from_json_str(r#"{"hosts": -1}"#, "t"),
+            Err(ClusterError::Json { .. })
+        ));
+    }
+
+    #[test]
+    fn load_reads_user_files_and_rejects_unknown_names() {
+        let dir = std::env::temp_dir().join(format!("alpa-cluster-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("mine.json");
+        std::fs::write(&file, TWO_HOSTS).unwrap();
+        let c = Cluster::load(file.to_str().unwrap()).unwrap();
+        assert_eq!(c.name, "two");
+        let missing = dir.join("missing.json");
+        assert!(matches!(Cluster::load(missing.to_str().unwrap()), Err(ClusterError::Io { .. })));
+        let err = Cluster::load("no-such-cluster").unwrap_err();
+        assert!(err.to_string().contains("h100-x8"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
