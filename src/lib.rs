@@ -1,2 +1,4 @@
+pub mod cluster;
 pub mod ir;
 pub mod passes;
+pub mod sharding;

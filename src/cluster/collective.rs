@@ -57,10 +57,25 @@ impl DeviceMesh {
 
     /// Effective (alpha, beta) of a collective over `axes`; the slower link when both.
     pub fn link_of(&self, axes: MeshAxes) -> (f64, f64) {
-        let busy: Vec<usize> = axes.indices().iter().copied().filter(|&a| self.shape[a] > 1).collect();
-        let axes_for_link = if busy.is_empty() { axes.indices().to_vec() } else { busy };
-        let alpha = axes_for_link.iter().map(|&a| self.alpha[a]).fold(0.0, f64::max);
-        let beta = axes_for_link.iter().map(|&a| self.beta[a]).fold(0.0, f64::max);
+        let busy: Vec<usize> = axes
+            .indices()
+            .iter()
+            .copied()
+            .filter(|&a| self.shape[a] > 1)
+            .collect();
+        let axes_for_link = if busy.is_empty() {
+            axes.indices().to_vec()
+        } else {
+            busy
+        };
+        let alpha = axes_for_link
+            .iter()
+            .map(|&a| self.alpha[a])
+            .fold(0.0, f64::max);
+        let beta = axes_for_link
+            .iter()
+            .map(|&a| self.beta[a])
+            .fold(0.0, f64::max);
         (alpha, beta)
     }
 
@@ -121,16 +136,34 @@ mod tests {
         let m = mesh();
         let b = 800.0;
         // Axis 0: alpha 1, beta 1, n 2.
-        assert!(close(m.all_gather_cost(MeshAxes::Axis0, b), 1.0 + 0.5 * 800.0));
-        assert!(close(m.all_reduce_cost(MeshAxes::Axis0, b), 1.0 + 2.0 * 0.5 * 800.0));
+        assert!(close(
+            m.all_gather_cost(MeshAxes::Axis0, b),
+            1.0 + 0.5 * 800.0
+        ));
+        assert!(close(
+            m.all_reduce_cost(MeshAxes::Axis0, b),
+            1.0 + 2.0 * 0.5 * 800.0
+        ));
         assert!(close(m.reduce_scatter_cost(MeshAxes::Axis0, b), 401.0));
-        assert!(close(m.all_to_all_cost(MeshAxes::Axis0, b), 1.0 + 800.0 / 4.0));
+        assert!(close(
+            m.all_to_all_cost(MeshAxes::Axis0, b),
+            1.0 + 800.0 / 4.0
+        ));
         assert!(close(m.point_to_point_cost(MeshAxes::Axis0, b), 801.0));
         // Axis 1: alpha 1, beta 0.1, n 4.
-        assert!(close(m.all_gather_cost(MeshAxes::Axis1, b), 1.0 + 0.1 * 0.75 * 800.0));
-        assert!(close(m.all_reduce_cost(MeshAxes::Axis1, b), 1.0 + 0.1 * 1.5 * 800.0));
+        assert!(close(
+            m.all_gather_cost(MeshAxes::Axis1, b),
+            1.0 + 0.1 * 0.75 * 800.0
+        ));
+        assert!(close(
+            m.all_reduce_cost(MeshAxes::Axis1, b),
+            1.0 + 0.1 * 1.5 * 800.0
+        ));
         assert!(close(m.reduce_scatter_cost(MeshAxes::Axis1, b), 61.0));
-        assert!(close(m.all_to_all_cost(MeshAxes::Axis1, b), 1.0 + 0.1 * 3.0 / 16.0 * 800.0));
+        assert!(close(
+            m.all_to_all_cost(MeshAxes::Axis1, b),
+            1.0 + 0.1 * 3.0 / 16.0 * 800.0
+        ));
         assert!(close(m.point_to_point_cost(MeshAxes::Axis1, b), 81.0));
     }
 
@@ -139,12 +172,21 @@ mod tests {
         let m = mesh();
         assert_eq!(m.group_size(MeshAxes::Both), 8);
         assert_eq!(m.link_of(MeshAxes::Both), (1.0, 1.0));
-        assert!(close(m.all_reduce_cost(MeshAxes::Both, 800.0), 1.0 + 2.0 * 7.0 / 8.0 * 800.0));
-        assert!(close(m.all_to_all_cost(MeshAxes::Both, 640.0), 1.0 + 7.0 / 64.0 * 640.0));
+        assert!(close(
+            m.all_reduce_cost(MeshAxes::Both, 800.0),
+            1.0 + 2.0 * 7.0 / 8.0 * 800.0
+        ));
+        assert!(close(
+            m.all_to_all_cost(MeshAxes::Both, 640.0),
+            1.0 + 7.0 / 64.0 * 640.0
+        ));
         // A size-1 axis does not make the flattened collective slower.
         let m = DeviceMesh::abstract_units([1, 4], [9.0, 1.0], [9.0, 0.1]).unwrap();
         assert_eq!(m.link_of(MeshAxes::Both), (1.0, 0.1));
-        assert!(close(m.all_gather_cost(MeshAxes::Both, 400.0), m.all_gather_cost(MeshAxes::Axis1, 400.0)));
+        assert!(close(
+            m.all_gather_cost(MeshAxes::Both, 400.0),
+            m.all_gather_cost(MeshAxes::Axis1, 400.0)
+        ));
     }
 
     #[test]
@@ -184,6 +226,9 @@ mod tests {
         // 1 GB all-reduce across the two hosts: 30 us + 2 * (1/2) * 1e9 / 3.125e9 s.
         assert!(close(m.all_reduce_cost(MeshAxes::Axis0, 1e9), 30e-6 + 0.32));
         // Inside a host over 8 GPUs: 5 us + 2 * 7/8 * 1e9 / 150e9 s.
-        assert!(close(m.all_reduce_cost(MeshAxes::Axis1, 1e9), 5e-6 + 1.75e9 / 150e9));
+        assert!(close(
+            m.all_reduce_cost(MeshAxes::Axis1, 1e9),
+            5e-6 + 1.75e9 / 150e9
+        ));
     }
 }

@@ -31,7 +31,12 @@ pub struct PhysicalSubmesh {
 impl PhysicalSubmesh {
     /// A `hosts x devices_per_host` block starting at host 0, device 0.
     pub fn new(hosts: usize, devices_per_host: usize) -> Self {
-        PhysicalSubmesh { first_host: 0, hosts, first_device: 0, devices_per_host }
+        PhysicalSubmesh {
+            first_host: 0,
+            hosts,
+            first_device: 0,
+            devices_per_host,
+        }
     }
 
     pub fn num_devices(&self) -> usize {
@@ -56,7 +61,9 @@ pub fn parse_mesh_shape(text: &str) -> Result<[usize; 2], ClusterError> {
             return Err(bad("axis sizes must be at least 1"));
         }
     }
-    shape[0].checked_mul(shape[1]).ok_or_else(|| bad("too many devices"))?;
+    shape[0]
+        .checked_mul(shape[1])
+        .ok_or_else(|| bad("too many devices"))?;
     Ok(shape)
 }
 
@@ -67,14 +74,25 @@ impl DeviceMesh {
         alpha: [f64; 2],
         beta: [f64; 2],
     ) -> Result<Self, ClusterError> {
-        let mesh = DeviceMesh { shape, device_ids, alpha, beta };
+        let mesh = DeviceMesh {
+            shape,
+            device_ids,
+            alpha,
+            beta,
+        };
         mesh.validate()?;
         Ok(mesh)
     }
 
     /// A mesh in abstract units with devices `0..n` (for tests and for comparing plans).
-    pub fn abstract_units(shape: [usize; 2], alpha: [f64; 2], beta: [f64; 2]) -> Result<Self, ClusterError> {
-        let n = shape[0].checked_mul(shape[1]).ok_or_else(|| ClusterError::Mesh("too many devices".into()))?;
+    pub fn abstract_units(
+        shape: [usize; 2],
+        alpha: [f64; 2],
+        beta: [f64; 2],
+    ) -> Result<Self, ClusterError> {
+        let n = shape[0]
+            .checked_mul(shape[1])
+            .ok_or_else(|| ClusterError::Mesh("too many devices".into()))?;
         DeviceMesh::new(shape, (0..n as u32).collect(), alpha, beta)
     }
 
@@ -93,9 +111,14 @@ impl DeviceMesh {
     ) -> Result<Self, ClusterError> {
         let s = submesh;
         if s.hosts == 0 || s.devices_per_host == 0 {
-            return Err(ClusterError::Mesh(format!("empty submesh {}x{}", s.hosts, s.devices_per_host)));
+            return Err(ClusterError::Mesh(format!(
+                "empty submesh {}x{}",
+                s.hosts, s.devices_per_host
+            )));
         }
-        if s.first_host + s.hosts > cluster.hosts || s.first_device + s.devices_per_host > cluster.devices_per_host {
+        if s.first_host + s.hosts > cluster.hosts
+            || s.first_device + s.devices_per_host > cluster.devices_per_host
+        {
             return Err(ClusterError::Mesh(format!(
                 "submesh of hosts {}..{} x devices {}..{} does not fit cluster `{}` of {} hosts x {} devices",
                 s.first_host,
@@ -121,13 +144,23 @@ impl DeviceMesh {
             .flat_map(|h| (0..s.devices_per_host).map(move |d| (h, d)))
             .map(|(h, d)| cluster.device_id(s.first_host + h, s.first_device + d))
             .collect();
-        let mut mesh = DeviceMesh { shape: logical_shape, device_ids, alpha: [0.0; 2], beta: [0.0; 2] };
+        let mut mesh = DeviceMesh {
+            shape: logical_shape,
+            device_ids,
+            alpha: [0.0; 2],
+            beta: [0.0; 2],
+        };
         for axis in 0..2 {
-            let crosses_hosts = mesh
-                .axis_groups(axis)
-                .iter()
-                .any(|group| group.iter().any(|&d| cluster.host_of(d) != cluster.host_of(group[0])));
-            let link: LinkSpec = if crosses_hosts { cluster.inter_host_link() } else { cluster.intra_host };
+            let crosses_hosts = mesh.axis_groups(axis).iter().any(|group| {
+                group
+                    .iter()
+                    .any(|&d| cluster.host_of(d) != cluster.host_of(group[0]))
+            });
+            let link: LinkSpec = if crosses_hosts {
+                cluster.inter_host_link()
+            } else {
+                cluster.intra_host
+            };
             mesh.alpha[axis] = link.alpha();
             mesh.beta[axis] = link.beta();
         }
@@ -144,7 +177,9 @@ impl DeviceMesh {
     pub fn validate(&self) -> Result<(), ClusterError> {
         let [n0, n1] = self.shape;
         if n0 == 0 || n1 == 0 {
-            return Err(ClusterError::Mesh(format!("mesh axes must be at least 1, got {n0}x{n1}")));
+            return Err(ClusterError::Mesh(format!(
+                "mesh axes must be at least 1, got {n0}x{n1}"
+            )));
         }
         if n0.checked_mul(n1) != Some(self.device_ids.len()) {
             return Err(ClusterError::Mesh(format!(
@@ -188,8 +223,12 @@ impl DeviceMesh {
         let [n0, n1] = self.shape;
         let at = |r: usize, c: usize| self.device_ids[r * n1 + c];
         match axis {
-            0 => (0..n1).map(|c| (0..n0).map(|r| at(r, c)).collect()).collect(),
-            1 => (0..n0).map(|r| (0..n1).map(|c| at(r, c)).collect()).collect(),
+            0 => (0..n1)
+                .map(|c| (0..n0).map(|r| at(r, c)).collect())
+                .collect(),
+            1 => (0..n0)
+                .map(|r| (0..n1).map(|c| at(r, c)).collect())
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -205,7 +244,17 @@ mod tests {
         assert_eq!(parse_mesh_shape("2x4").unwrap(), [2, 4]);
         assert_eq!(parse_mesh_shape(" 2 X 4 ").unwrap(), [2, 4]);
         assert_eq!(parse_mesh_shape("8").unwrap(), [8, 1]);
-        for bad in ["", "x", "2x", "0x4", "2x4x2", "-2x4", "2.5x2", "axb", "99999999999999999999x2"] {
+        for bad in [
+            "",
+            "x",
+            "2x",
+            "0x4",
+            "2x4x2",
+            "-2x4",
+            "2.5x2",
+            "axb",
+            "99999999999999999999x2",
+        ] {
             assert!(parse_mesh_shape(bad).is_err(), "{bad}");
         }
     }
@@ -244,7 +293,12 @@ mod tests {
         let c = preset("h100-x8").unwrap();
         let (inter, intra) = (1.0 / 50e9, 1.0 / 450e9);
         // 2 hosts x 8 devices seen as 4x4: rows of 4 stay in a host, columns cross hosts.
-        let sub = PhysicalSubmesh { first_host: 2, hosts: 2, first_device: 0, devices_per_host: 8 };
+        let sub = PhysicalSubmesh {
+            first_host: 2,
+            hosts: 2,
+            first_device: 0,
+            devices_per_host: 8,
+        };
         let m = DeviceMesh::from_submesh(&c, &sub, [4, 4]).unwrap();
         assert_eq!(m.device_ids[0], 16);
         assert_eq!(m.axis_groups(0)[0], vec![16, 20, 24, 28]);
@@ -276,7 +330,12 @@ mod tests {
     #[test]
     fn single_host_submesh_is_intra_host() {
         let c = preset("p3.16xlarge-x8").unwrap();
-        let sub = PhysicalSubmesh { first_host: 5, hosts: 1, first_device: 4, devices_per_host: 4 };
+        let sub = PhysicalSubmesh {
+            first_host: 5,
+            hosts: 1,
+            first_device: 4,
+            devices_per_host: 4,
+        };
         let m = DeviceMesh::from_submesh(&c, &sub, [2, 2]).unwrap();
         assert_eq!(m.device_ids, vec![44, 45, 46, 47]);
         assert_eq!(m.beta, [1.0 / 150e9; 2]);
@@ -285,7 +344,12 @@ mod tests {
     #[test]
     fn submesh_errors() {
         let c = preset("h100-x2").unwrap();
-        let too_big = PhysicalSubmesh { first_host: 1, hosts: 2, first_device: 0, devices_per_host: 8 };
+        let too_big = PhysicalSubmesh {
+            first_host: 1,
+            hosts: 2,
+            first_device: 0,
+            devices_per_host: 8,
+        };
         assert!(DeviceMesh::from_submesh(&c, &too_big, [2, 8]).is_err());
         let sub = PhysicalSubmesh::new(1, 8);
         assert!(DeviceMesh::from_submesh(&c, &sub, [3, 3]).is_err());

@@ -12,6 +12,7 @@
 //!   18 links = 450 GB/s per direction per GPU; 400 Gbps (50 GB/s) InfiniBand/RoCE between hosts
 //!   with RDMA latency of about 10 us. The model treats every cross-host axis as limited by one
 //!   400 Gbps link.
+//!
 //! Latencies inside a host (a few microseconds) are NCCL's typical small-message times.
 
 use std::collections::BTreeMap;
@@ -59,11 +60,22 @@ fn p3_16xlarge() -> Cluster {
         device: DeviceSpec {
             name: "NVIDIA V100-SXM2-16GB".to_string(),
             memory_bytes: 16 * GIB,
-            peak_flops: flops(&[("f64", 7.8e12), ("f32", 15.7e12), ("bf16", 15.7e12), ("f16", 125e12)]),
+            peak_flops: flops(&[
+                ("f64", 7.8e12),
+                ("f32", 15.7e12),
+                ("bf16", 15.7e12),
+                ("f16", 125e12),
+            ]),
             peak_flops_fallback: Some(15.7e12),
         },
-        intra_host: LinkSpec { bandwidth_bytes_per_s: 150e9, latency_s: 5e-6 },
-        inter_host: Some(LinkSpec { bandwidth_bytes_per_s: 25e9 / 8.0, latency_s: 30e-6 }),
+        intra_host: LinkSpec {
+            bandwidth_bytes_per_s: 150e9,
+            latency_s: 5e-6,
+        },
+        inter_host: Some(LinkSpec {
+            bandwidth_bytes_per_s: 25e9 / 8.0,
+            latency_s: 30e-6,
+        }),
     }
 }
 
@@ -86,8 +98,14 @@ fn h100() -> Cluster {
             ]),
             peak_flops_fallback: Some(67e12),
         },
-        intra_host: LinkSpec { bandwidth_bytes_per_s: 450e9, latency_s: 3e-6 },
-        inter_host: Some(LinkSpec { bandwidth_bytes_per_s: 400e9 / 8.0, latency_s: 10e-6 }),
+        intra_host: LinkSpec {
+            bandwidth_bytes_per_s: 450e9,
+            latency_s: 3e-6,
+        },
+        inter_host: Some(LinkSpec {
+            bandwidth_bytes_per_s: 400e9 / 8.0,
+            latency_s: 10e-6,
+        }),
     }
 }
 
@@ -128,7 +146,15 @@ mod tests {
     #[test]
     fn any_host_count_and_bad_names() {
         assert_eq!(preset("h100-x3").unwrap().hosts, 3);
-        for bad in ["h100", "h100-x0", "h100-x", "h100-x+2", "a100-x8", "h100-x99999", ""] {
+        for bad in [
+            "h100",
+            "h100-x0",
+            "h100-x",
+            "h100-x+2",
+            "a100-x8",
+            "h100-x99999",
+            "",
+        ] {
             assert!(preset(bad).is_none(), "{bad}");
         }
     }

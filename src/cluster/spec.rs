@@ -82,11 +82,15 @@ impl LinkSpec {
     fn check(&self, field: &str, problems: &mut Vec<String>) {
         let bw = self.bandwidth_bytes_per_s;
         if !(bw.is_finite() && bw > 0.0) {
-            problems.push(format!("{field}.bandwidth_bytes_per_s must be a positive number, got {bw}"));
+            problems.push(format!(
+                "{field}.bandwidth_bytes_per_s must be a positive number, got {bw}"
+            ));
         }
         let lat = self.latency_s;
         if !(lat.is_finite() && lat >= 0.0) {
-            problems.push(format!("{field}.latency_s must be a non-negative number, got {lat}"));
+            problems.push(format!(
+                "{field}.latency_s must be a non-negative number, got {lat}"
+            ));
         }
     }
 }
@@ -143,37 +147,50 @@ impl Cluster {
         if self.devices_per_host == 0 {
             problems.push("devices_per_host must be at least 1".to_string());
         }
-        if self.hosts.checked_mul(self.devices_per_host).is_none_or(|n| n > u32::MAX as usize) {
+        if self
+            .hosts
+            .checked_mul(self.devices_per_host)
+            .is_none_or(|n| n > u32::MAX as usize)
+        {
             problems.push("hosts * devices_per_host is too large".to_string());
         }
         if self.device.memory_bytes == 0 {
             problems.push("device.memory_bytes must be positive".to_string());
         }
         if self.device.peak_flops.is_empty() && self.device.peak_flops_fallback.is_none() {
-            problems.push("device.peak_flops is empty and there is no peak_flops_fallback".to_string());
+            problems
+                .push("device.peak_flops is empty and there is no peak_flops_fallback".to_string());
         }
         for (ty, &flops) in &self.device.peak_flops {
             if !(flops.is_finite() && flops > 0.0) {
-                problems.push(format!("device.peak_flops[\"{ty}\"] must be a positive number, got {flops}"));
+                problems.push(format!(
+                    "device.peak_flops[\"{ty}\"] must be a positive number, got {flops}"
+                ));
             }
         }
         if let Some(flops) = self.device.peak_flops_fallback {
             if !(flops.is_finite() && flops > 0.0) {
-                problems.push(format!("device.peak_flops_fallback must be a positive number, got {flops}"));
+                problems.push(format!(
+                    "device.peak_flops_fallback must be a positive number, got {flops}"
+                ));
             }
         }
         self.intra_host.check("intra_host", &mut problems);
         match &self.inter_host {
             Some(link) => link.check("inter_host", &mut problems),
-            None if self.hosts > 1 => {
-                problems.push(format!("inter_host is required for a cluster of {} hosts", self.hosts))
-            }
+            None if self.hosts > 1 => problems.push(format!(
+                "inter_host is required for a cluster of {} hosts",
+                self.hosts
+            )),
             None => {}
         }
         if problems.is_empty() {
             Ok(())
         } else {
-            Err(ClusterError::Invalid { name: self.name.clone(), problems })
+            Err(ClusterError::Invalid {
+                name: self.name.clone(),
+                problems,
+            })
         }
     }
 
@@ -212,7 +229,11 @@ impl Cluster {
         if let Some(flops) = self.device.peak_flops_fallback {
             return flops;
         }
-        self.device.peak_flops.values().copied().fold(f64::INFINITY, f64::min)
+        self.device
+            .peak_flops
+            .values()
+            .copied()
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// Time for `flops` floating point operations on one device at peak rate.
@@ -235,6 +256,21 @@ mod tests {
     }"#;
 
     #[test]
+    fn module_doc_example_parses() {
+        let doc: String = include_str!("spec.rs")
+            .lines()
+            .skip_while(|l| !l.starts_with("//! ```json"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("//! ```"))
+            .map(|l| l.trim_start_matches("//!"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let c = Cluster::from_json_str(&doc, "doc").unwrap();
+        assert_eq!((c.name.as_str(), c.num_devices()), ("my-a100s", 16));
+        assert_eq!(c.peak_flops("bf16"), 312e12);
+    }
+
+    #[test]
     fn parses_and_looks_up_peaks() {
         let c = Cluster::from_json_str(TWO_HOSTS, "test").unwrap();
         assert_eq!(c.num_devices(), 8);
@@ -250,7 +286,10 @@ mod tests {
 
     #[test]
     fn fallback_peak_is_used() {
-        let text = TWO_HOSTS.replace(r#""bf16": 40.0 }"#, r#""bf16": 40.0 }, "peak_flops_fallback": 7.0"#);
+        let text = TWO_HOSTS.replace(
+            r#""bf16": 40.0 }"#,
+            r#""bf16": 40.0 }, "peak_flops_fallback": 7.0"#,
+        );
         let c = Cluster::from_json_str(&text, "test").unwrap();
         assert_eq!(c.peak_flops("f64"), 7.0);
     }
@@ -269,7 +308,9 @@ mod tests {
             .replace(r#""memory_bytes": 1000"#, r#""memory_bytes": 0"#)
             .replace(r#""latency_s": 2.0"#, r#""latency_s": -1.0"#);
         let err = Cluster::from_json_str(&text, "test").unwrap_err();
-        let ClusterError::Invalid { problems, .. } = &err else { panic!("{err}") };
+        let ClusterError::Invalid { problems, .. } = &err else {
+            panic!("{err}")
+        };
         assert_eq!(problems.len(), 3, "{problems:?}");
         let msg = err.to_string();
         assert!(msg.contains("hosts must be at least 1"), "{msg}");
@@ -291,12 +332,18 @@ mod tests {
     fn unknown_fields_are_rejected() {
         let text = TWO_HOSTS.replace(r#""hosts": 2"#, r#""hosts": 2, "hostz": 3"#);
         let err = Cluster::from_json_str(&text, "t").unwrap_err();
-        assert!(matches!(err, ClusterError::Json { .. }) && err.to_string().contains("hostz"), "{err}");
+        assert!(
+            matches!(err, ClusterError::Json { .. }) && err.to_string().contains("hostz"),
+            "{err}"
+        );
     }
 
     #[test]
     fn bad_json_is_an_error_value() {
-        assert!(matches!(Cluster::from_json_str("{", "t"), Err(ClusterError::Json { .. })));
+        assert!(matches!(
+            Cluster::from_json_str("{", "t"),
+            Err(ClusterError::Json { .. })
+        ));
         assert!(matches!(
             Cluster::from_json_str(r#"{"hosts": -1}"#, "t"),
             Err(ClusterError::Json { .. })
@@ -312,7 +359,10 @@ mod tests {
         let c = Cluster::load(file.to_str().unwrap()).unwrap();
         assert_eq!(c.name, "two");
         let missing = dir.join("missing.json");
-        assert!(matches!(Cluster::load(missing.to_str().unwrap()), Err(ClusterError::Io { .. })));
+        assert!(matches!(
+            Cluster::load(missing.to_str().unwrap()),
+            Err(ClusterError::Io { .. })
+        ));
         let err = Cluster::load("no-such-cluster").unwrap_err();
         assert!(err.to_string().contains("h100-x8"), "{err}");
         std::fs::remove_dir_all(&dir).ok();

@@ -1,5 +1,5 @@
-//! Shardy (`sdy`) meshes and tensor shardings: data, printing, placement, and the mapping to and
-//! from [`ShardingSpec`].
+//! Shardy (`sdy`) meshes and tensor shardings: data, printing and placement. The mapping from and
+//! to [`crate::sharding::ShardingSpec`] is in `sdy_convert`.
 //!
 //! Printed forms (Shardy's own syntax):
 //! - mesh: `sdy.mesh @mesh = <["x"=2, "y"=4]>`, with `, device_ids=[...]` for a non-identity order;
@@ -7,14 +7,13 @@
 //!   `{}` is closed and unsharded, `{?}` / `{"x", ?}` are open; `{"x"}p1` carries a priority;
 //!   optional `replicated={"y"}` and `unreduced={...}` clauses;
 //! - op results: `#sdy.sharding_per_value<[<@mesh, [...]>, ...]>`.
+//!
 //! We print closed dimensions and leave size-1 mesh axes out of dimension shardings.
 
 use std::fmt;
 
 use crate::sharding::error::ShardingError;
-use crate::sharding::mesh::NamedMesh;
 use crate::sharding::placement::Placement;
-use crate::sharding::spec::{DimSharding, ShardingSpec};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SdyAxis {
@@ -92,13 +91,22 @@ impl SdyMesh {
     pub fn validate(&self) -> Result<(), ShardingError> {
         for (i, axis) in self.axes.iter().enumerate() {
             if axis.size == 0 {
-                return Err(ShardingError::Mesh(format!("axis \"{}\" has size 0", axis.name)));
+                return Err(ShardingError::Mesh(format!(
+                    "axis \"{}\" has size 0",
+                    axis.name
+                )));
             }
             if self.axes[..i].iter().any(|a| a.name == axis.name) {
-                return Err(ShardingError::Mesh(format!("duplicate axis name \"{}\"", axis.name)));
+                return Err(ShardingError::Mesh(format!(
+                    "duplicate axis name \"{}\"",
+                    axis.name
+                )));
             }
         }
-        let n = self.axes.iter().try_fold(1usize, |acc, a| acc.checked_mul(a.size));
+        let n = self
+            .axes
+            .iter()
+            .try_fold(1usize, |acc, a| acc.checked_mul(a.size));
         let Some(n) = n.filter(|&n| n <= u32::MAX as usize) else {
             return Err(ShardingError::Mesh("too many devices".into()));
         };
@@ -107,8 +115,12 @@ impl SdyMesh {
             sorted.sort_unstable();
             // A mesh without axes may name its single device (a maximal mesh).
             let maximal = self.axes.is_empty() && ids.len() == 1;
-            if !maximal && (sorted.len() != n || sorted.iter().enumerate().any(|(i, &d)| d as usize != i)) {
-                return Err(ShardingError::Mesh(format!("device_ids must be a permutation of 0..{n}")));
+            if !maximal
+                && (sorted.len() != n || sorted.iter().enumerate().any(|(i, &d)| d as usize != i))
+            {
+                return Err(ShardingError::Mesh(format!(
+                    "device_ids must be a permutation of 0..{n}"
+                )));
             }
         }
         Ok(())
@@ -156,7 +168,10 @@ impl SdySharding {
         };
         let dims: Vec<String> = self.dims.iter().map(SdyDim::to_string).collect();
         let mut out = format!("<{mesh}, [{}]", dims.join(", "));
-        for (key, axes) in [("replicated", &self.replicated), ("unreduced", &self.unreduced)] {
+        for (key, axes) in [
+            ("replicated", &self.replicated),
+            ("unreduced", &self.unreduced),
+        ] {
             if !axes.is_empty() {
                 let names: Vec<String> = axes.iter().map(|a| format!("\"{a}\"")).collect();
                 out += &format!(", {key}={{{}}}", names.join(", "));
@@ -171,11 +186,16 @@ impl SdySharding {
         mesh.validate()?;
         self.check_axes(mesh)?;
         if !self.unreduced.is_empty() {
-            return Err(ShardingError::Unsupported("unreduced axes hold partial values, not tiles".into()));
+            return Err(ShardingError::Unsupported(
+                "unreduced axes hold partial values, not tiles".into(),
+            ));
         }
         let axis_of = |name: &String| mesh.axis_index(name).unwrap_or(0);
-        let parts_per_dim: Vec<usize> =
-            self.dims.iter().map(|d| d.axes.iter().map(|a| mesh.axes[axis_of(a)].size).product()).collect();
+        let parts_per_dim: Vec<usize> = self
+            .dims
+            .iter()
+            .map(|d| d.axes.iter().map(|a| mesh.axes[axis_of(a)].size).product())
+            .collect();
         let mut tiles = std::collections::BTreeMap::new();
         for position in 0..mesh.num_devices() {
             // Mesh coordinates of `position`, row-major over the axes.
@@ -188,7 +208,11 @@ impl SdySharding {
             let tile = self
                 .dims
                 .iter()
-                .map(|d| d.axes.iter().fold(0, |acc, a| acc * mesh.axes[axis_of(a)].size + coord[axis_of(a)]))
+                .map(|d| {
+                    d.axes.iter().fold(0, |acc, a| {
+                        acc * mesh.axes[axis_of(a)].size + coord[axis_of(a)]
+                    })
+                })
                 .collect();
             tiles.insert(mesh.device_id(position), tile);
         }
@@ -197,14 +221,23 @@ impl SdySharding {
 
     /// Every axis named exists in `mesh` and is used once in dims, replicated and unreduced.
     pub fn check_axes(&self, mesh: &SdyMesh) -> Result<(), ShardingError> {
-        let all = self.dims.iter().flat_map(|d| &d.axes).chain(&self.replicated).chain(&self.unreduced);
+        let all = self
+            .dims
+            .iter()
+            .flat_map(|d| &d.axes)
+            .chain(&self.replicated)
+            .chain(&self.unreduced);
         let mut seen: Vec<&String> = Vec::new();
         for name in all {
             if mesh.axis_index(name).is_none() {
-                return Err(ShardingError::Invalid(format!("unknown axis name \"{name}\"")));
+                return Err(ShardingError::Invalid(format!(
+                    "unknown axis name \"{name}\""
+                )));
             }
             if seen.contains(&name) {
-                return Err(ShardingError::Invalid(format!("axis \"{name}\" is used more than once")));
+                return Err(ShardingError::Invalid(format!(
+                    "axis \"{name}\" is used more than once"
+                )));
             }
             seen.push(name);
         }
@@ -225,173 +258,112 @@ pub fn sharding_per_value(shardings: &[SdySharding]) -> String {
     format!("#sdy.sharding_per_value<[{}]>", bodies.join(", "))
 }
 
-impl NamedMesh {
-    pub fn to_sdy(&self) -> SdyMesh {
-        let [n0, n1] = self.shape();
-        let [a0, a1] = self.axis_names().clone();
-        SdyMesh {
-            axes: vec![SdyAxis { name: a0, size: n0 }, SdyAxis { name: a1, size: n1 }],
-            device_ids: self.explicit_device_ids().map(<[u32]>::to_vec),
-        }
-    }
-
-    /// `sdy.mesh @name = <[...]>`.
-    pub fn sdy_decl(&self) -> String {
-        self.to_sdy().decl(self.name())
-    }
-
-    /// A named mesh from an sdy mesh of one or two axes (one axis `a=n` becomes `n x 1` with a
-    /// second axis of size 1 that no sharding can mention).
-    pub fn from_sdy(name: &str, mesh: &SdyMesh) -> Result<NamedMesh, ShardingError> {
-        mesh.validate()?;
-        let (names, shape) = match mesh.axes.as_slice() {
-            [a, b] => ([a.name.clone(), b.name.clone()], [a.size, b.size]),
-            [a] => {
-                let second = if a.name == "_unit" { "_unit1" } else { "_unit" };
-                ([a.name.clone(), second.to_string()], [a.size, 1])
-            }
-            _ => {
-                return Err(ShardingError::Unsupported(format!(
-                    "meshes with {} axes (only 1 or 2 map to a 2-D mesh)",
-                    mesh.axes.len()
-                )))
-            }
-        };
-        let named = NamedMesh::new(shape)?.with_name(name)?.with_axis_names(&names[0], &names[1])?;
-        match &mesh.device_ids {
-            Some(ids) => named.with_device_ids(ids.clone()),
-            None => Ok(named),
-        }
-    }
-}
-
-impl ShardingSpec {
-    /// `#sdy.sharding<@mesh, [...]>` for this spec on `mesh` (size-1 axes left out).
-    pub fn to_sdy(&self, mesh: &NamedMesh) -> SdySharding {
-        let shape = mesh.shape();
-        let dims = self
-            .normalized(shape)
-            .dims()
-            .iter()
-            .map(|d| SdyDim { axes: d.mesh_axes().iter().map(|&a| mesh.axis_names()[a].clone()).collect(), ..SdyDim::default() })
-            .collect();
-        SdySharding { mesh: SdyMeshRef::Symbol(mesh.name().to_string()), dims, replicated: vec![], unreduced: vec![] }
-    }
-
-    /// The spec an sdy sharding denotes on `mesh` (normalized: size-1 axes dropped). Open
-    /// dimensions, unreduced axes and meshes other than `mesh` are errors.
-    pub fn from_sdy(sharding: &SdySharding, mesh: &NamedMesh) -> Result<ShardingSpec, ShardingError> {
-        match &sharding.mesh {
-            SdyMeshRef::Symbol(name) if name == mesh.name() => {}
-            SdyMeshRef::Symbol(name) => {
-                return Err(ShardingError::Invalid(format!("sharding refers to @{name}, expected @{}", mesh.name())))
-            }
-            SdyMeshRef::Inline(inline) => {
-                if NamedMesh::from_sdy(mesh.name(), inline)? != *mesh {
-                    return Err(ShardingError::Invalid(format!("inline mesh {inline} is not {}", mesh.to_sdy())));
-                }
-            }
-        }
-        sharding.check_axes(&mesh.to_sdy())?;
-        if !sharding.unreduced.is_empty() {
-            return Err(ShardingError::Unsupported("unreduced axes".into()));
-        }
-        let shape = mesh.shape();
-        let mut dims = Vec::with_capacity(sharding.dims.len());
-        for (d, dim) in sharding.dims.iter().enumerate() {
-            if dim.open {
-                return Err(ShardingError::Unsupported(format!("dimension {d} is open (`?`)")));
-            }
-            let axes: Vec<usize> = dim.axes.iter().filter_map(|a| mesh.axis_index(a)).filter(|&a| shape[a] > 1).collect();
-            let ds = DimSharding::from_mesh_axes(&axes)
-                .ok_or_else(|| ShardingError::Invalid(format!("dimension {d} uses axes {axes:?}")))?;
-            dims.push(ds);
-        }
-        ShardingSpec::new(dims)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn spec(s: &str) -> ShardingSpec {
-        s.parse().unwrap()
+    fn mesh_2x4() -> SdyMesh {
+        let axis = |name: &str, size| SdyAxis {
+            name: name.into(),
+            size,
+        };
+        SdyMesh {
+            axes: vec![axis("x", 2), axis("y", 4)],
+            device_ids: None,
+        }
+    }
+
+    fn sharding(dims: &[&[&str]]) -> SdySharding {
+        let dims = dims
+            .iter()
+            .map(|axes| SdyDim {
+                axes: axes.iter().map(|a| a.to_string()).collect(),
+                ..SdyDim::default()
+            })
+            .collect();
+        SdySharding {
+            mesh: SdyMeshRef::Symbol("mesh".into()),
+            dims,
+            replicated: vec![],
+            unreduced: vec![],
+        }
     }
 
     #[test]
-    fn prints_mesh_and_shardings() {
-        let mesh = NamedMesh::new([2, 4]).unwrap();
-        assert_eq!(mesh.sdy_decl(), r#"sdy.mesh @mesh = <["x"=2, "y"=4]>"#);
-        assert_eq!(mesh.to_sdy().attr(), r#"#sdy.mesh<["x"=2, "y"=4]>"#);
-        assert_eq!(spec("S0R").to_sdy(&mesh).to_string(), r#"#sdy.sharding<@mesh, [{"x"}, {}]>"#);
-        assert_eq!(spec("RS01").to_sdy(&mesh).to_string(), r#"#sdy.sharding<@mesh, [{}, {"x", "y"}]>"#);
-        assert_eq!(spec("S10").to_sdy(&mesh).to_string(), r#"#sdy.sharding<@mesh, [{"y", "x"}]>"#);
-        assert_eq!(spec("[]").to_sdy(&mesh).to_string(), r#"#sdy.sharding<@mesh, []>"#);
-        let per_value = sharding_per_value(&[spec("S0").to_sdy(&mesh), spec("S1").to_sdy(&mesh)]);
-        assert_eq!(per_value, r#"#sdy.sharding_per_value<[<@mesh, [{"x"}]>, <@mesh, [{"y"}]>]>"#);
-    }
-
-    #[test]
-    fn size_one_axes_are_left_out() {
-        let mesh = NamedMesh::new([4, 1]).unwrap();
-        assert_eq!(mesh.sdy_decl(), r#"sdy.mesh @mesh = <["x"=4, "y"=1]>"#);
-        let s01 = spec("S01R").to_sdy(&mesh).to_string();
-        assert_eq!(s01, r#"#sdy.sharding<@mesh, [{"x"}, {}]>"#);
-        assert_eq!(spec("RS1").to_sdy(&mesh).to_string(), r#"#sdy.sharding<@mesh, [{}, {}]>"#);
-    }
-
-    #[test]
-    fn prints_device_ids_open_dims_priorities_and_clauses() {
-        let mesh = NamedMesh::new([2, 1]).unwrap().with_device_ids(vec![1, 0]).unwrap();
-        assert_eq!(mesh.sdy_decl(), r#"sdy.mesh @mesh = <["x"=2, "y"=1], device_ids=[1, 0]>"#);
+    fn prints() {
+        assert_eq!(
+            mesh_2x4().decl("mesh"),
+            r#"sdy.mesh @mesh = <["x"=2, "y"=4]>"#
+        );
+        assert_eq!(mesh_2x4().attr(), r#"#sdy.mesh<["x"=2, "y"=4]>"#);
+        assert_eq!(
+            sharding(&[&["x"], &[]]).to_string(),
+            r#"#sdy.sharding<@mesh, [{"x"}, {}]>"#
+        );
+        assert_eq!(
+            sharding(&[&["y", "x"]]).to_string(),
+            r#"#sdy.sharding<@mesh, [{"y", "x"}]>"#
+        );
+        let per_value = sharding_per_value(&[sharding(&[&["x"]]), sharding(&[])]);
+        assert_eq!(
+            per_value,
+            r#"#sdy.sharding_per_value<[<@mesh, [{"x"}]>, <@mesh, []>]>"#
+        );
         let s = SdySharding {
-            mesh: SdyMeshRef::Inline(NamedMesh::new([2, 2]).unwrap().to_sdy()),
+            mesh: SdyMeshRef::Inline(SdyMesh {
+                device_ids: Some(vec![1, 0]),
+                ..mesh_2x4()
+            }),
             dims: vec![
-                SdyDim { axes: vec!["x".into()], open: true, priority: Some(1) },
-                SdyDim { axes: vec![], open: true, priority: None },
+                SdyDim {
+                    axes: vec!["x".into()],
+                    open: true,
+                    priority: Some(1),
+                },
+                SdyDim {
+                    axes: vec![],
+                    open: true,
+                    priority: None,
+                },
             ],
             replicated: vec!["y".into()],
             unreduced: vec![],
         };
         assert_eq!(
             s.to_string(),
-            r#"#sdy.sharding<mesh<["x"=2, "y"=2]>, [{"x", ?}p1, {?}], replicated={"y"}>"#
+            r#"#sdy.sharding<mesh<["x"=2, "y"=4], device_ids=[1, 0]>, [{"x", ?}p1, {?}], replicated={"y"}>"#
         );
     }
 
     #[test]
-    fn placement_from_names() {
-        let mesh = NamedMesh::new([2, 4]).unwrap();
-        for s in ShardingSpec::enumerate(2, [2, 4]) {
-            let sdy = s.to_sdy(&mesh);
-            assert_eq!(sdy.placement(&mesh.to_sdy()).unwrap(), s.placement(&mesh), "{s}");
-        }
+    fn placement_by_hand() {
+        // Device at position 6 is x=1, y=2.
+        let p = sharding(&[&["y"], &["x"]]).placement(&mesh_2x4()).unwrap();
+        assert_eq!(p.parts_per_dim, vec![4, 2]);
+        assert_eq!(p.tiles[&6], vec![2, 1]);
+        let p = sharding(&[&["y", "x"]]).placement(&mesh_2x4()).unwrap();
+        assert_eq!(p.tiles[&6], vec![5]);
+        let p = sharding(&[&["x", "y"]]).placement(&mesh_2x4()).unwrap();
+        assert_eq!(p.tiles[&6], vec![6]);
+        let mut permuted = mesh_2x4();
+        permuted.device_ids = Some(vec![7, 6, 5, 4, 3, 2, 1, 0]);
+        let p = sharding(&[&["x"]]).placement(&permuted).unwrap();
+        assert_eq!(p.devices_of(&[0]), vec![4, 5, 6, 7]);
     }
 
     #[test]
-    fn spec_from_sdy() {
-        let mesh = NamedMesh::new([2, 4]).unwrap();
-        let mut s = spec("S0S1").to_sdy(&mesh);
-        assert_eq!(ShardingSpec::from_sdy(&s, &mesh).unwrap(), spec("S0S1"));
-        s.dims[0].open = true;
-        assert!(matches!(ShardingSpec::from_sdy(&s, &mesh), Err(ShardingError::Unsupported(_))));
-        s.dims[0].open = false;
-        s.mesh = SdyMeshRef::Symbol("other".into());
-        assert!(ShardingSpec::from_sdy(&s, &mesh).is_err());
-        s.mesh = SdyMeshRef::Inline(mesh.to_sdy());
-        assert_eq!(ShardingSpec::from_sdy(&s, &mesh).unwrap(), spec("S0S1"));
-        s.dims[1].axes = vec!["x".into()];
-        assert!(ShardingSpec::from_sdy(&s, &mesh).is_err());
-        s.dims[1].axes = vec!["z".into()];
-        assert!(ShardingSpec::from_sdy(&s, &mesh).is_err());
-    }
-
-    #[test]
-    fn one_axis_meshes() {
-        let sdy = SdyMesh { axes: vec![SdyAxis { name: "d".into(), size: 8 }], device_ids: None };
-        let named = NamedMesh::from_sdy("m", &sdy).unwrap();
-        assert_eq!(named.shape(), [8, 1]);
-        assert!(NamedMesh::from_sdy("m", &SdyMesh { axes: vec![], device_ids: None }).is_err());
+    fn axis_errors() {
+        let m = mesh_2x4();
+        assert!(sharding(&[&["z"]]).placement(&m).is_err());
+        assert!(sharding(&[&["x"], &["x"]]).placement(&m).is_err());
+        let mut s = sharding(&[&["x"]]);
+        s.replicated = vec!["x".into()];
+        assert!(s.placement(&m).is_err());
+        let mut s = sharding(&[&["x"]]);
+        s.unreduced = vec!["y".into()];
+        assert!(matches!(
+            s.placement(&m),
+            Err(ShardingError::Unsupported(_))
+        ));
     }
 }

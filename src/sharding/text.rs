@@ -13,7 +13,21 @@ impl<'a> Cursor<'a> {
     }
 
     pub(crate) fn error(&self, message: impl Into<String>) -> ShardingError {
-        ShardingError::Parse { input: self.input.to_string(), offset: self.pos, message: message.into() }
+        self.error_at(self.pos, message)
+    }
+
+    /// The byte offset of the next token.
+    pub(crate) fn offset(&mut self) -> usize {
+        self.skip_ws();
+        self.pos
+    }
+
+    pub(crate) fn error_at(&self, offset: usize, message: impl Into<String>) -> ShardingError {
+        ShardingError::Parse {
+            input: self.input.to_string(),
+            offset,
+            message: message.into(),
+        }
     }
 
     fn rest(&self) -> &'a str {
@@ -81,34 +95,31 @@ impl<'a> Cursor<'a> {
         if digits == 0 {
             return Err(self.error("expected a non-negative integer"));
         }
-        let value = self.rest()[..digits].parse().map_err(|_| self.error("integer too large"))?;
+        let value = self.rest()[..digits]
+            .parse()
+            .map_err(|_| self.error("integer too large"))?;
         self.pos += digits;
         Ok(value)
     }
 
     pub(crate) fn usize(&mut self) -> Result<usize, ShardingError> {
-        let start = self.pos;
+        let start = self.offset();
         let v = self.uint()?;
-        usize::try_from(v).map_err(|_| ShardingError::Parse {
-            input: self.input.to_string(),
-            offset: start,
-            message: "integer too large".into(),
-        })
+        usize::try_from(v).map_err(|_| self.error_at(start, "integer too large"))
     }
 
     pub(crate) fn u32(&mut self) -> Result<u32, ShardingError> {
-        self.skip_ws();
-        let start = self.pos;
+        let start = self.offset();
         let v = self.uint()?;
-        u32::try_from(v).map_err(|_| ShardingError::Parse {
-            input: self.input.to_string(),
-            offset: start,
-            message: "device id too large".into(),
-        })
+        u32::try_from(v).map_err(|_| self.error_at(start, "device id too large"))
     }
 
     /// A comma-separated list of unsigned integers between `open` and `close`.
-    pub(crate) fn usize_list(&mut self, open: &str, close: &str) -> Result<Vec<usize>, ShardingError> {
+    pub(crate) fn usize_list(
+        &mut self,
+        open: &str,
+        close: &str,
+    ) -> Result<Vec<usize>, ShardingError> {
         self.expect(open)?;
         let mut out = Vec::new();
         if self.eat(close) {
@@ -127,7 +138,9 @@ impl<'a> Cursor<'a> {
     pub(crate) fn quoted(&mut self) -> Result<String, ShardingError> {
         self.expect("\"")?;
         let rest = self.rest();
-        let end = rest.find('"').ok_or_else(|| self.error("unterminated string"))?;
+        let end = rest
+            .find('"')
+            .ok_or_else(|| self.error("unterminated string"))?;
         let text = &rest[..end];
         if text.contains('\\') {
             return Err(self.error("escapes in names are not supported"));
@@ -195,7 +208,10 @@ mod tests {
     fn errors_carry_offsets() {
         let mut c = Cursor::new("[1,x]");
         let err = c.usize_list("[", "]").unwrap_err();
-        assert!(matches!(err, ShardingError::Parse { offset: 3, .. }), "{err}");
+        assert!(
+            matches!(err, ShardingError::Parse { offset: 3, .. }),
+            "{err}"
+        );
         assert!(Cursor::new("99999999999999999999999").uint().is_err());
         assert!(Cursor::new("\"abc").quoted().is_err());
         assert!(Cursor::new("{a{b}").skip_braced().is_err());
