@@ -1,7 +1,8 @@
-// Diagnostics that Rust emits at an op's location.
+// Operation helpers the C API lacks: diagnostics at an op's location, the attribute dictionary.
 #include "alpa/Bridge.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 
 namespace alpa::ffi {
@@ -9,17 +10,33 @@ namespace alpa::ffi {
 void emit_op_diagnostic(std::size_t op, std::uint8_t severity, rust::Str message) {
   auto *operation = reinterpret_cast<mlir::Operation *>(op);
   llvm::StringRef text(message.data(), message.size());
+  // Emitted at the op's location rather than on the op, so that MLIR does not append a dump
+  // of the op (for a function: the whole model) to every diagnostic.
+  mlir::Location location = operation->getLoc();
   switch (severity) {
   case 0:
-    operation->emitError() << text;
+    mlir::emitError(location) << text;
     break;
   case 1:
-    operation->emitWarning() << text;
+    mlir::emitWarning(location) << text;
     break;
   default:
-    operation->emitRemark() << text;
+    mlir::emitRemark(location) << text;
     break;
   }
+}
+
+std::size_t op_attribute_dictionary(std::size_t op) {
+  auto *operation = reinterpret_cast<mlir::Operation *>(op);
+  mlir::NamedAttrList attributes(operation->getAttrDictionary());
+  // An unregistered op keeps its `<{...}>` properties as one dictionary, outside the above.
+  if (!operation->isRegistered())
+    if (auto properties = llvm::dyn_cast_or_null<mlir::DictionaryAttr>(
+            operation->getPropertiesAsAttribute()))
+      for (const mlir::NamedAttribute &property : properties)
+        attributes.set(property.getName(), property.getValue());
+  mlir::Attribute dictionary = attributes.getDictionary(operation->getContext());
+  return reinterpret_cast<std::size_t>(dictionary.getAsOpaquePointer());
 }
 
 } // namespace alpa::ffi

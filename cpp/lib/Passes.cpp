@@ -59,7 +59,9 @@ struct AlpaAnnotateCosts : public alpa::impl::AlpaAnnotateCostsBase<AlpaAnnotate
   using AlpaAnnotateCostsBase::AlpaAnnotateCostsBase;
   void runOnOperation() override {
     OptionList options;
-    options.add("entry", std::string(entry)).add("summary", static_cast<bool>(summary));
+    options.add("entry", std::string(entry))
+        .add("summary", static_cast<bool>(summary))
+        .add("cluster", std::string(cluster));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }
 };

@@ -1,0 +1,522 @@
+//! FLOPs and bytes per op: what the cost model's compute term and the memory estimates use.
+//!
+//! - `dot_general` / `dot`: exactly `2 * batch * M * N * K`, the product of all factor sizes of
+//!   the op's rule, times two (one multiply and one add per term).
+//! - `convolution`: exactly `2 * output elements * kernel window elements * input features per
+//!   group` (the kernel's input-feature dim, already `C_in / feature_group_count`; with
+//!   `batch_group_count` the output batch is already `N / BG`). Taps that fall on padding are
+//!   counted, as a dense convolution computes them.
+//! - Elementwise ops: per result element, the count in [`ElementwiseInfo`] (1 for arithmetic,
+//!   logic, compare, select, convert; 2 for clamp; 0 for real/imag/bitcast). Transcendental ops
+//!   (exp, log, tanh, logistic, sqrt, rsqrt, erf, lgamma, ...) count 1 FLOP and 1 transcendental.
+//! - `reduce`: input elements * ops in the body; `reduce_window`: output elements * window
+//!   elements * body ops; `select_and_scatter`: source elements * (window elements * select body
+//!   ops + scatter body ops); `scatter`: update elements * body ops; `map`: result elements *
+//!   body ops; `sort`: elements * ceil(log2 n) * comparator ops for a sorted dim of size n;
+//!   `chlo.top_k`: input elements * max(1, ceil(log2 k)).
+//! - `batch_norm_training` 7, `batch_norm_inference` 4, `batch_norm_grad` 10 FLOPs per element
+//!   of the operand, plus one transcendental (rsqrt) per feature.
+//! - `cholesky` n^3/3, `triangular_solve` m^2 * n, `fft` 5 N log2 N per matrix/transform;
+//!   `rng_bit_generator` and `rng` one per generated element.
+//! - `while`: the condition and the body counted once (the trip count is not known statically);
+//!   `case` / `if`: the branch with the most FLOPs. Their bytes add the regions' bytes.
+//! - Data movement (reshape, transpose, broadcast, slice, pad, concatenate, gather, copy of
+//!   constants, iota, tuples, ...) is 0 FLOPs.
+//! - Unknown ops (and custom calls the table does not know): one FLOP per result element,
+//!   `known: false`.
+//!
+//! Bytes read are the sum of the operands' sizes (0 for operands whose type is not given),
+//! bytes written the sum of the results' sizes.
+
+use crate::ir::attr_text::ConvDimensionNumbers;
+use crate::ir::graph::{Attr, Block, OpNode, Region};
+use crate::ir::op_table::{canonical_name, elementwise_info, op_rule, opaque_text, OpTableError};
+use crate::ir::types::{TensorType, ValueType};
+use std::ops::{Add, AddAssign};
+
+/// What one op (or a block of ops) costs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpCost {
+    pub flops: u64,
+    /// Transcendental evaluations (also counted once each in `flops`).
+    pub transcendentals: u64,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+    /// False when some op involved is unknown to the op table and its count is a guess.
+    pub known: bool,
+}
+
+impl Add for OpCost {
+    type Output = OpCost;
+    fn add(self, o: OpCost) -> OpCost {
+        OpCost {
+            flops: self.flops.saturating_add(o.flops),
+            transcendentals: self.transcendentals.saturating_add(o.transcendentals),
+            bytes_read: self.bytes_read.saturating_add(o.bytes_read),
+            bytes_written: self.bytes_written.saturating_add(o.bytes_written),
+            known: self.known && o.known,
+        }
+    }
+}
+
+impl AddAssign for OpCost {
+    fn add_assign(&mut self, o: OpCost) {
+        *self = *self + o;
+    }
+}
+
+/// Elements of a tensor, saturating instead of overflowing.
+fn elements(t: &TensorType) -> u64 {
+    t.shape.iter().fold(1u64, |acc, &d| acc.saturating_mul(d.max(0) as u64))
+}
+
+fn tensor_bytes(t: &TensorType) -> u64 {
+    elements(t).saturating_mul(t.element.bits() as u64).div_ceil(8)
+}
+
+fn value_bytes(v: &ValueType) -> u64 {
+    match v {
+        ValueType::Tensor(t) => tensor_bytes(t),
+        ValueType::Tuple(items) => items.iter().fold(0u64, |acc, v| acc.saturating_add(value_bytes(v))),
+        ValueType::Token | ValueType::Other(_) => 0,
+    }
+}
+
+/// The cost of `op` given its operands' types (`None` where not a ranked tensor or unknown).
+/// Errors are the op table's: malformed attributes or shapes that contradict the op.
+pub fn op_cost(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<OpCost, OpTableError> {
+    let rule = op_rule(op, operands)?;
+    let name = canonical_name(&op.name);
+    let result = op.results.first().and_then(ValueType::tensor);
+    let out = result.map_or(0, elements);
+    let input = operands.first().copied().flatten();
+    let inp = input.map_or(0, elements);
+    let body = |i: usize| body_ops(op.regions.get(i));
+    let mul = |a: u64, b: u64| a.saturating_mul(b);
+
+    let mut cost = OpCost {
+        bytes_read: operands.iter().flatten().fold(0u64, |acc, t| acc.saturating_add(tensor_bytes(t))),
+        bytes_written: op.results.iter().fold(0u64, |acc, v| acc.saturating_add(value_bytes(v))),
+        known: rule.known,
+        ..OpCost::default()
+    };
+    let all_operands = operands.iter().all(Option::is_some);
+
+    if let Some(info) = elementwise_info(&name) {
+        cost.flops = mul(info.flops, out);
+        if info.transcendental {
+            cost.transcendentals = out;
+        }
+        return Ok(cost);
+    }
+    let mut inner = OpCost { known: true, ..OpCost::default() };
+    cost.flops = match name.as_str() {
+        "dot_general" | "dot" if all_operands => {
+            let space = rule.iteration_space().min(u64::MAX as u128 / 2) as u64;
+            mul(2, space)
+        }
+        "convolution" if all_operands && operands.len() == 2 => conv_flops(op, operands[1], out)?,
+        "dot_general" | "dot" | "convolution" => {
+            cost.known = false;
+            out
+        }
+        "map" => mul(out, body(0)),
+        "reduce" => mul(inp, body(0)),
+        "reduce_window" => {
+            let window = window_elements(op).unwrap_or_else(|| (inp / out.max(1)).max(1));
+            mul(mul(out, window), body(0))
+        }
+        "select_and_scatter" => {
+            let source = operands.get(1).copied().flatten().map_or(0, elements);
+            let window = window_elements(op).unwrap_or(1);
+            mul(source, mul(window, body(0)).saturating_add(body(1)))
+        }
+        "scatter" => {
+            let n = (operands.len().saturating_sub(1)) / 2;
+            let updates = operands.get(n + 1).copied().flatten().map_or(0, elements);
+            mul(updates, body(0))
+        }
+        "sort" => {
+            let rank = input.map_or(0, TensorType::rank) as i64;
+            let raw = op.attr("dimension").and_then(|a| a.as_int()).unwrap_or(-1);
+            let dim = if raw < 0 { raw + rank } else { raw };
+            let n = input.and_then(|t| t.shape.get(dim.max(0) as usize)).copied().unwrap_or(1);
+            mul(mul(inp, ceil_log2(n as u64)), body(0))
+        }
+        "chlo.top_k" => {
+            let k = op.attr("k").and_then(|a| a.as_int()).unwrap_or(1).max(1) as u64;
+            mul(inp, ceil_log2(k).max(1))
+        }
+        "batch_norm_training" | "batch_norm_inference" | "batch_norm_grad" => {
+            let per = match name.as_str() {
+                "batch_norm_training" => 7,
+                "batch_norm_inference" => 4,
+                _ => 10,
+            };
+            cost.transcendentals = operands.get(1).copied().flatten().map_or(0, elements);
+            mul(inp, per).saturating_add(cost.transcendentals)
+        }
+        "cholesky" => matrix_flops(input, |n, _| n.saturating_mul(n).saturating_mul(n) / 3),
+        "triangular_solve" => {
+            let b = operands.get(1).copied().flatten();
+            let left = matches!(op.attr("left_side"), Some(Attr::Bool(true)));
+            matrix_flops(b, |rows, cols| {
+                let (solved, free) = if left { (rows, cols) } else { (cols, rows) };
+                solved.saturating_mul(solved).saturating_mul(free)
+            })
+        }
+        "fft" => {
+            let lengths = op.attr("fft_length").and_then(|a| a.as_i64_array()).unwrap_or(&[]);
+            let n = lengths.iter().fold(1u64, |acc, &l| acc.saturating_mul(l.max(1) as u64));
+            let transforms = inp / n.max(1);
+            mul(transforms, mul(mul(5, n), ceil_log2(n)))
+        }
+        "rng_bit_generator" => op.results.get(1).and_then(ValueType::tensor).map_or(0, elements),
+        "rng" => out,
+        "while" => {
+            // Condition and body once: the trip count is not known statically.
+            inner = region_cost(op.regions.first())? + region_cost(op.regions.get(1))?;
+            0
+        }
+        "case" | "if" => {
+            // The most expensive branch.
+            let mut worst: Option<OpCost> = None;
+            let mut known = true;
+            for r in &op.regions {
+                let c = region_cost(Some(r))?;
+                known &= c.known;
+                if worst.is_none_or(|w| c.flops > w.flops) {
+                    worst = Some(c);
+                }
+            }
+            inner = OpCost { known, ..worst.unwrap_or_default() };
+            0
+        }
+        _ if !rule.known => out,
+        _ => 0,
+    };
+    Ok(cost + inner)
+}
+
+/// The summed cost of every op in a block (operand types resolved inside the block).
+pub fn block_cost(block: &Block) -> Result<OpCost, OpTableError> {
+    let mut total = OpCost { known: true, ..OpCost::default() };
+    for op in &block.ops {
+        let operands: Vec<Option<&TensorType>> =
+            op.operands.iter().map(|v| block.value_type(*v).and_then(ValueType::tensor)).collect();
+        total += op_cost(op, &operands)?;
+    }
+    Ok(total)
+}
+
+fn region_cost(region: Option<&Region>) -> Result<OpCost, OpTableError> {
+    let mut total = OpCost { known: true, ..OpCost::default() };
+    for block in region.map_or(&[][..], |r| &r.blocks[..]) {
+        total += block_cost(block)?;
+    }
+    Ok(total)
+}
+
+/// `2 * output elements * kernel elements / kernel output features`.
+fn conv_flops(op: &OpNode, kernel: Option<&TensorType>, out: u64) -> Result<u64, OpTableError> {
+    let Some(kernel) = kernel else { return Ok(out) };
+    let text = op.attr("dimension_numbers").and_then(opaque_text).unwrap_or_default();
+    let dn = ConvDimensionNumbers::parse(text).map_err(|source| OpTableError::Attr {
+        op: op.name.clone(),
+        attr: "dimension_numbers".into(),
+        source,
+    })?;
+    let out_features =
+        kernel.shape.get(dn.kernel_output_feature_dimension as usize).map_or(1, |&d| d.max(1) as u64);
+    Ok(out.saturating_mul(elements(kernel) / out_features).saturating_mul(2))
+}
+
+/// Ops in a reduction body (at least one: an empty body still combines).
+fn body_ops(region: Option<&Region>) -> u64 {
+    let n: usize = region.map_or(0, |r| r.blocks.iter().map(|b| b.ops.len()).sum());
+    n.max(1) as u64
+}
+
+fn window_elements(op: &OpNode) -> Option<u64> {
+    let w = op.attr("window_dimensions")?.as_i64_array()?;
+    Some(w.iter().fold(1u64, |acc, &d| acc.saturating_mul(d.max(0) as u64)))
+}
+
+fn ceil_log2(n: u64) -> u64 {
+    if n <= 1 {
+        0
+    } else {
+        64 - (n - 1).leading_zeros() as u64
+    }
+}
+
+/// Batch count times `per(rows, cols)` for the trailing matrix of `t`.
+fn matrix_flops(t: Option<&TensorType>, per: impl Fn(u64, u64) -> u64) -> u64 {
+    let Some(t) = t else { return 0 };
+    if t.rank() < 2 {
+        return 0;
+    }
+    let rows = t.shape[t.rank() - 2].max(0) as u64;
+    let cols = t.shape[t.rank() - 1].max(0) as u64;
+    let batch = elements(t) / rows.saturating_mul(cols).max(1);
+    batch.saturating_mul(per(rows, cols))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::cloned_ref_to_slice_refs)]
+    use super::*;
+    use crate::ir::graph::ValueRef;
+    use crate::ir::op_table::test_util::*;
+    use crate::ir::types::ValueType;
+
+    fn cost(op: &OpNode, operands: &[&TensorType]) -> OpCost {
+        let operands: Vec<Option<&TensorType>> = operands.iter().map(|t| Some(*t)).collect();
+        op_cost(op, &operands).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn dot(dn: &str, out: &[i64]) -> OpNode {
+        op("stablehlo.dot_general", &[f32t(out)], &[("dot_dimension_numbers", opaque(dn))])
+    }
+
+    #[test]
+    fn matmul_flops_and_bytes() {
+        let o = dot("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[32, 512]);
+        let c = cost(&o, &[&f32t(&[32, 256]), &f32t(&[256, 512])]);
+        assert_eq!(c.flops, 2 * 32 * 256 * 512);
+        assert_eq!(c.flops, 8_388_608);
+        assert_eq!(c.bytes_read, (32 * 256 + 256 * 512) * 4);
+        assert_eq!(c.bytes_written, 32 * 512 * 4);
+        assert_eq!(c.transcendentals, 0);
+        assert!(c.known);
+    }
+
+    #[test]
+    fn batched_dot_flops() {
+        // [4, 8, 16] x [4, 16, 32] -> [4, 8, 32]: 2 * 4 * 8 * 32 * 16.
+        let o = dot(
+            "dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], \
+             lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>",
+            &[4, 8, 32],
+        );
+        assert_eq!(cost(&o, &[&f32t(&[4, 8, 16]), &f32t(&[4, 16, 32])]).flops, 32_768);
+        // Two contracting dims: [6, 3, 5] x [5, 3, 7] -> [6, 7]: 2 * 6 * 7 * 15.
+        let o = dot("dot<lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [1, 0]>", &[6, 7]);
+        assert_eq!(cost(&o, &[&f32t(&[6, 3, 5]), &f32t(&[5, 3, 7])]).flops, 1260);
+        // Legacy dot, matrix x vector.
+        let o = op("stablehlo.dot", &[f32t(&[8])], &[]);
+        assert_eq!(cost(&o, &[&f32t(&[8, 4]), &f32t(&[4])]).flops, 64);
+    }
+
+    fn conv(out: &[i64], attrs: &[(&str, crate::ir::graph::Attr)]) -> OpNode {
+        let mut all = vec![("dimension_numbers", opaque("conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>"))];
+        all.extend(attrs.iter().cloned());
+        op("stablehlo.convolution", &[f32t(out)], &all)
+    }
+
+    #[test]
+    fn conv_flops_by_hand() {
+        // 3x3, 16 -> 64 channels, SAME, batch 8 at 32x32:
+        // out elements 8*32*32*64 = 524288, each 3*3*16 = 144 MACs.
+        let c = cost(&conv(&[8, 32, 32, 64], &[]), &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 16, 64])]);
+        assert_eq!(c.flops, 2 * 524_288 * 144);
+        assert_eq!(c.flops, 150_994_944);
+        // Stride 2, VALID 7x7 from 3 channels: out [2, 13, 13, 8] = 2704 elements, 7*7*3 = 147 MACs each.
+        let o = conv(&[2, 13, 13, 8], &[("window_strides", ints(&[2, 2]))]);
+        assert_eq!(cost(&o, &[&f32t(&[2, 32, 32, 3]), &f32t(&[7, 7, 3, 8])]).flops, 2 * 2704 * 147);
+    }
+
+    #[test]
+    fn grouped_conv_flops() {
+        // Depthwise (16 groups, multiplier 2): out [8, 32, 32, 32] = 262144 elements, 3*3*1 MACs.
+        let o = conv(&[8, 32, 32, 32], &[("feature_group_count", crate::ir::graph::Attr::Int(16))]);
+        let c = cost(&o, &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 1, 32])]);
+        assert_eq!(c.flops, 2 * 262_144 * 9);
+        // Batch-grouped (a depthwise filter gradient): out [3, 3, 1, 16] = 144 elements, each a
+        // sum over 8 images x 30 x 30 positions = 7200 MACs.
+        let o = op(
+            "stablehlo.convolution",
+            &[f32t(&[3, 3, 1, 16])],
+            &[
+                ("dimension_numbers", opaque("conv<[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]>")),
+                ("batch_group_count", crate::ir::graph::Attr::Int(16)),
+            ],
+        );
+        assert_eq!(cost(&o, &[&f32t(&[8, 32, 32, 16]), &f32t(&[8, 30, 30, 16])]).flops, 2 * 144 * 7200);
+    }
+
+    #[test]
+    fn elementwise_and_transcendental_counts() {
+        let t = f32t(&[8, 16]);
+        let c = cost(&op("stablehlo.add", &[t.clone()], &[]), &[&t, &t]);
+        assert_eq!((c.flops, c.transcendentals), (128, 0));
+        assert_eq!(c.bytes_read, 2 * 128 * 4);
+        let c = cost(&op("stablehlo.exponential", &[t.clone()], &[]), &[&t]);
+        assert_eq!((c.flops, c.transcendentals), (128, 128));
+        let c = cost(&op("chlo.erf", &[t.clone()], &[]), &[&t]);
+        assert_eq!(c.transcendentals, 128);
+        let s = f32t(&[]);
+        assert_eq!(cost(&op("stablehlo.clamp", &[t.clone()], &[]), &[&s, &t, &s]).flops, 256);
+        let h = typed(&[8, 16], "bf16");
+        let c = cost(&op("stablehlo.convert", &[h.clone()], &[]), &[&t]);
+        assert_eq!((c.bytes_read, c.bytes_written), (512, 256));
+        let b = typed(&[8, 16], "i1");
+        let c = cost(
+            &op("stablehlo.compare", &[b], &[("comparison_direction", opaque("<comparison_direction GT>"))]),
+            &[&t, &t],
+        );
+        assert_eq!((c.flops, c.bytes_written), (128, 128));
+    }
+
+    fn add_region() -> Region {
+        let s = f32t(&[]);
+        let add = OpNode {
+            operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)],
+            ..op("stablehlo.add", &[s.clone()], &[])
+        };
+        Region {
+            blocks: vec![Block {
+                args: vec![ValueType::Tensor(s.clone()), ValueType::Tensor(s)],
+                ops: vec![add],
+                terminator: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn reductions_count_body_ops() {
+        let mut o = op("stablehlo.reduce", &[f32t(&[4, 16])], &[("dimensions", ints(&[1]))]);
+        o.regions.push(add_region());
+        assert_eq!(cost(&o, &[&f32t(&[4, 8, 16]), &f32t(&[])]).flops, 512);
+        // Max pool 3x3 stride 2: 8*16*16*64 = 131072 outputs, 9 elements each.
+        let mut o = op(
+            "stablehlo.reduce_window",
+            &[f32t(&[8, 16, 16, 64])],
+            &[("window_dimensions", ints(&[1, 3, 3, 1])), ("window_strides", ints(&[1, 2, 2, 1]))],
+        );
+        o.regions.push(add_region());
+        assert_eq!(cost(&o, &[&f32t(&[8, 32, 32, 64]), &f32t(&[])]).flops, 131_072 * 9);
+        // Sort of 4 rows of 10 with a one-op comparator: 40 * ceil(log2 10) = 160.
+        let mut o = op("stablehlo.sort", &[f32t(&[4, 10])], &[("dimension", crate::ir::graph::Attr::Int(1))]);
+        o.regions.push(add_region());
+        assert_eq!(cost(&o, &[&f32t(&[4, 10])]).flops, 160);
+        // Embedding-gradient scatter-add: one add per update element.
+        let mut o = op(
+            "stablehlo.scatter",
+            &[f32t(&[100, 8])],
+            &[(
+                "scatter_dimension_numbers",
+                opaque("scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>"),
+            )],
+        );
+        o.regions.push(add_region());
+        assert_eq!(cost(&o, &[&f32t(&[100, 8]), &typed(&[5, 1], "i32"), &f32t(&[5, 8])]).flops, 40);
+    }
+
+    #[test]
+    fn batch_norm_and_data_movement() {
+        let x = f32t(&[8, 64]);
+        let v = f32t(&[64]);
+        let o = op(
+            "stablehlo.batch_norm_training",
+            &[x.clone(), v.clone(), v.clone()],
+            &[
+                ("epsilon", crate::ir::graph::Attr::Float(1e-5)),
+                ("feature_index", crate::ir::graph::Attr::Int(1)),
+            ],
+        );
+        let c = cost(&o, &[&x, &v, &v]);
+        assert_eq!((c.flops, c.transcendentals), (7 * 512 + 64, 64));
+        assert_eq!(c.bytes_written, (512 + 64 + 64) * 4);
+        let c = cost(&op("stablehlo.reshape", &[f32t(&[512])], &[]), &[&x]);
+        assert_eq!((c.flops, c.bytes_read, c.bytes_written), (0, 2048, 2048));
+        let c = cost(&op("stablehlo.transpose", &[f32t(&[64, 8])], &[("permutation", ints(&[1, 0]))]), &[&x]);
+        assert_eq!(c.flops, 0);
+        let c = cost(&op("stablehlo.constant", &[x.clone()], &[]), &[]);
+        assert_eq!((c.flops, c.bytes_read, c.bytes_written), (0, 0, 2048));
+    }
+
+    #[test]
+    fn while_counts_condition_and_body_once() {
+        let i = typed(&[], "i32");
+        let x = f32t(&[4, 8]);
+        let b = typed(&[], "i1");
+        let cond_op = OpNode {
+            operands: vec![ValueRef::Arg(0), ValueRef::Arg(0)],
+            ..op("stablehlo.compare", &[b], &[("comparison_direction", opaque("<comparison_direction LT>"))])
+        };
+        let body_op = OpNode {
+            operands: vec![ValueRef::Arg(1), ValueRef::Arg(1)],
+            ..op("stablehlo.multiply", &[x.clone()], &[])
+        };
+        let args = vec![ValueType::Tensor(i.clone()), ValueType::Tensor(x.clone())];
+        let region = |ops| Region { blocks: vec![Block { args: args.clone(), ops, terminator: None }] };
+        let mut w = op("stablehlo.while", &[i.clone(), x.clone()], &[]);
+        w.regions = vec![region(vec![cond_op]), region(vec![body_op])];
+        let c = cost(&w, &[&i, &x]);
+        assert_eq!(c.flops, 1 + 32);
+        assert!(c.known);
+        assert_eq!(c.bytes_read, (4 + 128) + 8 + 2 * 128);
+        // An unknown op inside makes the whole count a guess.
+        w.regions[1].blocks[0].ops.push(op("foo.bar", &[x.clone()], &[]));
+        assert!(!cost(&w, &[&i, &x]).known);
+    }
+
+    #[test]
+    fn case_counts_the_most_expensive_branch() {
+        let x = f32t(&[4, 8]);
+        let branch = |name: &str| Region {
+            blocks: vec![Block {
+                args: vec![],
+                ops: vec![OpNode { operands: vec![ValueRef::Outer], ..op(name, &[x.clone()], &[]) }],
+                terminator: None,
+            }],
+        };
+        let mut c = op("stablehlo.case", &[x.clone()], &[]);
+        c.regions = vec![branch("stablehlo.negate"), branch("stablehlo.clamp")];
+        assert_eq!(cost(&c, &[&typed(&[], "i32")]).flops, 64);
+    }
+
+    #[test]
+    fn unknown_ops_are_costed_per_result_element() {
+        let x = f32t(&[4, 8]);
+        let c = cost(
+            &op(
+                "stablehlo.custom_call",
+                &[x.clone()],
+                &[("call_target_name", crate::ir::graph::Attr::Str("lapack_sgetrf".into()))],
+            ),
+            &[&x],
+        );
+        assert_eq!((c.flops, c.known), (32, false));
+        let c = cost(&op("mystery.op", &[x.clone()], &[]), &[&x]);
+        assert!(!c.known);
+    }
+
+    #[test]
+    fn malformed_attributes_are_errors_not_panics() {
+        let o = dot("dot<lhs_contracting_dimensions = [1]", &[32, 512]);
+        let e = op_cost(&o, &[Some(&f32t(&[32, 256])), Some(&f32t(&[256, 512]))]).unwrap_err();
+        assert!(e.to_string().contains("dot_dimension_numbers"), "{e}");
+        // A missing operand type is not an error: the count is then a guess.
+        let o = dot("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[32, 512]);
+        let c = op_cost(&o, &[None, Some(&f32t(&[256, 512]))]).unwrap();
+        assert!(!c.known);
+    }
+
+    #[test]
+    fn block_cost_sums_ops() {
+        let x = f32t(&[4, 8]);
+        let a = OpNode {
+            operands: vec![ValueRef::Arg(0), ValueRef::Arg(0)],
+            ..op("stablehlo.add", &[x.clone()], &[])
+        };
+        let t = OpNode {
+            operands: vec![ValueRef::Op { op: 0, result: 0 }],
+            ..op("stablehlo.tanh", &[x.clone()], &[])
+        };
+        let block = Block { args: vec![ValueType::Tensor(x.clone())], ops: vec![a, t], terminator: None };
+        let c = block_cost(&block).unwrap();
+        assert_eq!((c.flops, c.transcendentals, c.bytes_read), (64, 32, 3 * 128));
+    }
+}

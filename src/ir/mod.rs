@@ -1,2 +1,6 @@
+pub mod attr_text;
+pub mod cost;
 pub mod graph;
+pub mod op_table;
+pub mod summary;
 pub mod types;

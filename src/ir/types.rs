@@ -109,12 +109,12 @@ impl TensorType {
     }
 
     pub fn num_elements(&self) -> u64 {
-        self.shape.iter().map(|&d| d.max(0) as u64).product()
+        self.shape.iter().fold(1u64, |n, &d| n.saturating_mul(d.max(0) as u64))
     }
 
     /// Bytes of the whole tensor (sub-byte elements are packed).
     pub fn byte_size(&self) -> u64 {
-        (self.num_elements() * self.element.bits() as u64).div_ceil(8)
+        self.num_elements().saturating_mul(self.element.bits() as u64).div_ceil(8)
     }
 }
 

@@ -104,12 +104,14 @@ pub fn attribute(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     (!attr.ptr.is_null()).then_some(attr)
 }
 
-/// All attributes of an op (inherent and discardable), by name.
+/// All attributes of an op, inherent (the `<{...}>` properties) and discardable, by name.
 pub fn attributes(op: MlirOperation) -> Vec<(String, MlirAttribute)> {
+    let dictionary = super::ffi::bridge::op_attribute_dictionary(op.ptr as usize);
+    let dictionary = MlirAttribute { ptr: dictionary as *const c_void };
     unsafe {
-        (0..mlirOperationGetNumAttributes(op))
+        (0..mlirDictionaryAttrGetNumElements(dictionary))
             .map(|i| {
-                let named = mlirOperationGetAttribute(op, i);
+                let named = mlirDictionaryAttrGetElement(dictionary, i);
                 (to_string(mlirIdentifierStr(named.name)), named.attribute)
             })
             .collect()

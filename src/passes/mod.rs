@@ -6,6 +6,7 @@
 //! a failed pass.
 
 
+pub mod annotate_costs;
 pub mod diagnostics;
 pub mod entry;
 pub mod ffi;
@@ -27,6 +28,7 @@ pub type PassResult = Result<(), Vec<Diagnostic>>;
 fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassResult {
     match pass {
         "alpa-inline" => inline::run(module, options),
+        "alpa-annotate-costs" => annotate_costs::run(module, options),
 
         "alpa-test-panic" => panic!("{}", options.string("message").unwrap_or("test panic")),
         other => Err(vec![Diagnostic::error(module, format!("no Rust implementation for pass '{other}'"))]),

@@ -17,4 +17,8 @@ int32_t alpa_opt_main(const rust::Vec<rust::String> &args);
 // severity 0 = error, 1 = warning, 2 = remark.
 void emit_op_diagnostic(std::size_t op, std::uint8_t severity, rust::Str message);
 
+// All attributes of `op`, inherent (properties) and discardable, as an mlir::DictionaryAttr
+// (its opaque pointer). The C API lists only discardable ones for ops with properties.
+std::size_t op_attribute_dictionary(std::size_t op);
+
 } // namespace alpa::ffi

@@ -33,6 +33,8 @@ def AlpaAnnotateCosts : Pass<"alpa-annotate-costs", "::mlir::ModuleOp"> {
            "Name of the entry function (default: main, or the only public function)">,
     Option<"summary", "summary", "bool", /*default=*/"true",
            "Emit the summary remark">,
+    Option<"cluster", "cluster", "std::string", /*default=*/"\"\"",
+           "Cluster preset name or JSON file: adds single-device compute time at peak to the summary">,
   ];
 }
 

@@ -1,0 +1,285 @@
+//! The MILP of Eq. 1 (paper §4.1) on the internal model, solved with HiGHS through good_lp.
+//!
+//! Variables: one binary `s_vk` per allowed strategy (finite cost), one continuous `e_uvij` in
+//! [0, 1] per allowed pair of an edge (finite entry). With binary `s`, the linearisation rows
+//! `sum_j e_uvij = s_ui` and `sum_i e_uvij = s_vj` force `e_uvij = s_ui * s_vj`, so `e` needs no
+//! integrality. Forbidden choices get no variable at all.
+//!
+//! Memory: one continuous load `L_c` per checkpoint, bounded by `limit - base_c`, tied to the
+//! choices by difference rows `L_c - L_{c-1} = (usage of terms starting at c) - (usage of terms
+//! ending at c)`; this equals the live-set sum at every checkpoint with two nonzeros per term
+//! and strategy instead of one per checkpoint it covers.
+
+use std::time::Instant;
+
+use good_lp::solvers::highs::highs;
+use good_lp::{
+    variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel,
+    Variable, WithInitialSolution,
+};
+
+use super::model::Model;
+
+/// What to minimise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IlpObjective {
+    /// Eq. 1: node plus edge costs under the memory limit.
+    Cost,
+    /// The peak memory, ignoring costs and the limit (forbidden choices stay forbidden).
+    PeakMemory,
+}
+
+/// Options of one MILP solve.
+#[derive(Debug, Clone)]
+pub struct IlpOptions<'a> {
+    pub objective: IlpObjective,
+    pub time_limit: Option<f64>,
+    pub threads: u32,
+    /// A feasible assignment to start from.
+    pub initial: Option<&'a [usize]>,
+}
+
+impl Default for IlpOptions<'_> {
+    fn default() -> Self {
+        IlpOptions { objective: IlpObjective::Cost, time_limit: None, threads: 1, initial: None }
+    }
+}
+
+/// A MILP answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IlpOutcome {
+    pub choice: Vec<usize>,
+    /// Proven optimal (relative gap 1e-9).
+    pub optimal: bool,
+    /// Objective value reported by the solver (cost, or peak memory).
+    pub value: f64,
+    pub variables: usize,
+    pub constraints: usize,
+    pub seconds: f64,
+}
+
+/// Why no MILP answer came back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IlpFailure {
+    /// Proven infeasible.
+    Infeasible,
+    /// Time ran out before the first feasible solution.
+    NoSolution,
+    Solver(String),
+}
+
+struct Built {
+    vars: ProblemVariables,
+    objective: Expression,
+    constraints: Vec<good_lp::Constraint>,
+    /// Per node: (strategy, variable) of the allowed strategies.
+    s: Vec<Vec<(usize, Variable)>>,
+    initial: Vec<(Variable, f64)>,
+}
+
+/// Builds and solves the MILP of `m`.
+pub fn run_milp(m: &Model, opts: &IlpOptions) -> Result<IlpOutcome, IlpFailure> {
+    let start = Instant::now();
+    let built = build(m, opts)?;
+    let variables = built.vars.len();
+    let constraints = built.constraints.len();
+    let Built { vars, objective, constraints: rows, s, initial } = built;
+    let mut problem = vars.minimise(objective).using(highs);
+    for r in rows {
+        problem.add_constraint(r);
+    }
+    let mut problem = problem
+        .set_threads(opts.threads.max(1))
+        .set_option("mip_rel_gap", 1e-9)
+        .set_option("mip_abs_gap", 1e-9)
+        .set_option("random_seed", 0);
+    if let Some(t) = opts.time_limit {
+        problem = problem.set_time_limit(t.max(0.01));
+    }
+    if !initial.is_empty() {
+        problem = problem.with_initial_solution(initial);
+    }
+    let solved = match problem.solve() {
+        Ok(sol) => sol,
+        Err(ResolutionError::Infeasible) => return Err(IlpFailure::Infeasible),
+        Err(ResolutionError::Other("NoSolutionFound")) => return Err(IlpFailure::NoSolution),
+        Err(e) => return Err(IlpFailure::Solver(e.to_string())),
+    };
+    let optimal = matches!(solved.status(), SolutionStatus::Optimal | SolutionStatus::GapLimit);
+    let choice: Vec<usize> = s
+        .iter()
+        .map(|opts| {
+            // The allowed strategy with the largest value; ties to the lowest index.
+            let mut best = (opts[0].0, f64::NEG_INFINITY);
+            for &(k, var) in opts {
+                let x = solved.value(var);
+                if x > best.1 + 1e-9 {
+                    best = (k, x);
+                }
+            }
+            best.0
+        })
+        .collect();
+    let value = match opts.objective {
+        IlpObjective::Cost => m.cost(&choice),
+        IlpObjective::PeakMemory => m.peak(&choice),
+    };
+    Ok(IlpOutcome { choice, optimal, value, variables, constraints, seconds: start.elapsed().as_secs_f64() })
+}
+
+fn build(m: &Model, opts: &IlpOptions) -> Result<Built, IlpFailure> {
+    let mut vars = ProblemVariables::new();
+    let mut objective = Expression::default();
+    let mut constraints = Vec::new();
+    let mut initial = Vec::new();
+    let init = opts.initial;
+    let cost_weight = if opts.objective == IlpObjective::Cost { 1.0 } else { 0.0 };
+
+    // Node variables: index by strategy for quick lookup.
+    let mut s: Vec<Vec<(usize, Variable)>> = Vec::with_capacity(m.num_nodes());
+    let mut by_strategy: Vec<Vec<Option<Variable>>> = Vec::with_capacity(m.num_nodes());
+    for (v, costs) in m.costs.iter().enumerate() {
+        let mut list = Vec::new();
+        let mut lookup = vec![None; costs.len()];
+        let mut one = Expression::default();
+        for (k, &c) in costs.iter().enumerate() {
+            if !c.is_finite() {
+                continue;
+            }
+            let x = vars.add(variable().binary());
+            if cost_weight != 0.0 && c != 0.0 {
+                objective.add_mul(c, x);
+            }
+            one.add_mul(1.0, x);
+            list.push((k, x));
+            lookup[k] = Some(x);
+            if let Some(a) = init {
+                initial.push((x, if a[v] == k { 1.0 } else { 0.0 }));
+            }
+        }
+        if list.is_empty() {
+            return Err(IlpFailure::Infeasible);
+        }
+        constraints.push(one.eq(1.0));
+        s.push(list);
+        by_strategy.push(lookup);
+    }
+
+    // Edge variables and linearisation rows.
+    for e in &m.edges {
+        let (nu, nv) = (m.costs[e.u].len(), m.costs[e.v].len());
+        let (su, sv) = (&by_strategy[e.u], &by_strategy[e.v]);
+        // An edge whose allowed entries are all zero and that forbids no allowed pair
+        // changes nothing.
+        let mut free = true;
+        for i in 0..nu {
+            for j in 0..nv {
+                if su[i].is_some() && sv[j].is_some() && e.costs[i * nv + j] != 0.0 {
+                    free = false;
+                }
+            }
+        }
+        if free {
+            continue;
+        }
+        let mut rows: Vec<Expression> = vec![Expression::default(); nu];
+        let mut cols: Vec<Expression> = vec![Expression::default(); nv];
+        for i in 0..nu {
+            let Some(xi) = su[i] else { continue };
+            for j in 0..nv {
+                let Some(_) = sv[j] else { continue };
+                let c = e.costs[i * nv + j];
+                if !c.is_finite() {
+                    continue;
+                }
+                let y = vars.add(variable().min(0.0).max(1.0));
+                if cost_weight != 0.0 && c != 0.0 {
+                    objective.add_mul(c, y);
+                }
+                rows[i].add_mul(1.0, y);
+                cols[j].add_mul(1.0, y);
+                if let Some(a) = init {
+                    initial.push((y, if a[e.u] == i && a[e.v] == j { 1.0 } else { 0.0 }));
+                }
+            }
+            let _ = xi;
+        }
+        for (i, mut r) in rows.into_iter().enumerate() {
+            if let Some(x) = su[i] {
+                r.add_mul(-1.0, x);
+                constraints.push(r.eq(0.0));
+            }
+        }
+        for (j, mut c) in cols.into_iter().enumerate() {
+            if let Some(x) = sv[j] {
+                c.add_mul(-1.0, x);
+                constraints.push(c.eq(0.0));
+            }
+        }
+    }
+
+    // Memory.
+    let with_memory = !m.terms.is_empty() || opts.objective == IlpObjective::PeakMemory;
+    if with_memory && m.num_checkpoints() > 0 {
+        let t = m.num_checkpoints();
+        let peak = if opts.objective == IlpObjective::PeakMemory {
+            let p = vars.add(variable().min(0.0));
+            objective.add_mul(1.0, p);
+            if let Some(a) = init {
+                initial.push((p, m.peak(a)));
+            }
+            Some(p)
+        } else {
+            None
+        };
+        let init_loads = init.map(|a| {
+            let mut l = m.loads(a);
+            for (x, b) in l.iter_mut().zip(&m.base) {
+                *x -= b;
+            }
+            l
+        });
+        let mut delta: Vec<Expression> = vec![Expression::default(); t];
+        for term in &m.terms {
+            for &(k, x) in &s[term.node] {
+                let u = term.usage[k];
+                if u == 0.0 {
+                    continue;
+                }
+                delta[term.lo].add_mul(u, x);
+                if term.hi < t {
+                    delta[term.hi].add_mul(-u, x);
+                }
+            }
+        }
+        let mut prev: Option<Variable> = None;
+        for (c, d) in delta.into_iter().enumerate() {
+            let def = match peak {
+                Some(_) => variable().min(0.0),
+                None => variable().min(0.0).max(m.limit - m.base[c]),
+            };
+            if peak.is_none() && m.limit - m.base[c] < 0.0 {
+                return Err(IlpFailure::Infeasible);
+            }
+            let l = vars.add(def);
+            if let Some(li) = &init_loads {
+                initial.push((l, li[c].max(0.0)));
+            }
+            let mut row = Expression::default();
+            row.add_mul(1.0, l);
+            if let Some(p) = prev {
+                row.add_mul(-1.0, p);
+            }
+            row = row - d;
+            constraints.push(row.eq(0.0));
+            if let Some(p) = peak {
+                let mut r = Expression::default();
+                r.add_mul(1.0, l);
+                r.add_mul(-1.0, p);
+                constraints.push(r.leq(-m.base[c]));
+            }
+            prev = Some(l);
+        }
+    }
+    Ok(Built { vars, objective, constraints, s, initial })
+}

@@ -1,0 +1,60 @@
+//! What a solve returns and the options that steer it.
+
+/// How good the returned assignment is known to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolveStatus {
+    /// Proven optimal (by the MILP, within a relative gap of 1e-9, or by exhaustive search).
+    Optimal,
+    /// Feasible but not proven optimal: the time limit ran out or a heuristic produced it.
+    Feasible,
+}
+
+/// Size and effort of a solve.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SolveStats {
+    /// Variables and constraints of the (last, largest) MILP built; 0 when none was built.
+    pub variables: usize,
+    pub constraints: usize,
+    /// Nodes and edges before and after preprocessing.
+    pub nodes_before: usize,
+    pub edges_before: usize,
+    pub nodes_after: usize,
+    pub edges_after: usize,
+    /// Wall-clock seconds of the whole solve.
+    pub seconds: f64,
+    /// Which method produced the answer ("ilp", "brute-force", "search", ...).
+    pub method: String,
+}
+
+/// A feasible assignment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solution {
+    /// Strategy index per node.
+    pub choice: Vec<usize>,
+    /// Sum of chosen node costs and edge costs.
+    pub objective: f64,
+    /// Largest memory over time (0 without usages).
+    pub peak_memory: f64,
+    pub status: SolveStatus,
+    pub stats: SolveStats,
+}
+
+/// Options of a solve.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SolveOptions {
+    /// Wall-clock limit in seconds for the whole solve (`None`: unlimited).
+    pub time_limit: Option<f64>,
+    /// Threads the MILP solver may use.
+    pub threads: u32,
+    /// Print progress lines on stderr.
+    pub verbose: bool,
+    /// Seed of the randomised search (results are deterministic for a given seed when no time
+    /// limit cuts the search short).
+    pub seed: u64,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions { time_limit: None, threads: 1, verbose: false, seed: 1 }
+    }
+}

@@ -1,0 +1,137 @@
+//! Entry points: the plain MILP of Eq. 1, and the full pipeline (preprocessing, then the MILP
+//! when the reduced problem is small, otherwise search).
+
+use std::time::Instant;
+
+use super::error::IntraError;
+use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions};
+use super::model::Model;
+use super::preprocess::{preprocess, PreprocessFailure, PreprocessOptions};
+use super::problem::StrategyProblem;
+use super::solution::{Solution, SolveOptions, SolveStats, SolveStatus};
+
+/// Solves `p` with the MILP of Eq. 1 on the whole problem, no preprocessing.
+pub fn solve_ilp(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, IntraError> {
+    p.validate()?;
+    let start = Instant::now();
+    let model = Model::from_problem(p);
+    let ilp = IlpOptions { objective: IlpObjective::Cost, time_limit: opts.time_limit, threads: opts.threads, initial: None };
+    match run_milp(&model, &ilp) {
+        Ok(out) => {
+            let ev = p.evaluate(&out.choice)?;
+            let stats = SolveStats {
+                variables: out.variables,
+                constraints: out.constraints,
+                nodes_before: p.nodes.len(),
+                edges_before: p.edges.len(),
+                nodes_after: p.nodes.len(),
+                edges_after: p.edges.len(),
+                seconds: start.elapsed().as_secs_f64(),
+                method: "ilp".into(),
+            };
+            if !ev.feasible() {
+                return Err(IntraError::Solver(format!(
+                    "the MILP answer is not feasible ({} forbidden uses, peak {})",
+                    ev.forbidden_uses, ev.peak_memory
+                )));
+            }
+            let status = if out.optimal { SolveStatus::Optimal } else { SolveStatus::Feasible };
+            Ok(Solution { choice: out.choice, objective: ev.cost, peak_memory: ev.peak_memory, status, stats })
+        }
+        Err(IlpFailure::Infeasible) => Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
+        Err(IlpFailure::NoSolution) => {
+            Err(IntraError::NoSolutionInTime { seconds: opts.time_limit.unwrap_or(0.0) })
+        }
+        Err(IlpFailure::Solver(s)) => Err(IntraError::Solver(s)),
+    }
+}
+
+/// Seconds left of the time limit (`None`: unlimited).
+pub(crate) fn remaining(opts: &SolveOptions, start: Instant) -> Option<f64> {
+    opts.time_limit.map(|t| (t - start.elapsed().as_secs_f64()).max(0.0))
+}
+
+/// Explains why a model with no feasible assignment has none: no allowed assignment at all,
+/// or the memory limit is below the smallest achievable peak.
+pub(crate) fn diagnose_infeasible(model: &Model, opts: &SolveOptions, time_left: Option<f64>) -> IntraError {
+    let lower = model.peak_lower_bound();
+    // The peak-memory MILP; give it at least a few seconds even when the budget is spent.
+    let limit = time_left.map(|t| t.max(5.0));
+    let ilp = IlpOptions { objective: IlpObjective::PeakMemory, time_limit: limit, threads: opts.threads, initial: None };
+    match run_milp(model, &ilp) {
+        Err(IlpFailure::Infeasible) => IntraError::NoAllowedAssignment,
+        Ok(out) if out.value > model.limit => IntraError::MemoryInfeasible {
+            limit: model.limit,
+            min_peak_memory: out.value,
+            min_peak_exact: out.optimal,
+            min_peak_lower_bound: if out.optimal { out.value } else { lower },
+        },
+        Ok(out) => IntraError::Solver(format!(
+            "the cost MILP reported infeasible, but a plan with peak {} within the limit {} exists",
+            out.value, model.limit
+        )),
+        Err(IlpFailure::NoSolution) => IntraError::NoSolutionInTime { seconds: limit.unwrap_or(0.0) },
+        Err(IlpFailure::Solver(s)) => IntraError::Solver(s),
+    }
+}
+
+/// Solves `p`: exact preprocessing, then the MILP on the reduced problem when it is small
+/// enough, otherwise the search; always returns a feasible assignment or an error.
+pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, IntraError> {
+    p.validate()?;
+    let start = Instant::now();
+    let model = Model::from_problem(p);
+    let reduced = match preprocess(&model, &PreprocessOptions::default()) {
+        Ok(r) => r,
+        Err(PreprocessFailure::NoAllowedAssignment) => return Err(IntraError::NoAllowedAssignment),
+        Err(PreprocessFailure::MemoryInfeasible) => {
+            return Err(diagnose_infeasible(&model, opts, remaining(opts, start)))
+        }
+    };
+    let rm = &reduced.model;
+    if opts.verbose {
+        let strategies: usize = rm.costs.iter().map(|c| c.len()).sum();
+        let entries: usize = rm.edges.iter().map(|e| e.costs.len()).sum();
+        eprintln!(
+            "[intra] preprocess: {} nodes / {} edges -> {} nodes / {} edges ({} strategies, {} edge entries, {} terms, {} checkpoints) in {:.2} s",
+            p.nodes.len(),
+            p.edges.len(),
+            rm.num_nodes(),
+            rm.edges.len(),
+            strategies,
+            entries,
+            rm.terms.len(),
+            rm.num_checkpoints(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let ilp = IlpOptions { objective: IlpObjective::Cost, time_limit: remaining(opts, start), threads: opts.threads, initial: None };
+    let out = match run_milp(rm, &ilp) {
+        Ok(out) => out,
+        Err(IlpFailure::Infeasible) => return Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
+        Err(IlpFailure::NoSolution) => {
+            return Err(IntraError::NoSolutionInTime { seconds: opts.time_limit.unwrap_or(0.0) })
+        }
+        Err(IlpFailure::Solver(s)) => return Err(IntraError::Solver(s)),
+    };
+    let choice = reduced.expand(&out.choice)?;
+    let ev = p.evaluate(&choice)?;
+    if !ev.feasible() {
+        return Err(IntraError::Solver(format!(
+            "the assignment is not feasible ({} forbidden uses, peak {})",
+            ev.forbidden_uses, ev.peak_memory
+        )));
+    }
+    let stats = SolveStats {
+        variables: out.variables,
+        constraints: out.constraints,
+        nodes_before: p.nodes.len(),
+        edges_before: p.edges.len(),
+        nodes_after: rm.num_nodes(),
+        edges_after: rm.edges.len(),
+        seconds: start.elapsed().as_secs_f64(),
+        method: "preprocess+ilp".into(),
+    };
+    let status = if out.optimal { SolveStatus::Optimal } else { SolveStatus::Feasible };
+    Ok(Solution { choice, objective: ev.cost, peak_memory: ev.peak_memory, status, stats })
+}

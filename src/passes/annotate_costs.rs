@@ -1,0 +1,71 @@
+//! `alpa-annotate-costs`: the whole reader end to end. Every op of the entry function gets
+//! `alpa.flops`, `alpa.bytes_read` and `alpa.bytes_written`; the function gets a summary remark.
+
+use super::diagnostics::Diagnostic;
+use super::entry::{find_entry, DEFAULT_ENTRY};
+use super::mlir;
+use super::options::PassOptions;
+use super::read_graph::read_function;
+use super::PassResult;
+use crate::cluster::spec::Cluster;
+use crate::ir::cost::op_cost;
+use crate::ir::summary::CostSummary;
+use crate::ir::types::ValueType;
+use mlir_sys::MlirOperation;
+
+pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
+    let fail = |message: String| vec![Diagnostic::error(module, message)];
+    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
+    let with_summary = options.flag("summary", true).map_err(fail)?;
+    let cluster = match options.string("cluster").filter(|c| !c.is_empty()) {
+        Some(name) => Some(Cluster::load(name).map_err(|e| fail(format!("alpa-annotate-costs: {e}")))?),
+        None => None,
+    };
+    let read = read_function(entry)?;
+    let graph = &read.graph;
+
+    let mut summary = CostSummary::default();
+    let mut errors = Vec::new();
+    let mut remarks = Vec::new();
+    for (index, (op, handle)) in graph.ops().iter().zip(&read.handles).enumerate() {
+        let operands = graph.operand_tensors(index);
+        match op_cost(op, &operands) {
+            Ok(cost) => {
+                mlir::set_i64_attr(*handle, "alpa.flops", clamp(cost.flops));
+                mlir::set_i64_attr(*handle, "alpa.bytes_read", clamp(cost.bytes_read));
+                mlir::set_i64_attr(*handle, "alpa.bytes_written", clamp(cost.bytes_written));
+                if !cost.known {
+                    remarks.push(Diagnostic::remark(
+                        *handle,
+                        format!("'{}' is not in the op table: costed conservatively (one FLOP per result element, all bytes)", op.name),
+                    ));
+                }
+                let element = op.results.first().and_then(ValueType::tensor).map(|t| t.element.to_string());
+                summary.add(&op.name, element, &cost);
+            }
+            Err(error) => errors.push(Diagnostic::error(*handle, error.to_string())),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    remarks.iter().for_each(Diagnostic::emit);
+    if with_summary {
+        let mut text = format!("alpa-annotate-costs: {}", summary.describe(graph));
+        if let Some(cluster) = &cluster {
+            let seconds = summary.compute_seconds(|element| cluster.peak_flops(element));
+            text += &format!(
+                "; compute on one {} of {}: {:.3} ms at peak",
+                cluster.device.name,
+                cluster.name,
+                seconds * 1e3
+            );
+        }
+        Diagnostic::remark(entry.op, text).emit();
+    }
+    Ok(())
+}
+
+fn clamp(value: u64) -> i64 {
+    value.min(i64::MAX as u64) as i64
+}
