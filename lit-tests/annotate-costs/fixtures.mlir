@@ -23,3 +23,8 @@
 // WRN-NOT: not in the op table
 // ATTRS: "stablehlo.dot_general"{{.*}}alpa.flops = {{[1-9][0-9]*}} : i64
 // ATTRS-NOT: func.call
+
+// RUN: alpa-opt --alpa-inline --alpa-annotate-costs %inputs/gpt_tiny_remat.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=REMAT
+// REMAT: remark: alpa-annotate-costs: @main:
+// REMAT-SAME: stablehlo.optimization_barrier
+// REMAT-NOT: not in the op table

@@ -1,6 +1,6 @@
 // alpa-inline on real JAX exports: no call remains, no private function remains, and the entry
 // keeps its exact signature (argument types and donation attributes, result types).
-// RUN: for m in mlp gpt_tiny moe_tiny wresnet_tiny; do \
+// RUN: for m in mlp gpt_tiny gpt_tiny_remat moe_tiny wresnet_tiny; do \
 // RUN:   alpa-opt %inputs/$m.mlir -o %t.$m.roundtrip && \
 // RUN:   grep -m1 'func.func public @main' %t.$m.roundtrip > %t.$m.before && \
 // RUN:   alpa-opt --alpa-inline %inputs/$m.mlir -o %t.$m.after && \

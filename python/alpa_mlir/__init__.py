@@ -1,0 +1,14 @@
+"""alpa_mlir: the Python bridge of alpa-mlir.
+
+* :mod:`alpa_mlir.export` turns a JAX function plus example arguments (arrays or
+  ``jax.ShapeDtypeStruct``) into StableHLO text in MLIR's generic op form, the
+  input format of ``alpa-opt``.
+* :mod:`alpa_mlir.models` builds real training steps (MLP, GPT, MoE, Wide-ResNet).
+* :mod:`alpa_mlir.run` compiles generic-form modules with XLA on N virtual CPU
+  devices and on one device, compares the outputs and lists the collectives XLA
+  inserted.
+
+Importing this package does not import JAX; the submodules do.
+"""
+
+__all__ = ["export", "models", "run", "hlo"]

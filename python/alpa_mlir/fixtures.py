@@ -1,0 +1,78 @@
+"""The JAX exports committed under ``lit-tests/inputs/``.
+
+Regenerate them all (after changing a model or the pinned JAX)::
+
+    python -m alpa_mlir.fixtures            # writes lit-tests/inputs/*.mlir
+    python -m alpa_mlir.fixtures --check    # exit 1 if a committed file is stale
+
+``--check`` compares modulo source locations (line numbers of the model code
+may move without changing the program)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent.parent
+INPUTS_DIR = REPO_ROOT / "lit-tests" / "inputs"
+
+# file stem -> (model, preset[, overrides]); the export CLI equivalent is
+# `python -m alpa_mlir.export MODEL --preset PRESET [--OPTION ...] -o lit-tests/inputs/STEM.mlir`.
+FIXTURES = {
+    "mlp": ("mlp", "alpa-test"),
+    "gpt_tiny": ("gpt", "tiny"),
+    "gpt_tiny_remat": ("gpt", "tiny", {"remat": True}),
+    "moe_tiny": ("moe", "tiny"),
+    "wresnet_tiny": ("wresnet", "tiny"),
+}
+
+
+def fixture_path(stem: str) -> Path:
+    return INPUTS_DIR / f"{stem}.mlir"
+
+
+def export_fixture(stem: str, debug_info: bool = True) -> str:
+    from . import models
+    from .export import export
+
+    model, preset, *rest = FIXTURES[stem]
+    step = models.MODELS[model](preset=preset, **(rest[0] if rest else {}))
+    return export(step.step_fn, *step.args, hints=step.hints, debug_info=debug_info)
+
+
+def without_locations(text: str) -> str:
+    """Re-print module text in generic form without locations."""
+    from jax._src.interpreters import mlir as jmlir
+
+    ctx = jmlir.make_ir_context()
+    ctx.allow_unregistered_dialects = True
+    with ctx:
+        m = jmlir.ir.Module.parse(text)
+        return m.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m alpa_mlir.fixtures", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--check", action="store_true", help="only compare, write nothing")
+    p.add_argument("-o", "--out-dir", type=Path, default=INPUTS_DIR)
+    p.add_argument("names", nargs="*", help=f"subset of {', '.join(FIXTURES)}")
+    a = p.parse_args(argv)
+    stale = 0
+    for stem in a.names or FIXTURES:
+        text = export_fixture(stem)
+        path = a.out_dir / f"{stem}.mlir"
+        if a.check:
+            ok = path.exists() and without_locations(path.read_text()) == without_locations(text)
+            print(f"{path}: {'up to date' if ok else 'STALE'}")
+            stale += not ok
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            print(f"wrote {path} ({len(text)} bytes)")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
