@@ -96,7 +96,7 @@ mod tests {
     #[test]
     fn compute_time_uses_each_element_types_peak() {
         let mut summary = CostSummary::default();
-        let cost = OpCost { flops: 100, bytes_read: 8, bytes_written: 4, known: true };
+        let cost = OpCost { flops: 100, transcendentals: 0, bytes_read: 8, bytes_written: 4, known: true };
         summary.add("stablehlo.dot_general", Some("f32".into()), &cost);
         summary.add("stablehlo.dot_general", Some("bf16".into()), &cost);
         let seconds = summary.compute_seconds(|e| if e == "f32" { 10.0 } else { 100.0 });
