@@ -7,11 +7,15 @@
 
 mod brute;
 mod error;
+mod heuristic;
 mod ilp;
 mod iopddl;
+mod lns;
 mod model;
 mod preprocess;
 mod reconstruct;
+mod search;
+mod segtree;
 mod problem;
 mod solution;
 mod solve;

@@ -82,9 +82,26 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
+pub fn human_seconds(seconds: f64) -> String {
+    if seconds < 1e-3 {
+        format!("{:.3} us", seconds * 1e6)
+    } else if seconds < 1.0 {
+        format!("{:.3} ms", seconds * 1e3)
+    } else {
+        format!("{seconds:.3} s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn human_seconds_picks_the_unit() {
+        assert_eq!(human_seconds(2.15e-7), "0.215 us");
+        assert_eq!(human_seconds(0.0125), "12.500 ms");
+        assert_eq!(human_seconds(3.0), "3.000 s");
+    }
 
     #[test]
     fn human_bytes_picks_the_unit() {

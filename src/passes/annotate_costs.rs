@@ -9,7 +9,7 @@ use super::read_graph::read_function;
 use super::PassResult;
 use crate::cluster::spec::Cluster;
 use crate::ir::cost::op_cost;
-use crate::ir::summary::CostSummary;
+use crate::ir::summary::{human_seconds, CostSummary};
 use crate::ir::types::ValueType;
 use mlir_sys::MlirOperation;
 
@@ -55,10 +55,10 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
         if let Some(cluster) = &cluster {
             let seconds = summary.compute_seconds(|element| cluster.peak_flops(element));
             text += &format!(
-                "; compute on one {} of {}: {:.3} ms at peak",
+                "; compute on one {} of {}: {} at peak",
                 cluster.device.name,
                 cluster.name,
-                seconds * 1e3
+                human_seconds(seconds)
             );
         }
         Diagnostic::remark(entry.op, text).emit();

@@ -1,0 +1,185 @@
+//! Large neighbourhood search: free a connected set of nodes, fix the rest, and solve the
+//! freed part exactly with the MILP (memory included: every checkpoint keeps the load of the
+//! fixed nodes). An answer is taken only when it lowers the cost and keeps every checkpoint
+//! within the limit.
+
+use std::collections::VecDeque;
+
+use super::ilp::{run_milp, IlpObjective, IlpOptions};
+use super::model::{Model, ModelEdge, Term};
+use super::search::Search;
+
+/// Small deterministic generator (SplitMix64).
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Size budget of a neighbourhood.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    pub nodes: usize,
+    /// Edge-matrix entries inside the neighbourhood (≈ MILP variables).
+    pub entries: usize,
+}
+
+/// Grows a connected neighbourhood from `seeds` by breadth-first search, in random order of
+/// each node's neighbours. `state` is scratch space of zeros (0 unseen, 1 queued, 2 picked),
+/// left all zero again.
+pub fn grow(s: &Search, seeds: &[usize], budget: Budget, rng: &mut Rng, state: &mut [u8]) -> Vec<usize> {
+    let mut picked = Vec::new();
+    let mut touched = Vec::new();
+    let mut queue: VecDeque<usize> = VecDeque::new();
+    let mut entries = 0usize;
+    for &x in seeds {
+        if state[x] == 0 {
+            state[x] = 1;
+            touched.push(x);
+            queue.push_back(x);
+        }
+    }
+    while let Some(v) = queue.pop_front() {
+        if picked.len() >= budget.nodes {
+            break;
+        }
+        // Entries this node adds: edges to already picked nodes.
+        let add: usize =
+            s.adj[v].iter().filter(|a| state[a.other] == 2).map(|a| s.m.edges[a.edge].costs.len()).sum();
+        if !picked.is_empty() && entries + add > budget.entries {
+            continue;
+        }
+        entries += add;
+        state[v] = 2;
+        picked.push(v);
+        let mut next: Vec<usize> = s.adj[v].iter().map(|a| a.other).filter(|&o| state[o] == 0).collect();
+        next.dedup();
+        for i in (1..next.len()).rev() {
+            next.swap(i, rng.below(i + 1));
+        }
+        for o in next {
+            if state[o] == 0 {
+                state[o] = 1;
+                touched.push(o);
+                queue.push_back(o);
+            }
+        }
+    }
+    for x in touched {
+        state[x] = 0;
+    }
+    picked
+}
+
+/// The sub-model of `nodes` with everything else fixed, and the nodes' current strategies.
+pub fn sub_model(s: &Search, nodes: &[usize], local: &mut [usize]) -> (Model, Vec<usize>) {
+    const NONE: usize = usize::MAX;
+    for (i, &v) in nodes.iter().enumerate() {
+        local[v] = i;
+    }
+    let m = s.m;
+    let mut costs = Vec::with_capacity(nodes.len());
+    let mut edges = Vec::new();
+    for (i, &v) in nodes.iter().enumerate() {
+        let mut c = m.costs[v].clone();
+        for a in &s.adj[v] {
+            let j = local[a.other];
+            if j == NONE {
+                let t = s.choice[a.other];
+                for (st, cs) in c.iter_mut().enumerate() {
+                    *cs += s.entry(v, a, st, t);
+                }
+            } else if a.is_u {
+                edges.push(ModelEdge { u: i, v: j, costs: m.edges[a.edge].costs.clone() });
+            }
+        }
+        costs.push(c);
+    }
+    // Memory: split checkpoints at the freed terms' ends; each piece keeps the largest load of
+    // the fixed nodes inside it.
+    let mut points: Vec<usize> = Vec::new();
+    for &v in nodes {
+        for &k in &s.terms_of[v] {
+            points.push(m.terms[k].lo);
+            points.push(m.terms[k].hi);
+        }
+    }
+    points.sort_unstable();
+    points.dedup();
+    let mut terms = Vec::new();
+    let mut base = vec![0.0; points.len().saturating_sub(1)];
+    let mut contrib = vec![0.0; base.len() + 1];
+    for (i, &v) in nodes.iter().enumerate() {
+        for &k in &s.terms_of[v] {
+            let t = &m.terms[k];
+            let lo = points.binary_search(&t.lo).unwrap_or(0);
+            let hi = points.binary_search(&t.hi).unwrap_or(0);
+            let u = t.usage[s.choice[v]];
+            contrib[lo] += u;
+            contrib[hi] -= u;
+            terms.push(Term { node: i, lo, hi, usage: t.usage.clone() });
+        }
+    }
+    let mut run = 0.0;
+    for p in 0..base.len() {
+        run += contrib[p];
+        base[p] = s.loads.max(points[p], points[p + 1]) - run;
+    }
+    for &v in nodes {
+        local[v] = NONE;
+    }
+    let cur = nodes.iter().map(|&v| s.choice[v]).collect();
+    (Model { costs, edges, terms, base, limit: m.limit }, cur)
+}
+
+/// Result of one neighbourhood solve.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Step {
+    /// Cost decrease achieved (0 when nothing changed).
+    pub gain: f64,
+    /// The MILP proved the neighbourhood optimal.
+    pub optimal: bool,
+    pub seconds: f64,
+}
+
+/// Solves the neighbourhood `nodes` and applies the answer when it is better and feasible.
+pub fn improve(s: &mut Search, nodes: &[usize], local: &mut [usize], time_limit: f64, threads: u32) -> Step {
+    let start = std::time::Instant::now();
+    let (sub, cur) = sub_model(s, nodes, local);
+    let before = sub.cost(&cur);
+    let opts = IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: Some(&cur) };
+    let out = match run_milp(&sub, &opts) {
+        Ok(o) => o,
+        Err(_) => return Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64() },
+    };
+    let after = sub.cost(&out.choice);
+    let mut gain = 0.0;
+    if after < before && sub.peak(&out.choice) <= sub.limit {
+        let old: Vec<usize> = cur.clone();
+        for (&v, &st) in nodes.iter().zip(&out.choice) {
+            s.set(v, st);
+        }
+        if s.memory_ok() {
+            gain = before - after;
+        } else {
+            for (&v, &st) in nodes.iter().zip(&old) {
+                s.set(v, st);
+            }
+        }
+    }
+    Step { gain, optimal: out.optimal, seconds: start.elapsed().as_secs_f64() }
+}
