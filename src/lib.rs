@@ -1,4 +1,5 @@
 pub mod cluster;
+pub mod intra;
 pub mod ir;
 pub mod passes;
 pub mod sharding;

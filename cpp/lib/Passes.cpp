@@ -12,6 +12,7 @@ namespace alpa {
 #define GEN_PASS_DECL
 #define GEN_PASS_DEF_ALPAINLINE
 #define GEN_PASS_DEF_ALPAANNOTATECOSTS
+#define GEN_PASS_DEF_ALPAINTRAOPSHARD
 #define GEN_PASS_DEF_ALPATESTPANIC
 #define GEN_PASS_REGISTRATION
 #include "alpa/Passes.h.inc"
@@ -62,6 +63,28 @@ struct AlpaAnnotateCosts : public alpa::impl::AlpaAnnotateCostsBase<AlpaAnnotate
     options.add("entry", std::string(entry))
         .add("summary", static_cast<bool>(summary))
         .add("cluster", std::string(cluster));
+    runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
+  }
+};
+
+struct AlpaIntraOpShard : public alpa::impl::AlpaIntraOpShardBase<AlpaIntraOpShard> {
+  using AlpaIntraOpShardBase::AlpaIntraOpShardBase;
+  void runOnOperation() override {
+    OptionList options;
+    options.add("entry", std::string(entry))
+        .add("mesh", std::string(mesh))
+        .add("cluster", std::string(cluster))
+        .add("alpha", std::string(alpha))
+        .add("beta", std::string(beta))
+        .add("memory-budget", std::string(memoryBudget))
+        .add("format", std::string(format))
+        .add("time-limit", static_cast<double>(timeLimit))
+        .add("prefer-reduce-scatter", static_cast<bool>(preferReduceScatter))
+        .add("force-batch-dim-to-mesh-dim", static_cast<int>(forceBatchDimToMeshDim))
+        .add("allow-replicated-parameters", static_cast<bool>(allowReplicatedParameters))
+        .add("logical-mesh", std::string(logicalMesh))
+        .add("merge-trivial-ops", static_cast<bool>(mergeTrivialOps))
+        .add("report", std::string(report));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }
 };

@@ -49,6 +49,19 @@ pub enum Collective {
     PointToPoint,
 }
 
+impl Collective {
+    /// The name XLA's HLO uses for this collective.
+    pub fn name(self) -> &'static str {
+        match self {
+            Collective::AllGather => "all-gather",
+            Collective::AllReduce => "all-reduce",
+            Collective::ReduceScatter => "reduce-scatter",
+            Collective::AllToAll => "all-to-all",
+            Collective::PointToPoint => "collective-permute",
+        }
+    }
+}
+
 impl DeviceMesh {
     /// Number of devices in one group of a collective over `axes`.
     pub fn group_size(&self, axes: MeshAxes) -> usize {

@@ -1,11 +1,21 @@
-//! The search for large reduced models: a start without memory, greedy memory repair, local
-//! descent, then large neighbourhood search with the MILP until the deadline.
+//! The search for large reduced models.
+//!
+//! 1. Start from every node's cheapest strategy and descend with single-node moves (no memory).
+//! 2. Lagrangian phase: prices on checkpoints (see `lagrange`) turn memory into cost; the
+//!    priced problem is improved by single-node moves and tree moves (exact DP on induced
+//!    trees). After every round the assignment is copied, repaired greedily to fit memory,
+//!    polished under the hard limit, and kept when it is the best feasible one so far; the
+//!    prices then take a subgradient step.
+//! 3. Polishing phase: from the best feasible assignment, tree moves under the hard limit and
+//!    large neighbourhood search with the MILP, until the deadline.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use super::lns::{grow, improve, Budget, Rng};
+use super::lagrange::{initial_step, Prices};
+use super::lns::{grow, improve, repair_peak, Budget, Rng};
 use super::model::Model;
 use super::search::Search;
+use super::tree::{tree_move, TreeScratch};
 
 /// Settings of the search.
 #[derive(Debug, Clone)]
@@ -14,75 +24,162 @@ pub struct HeuristicOptions {
     pub threads: u32,
     pub verbose: bool,
     pub seed: u64,
-    /// Stop the neighbourhood search after this many MILP solves (`None`: only the deadline).
-    pub max_lns_steps: Option<usize>,
+    /// Work limit when there is no deadline: Lagrangian rounds, then as many MILP steps.
+    pub max_rounds: usize,
 }
 
 /// Outcome of the search: the best feasible assignment found, if any.
 #[derive(Debug, Clone)]
 pub struct HeuristicOutcome {
     pub choice: Option<Vec<usize>>,
+    pub rounds: usize,
     pub lns_steps: usize,
 }
 
-fn elapsed_ok(deadline: Option<Instant>) -> bool {
-    deadline.is_none_or(|d| Instant::now() < d)
+struct Clock {
+    start: Instant,
+    deadline: Option<Instant>,
+    verbose: bool,
+    last_log: Instant,
+}
+
+impl Clock {
+    fn over(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+    fn log(&mut self, force: bool, msg: impl FnOnce() -> String) {
+        if self.verbose && (force || self.last_log.elapsed() >= Duration::from_secs(5)) {
+            self.last_log = Instant::now();
+            eprintln!("[intra {:7.2}s] {}", self.start.elapsed().as_secs_f64(), msg());
+        }
+    }
+    /// The instant `fraction` of the remaining time from now.
+    fn split(&self, fraction: f64) -> Option<Instant> {
+        self.deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now).mul_f64(fraction)
+        })
+    }
 }
 
 /// Searches `m` for a cheap feasible assignment.
 pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
-    let start = Instant::now();
-    let log = |msg: String| {
-        if o.verbose {
-            eprintln!("[intra {:7.2}s] {msg}", start.elapsed().as_secs_f64());
-        }
-    };
+    let mut clock = Clock { start: Instant::now(), deadline: o.deadline, verbose: o.verbose, last_log: Instant::now() };
     let n = m.num_nodes();
-    // Start: cheapest allowed strategy of every node.
-    let init: Vec<usize> = m
-        .costs
-        .iter()
-        .map(|c| {
-            let mut b = 0;
-            for (i, &x) in c.iter().enumerate() {
-                if x < c[b] || !c[b].is_finite() && x.is_finite() {
-                    b = i;
-                }
-            }
-            b
-        })
-        .collect();
-    let mut s = Search::new(m, init);
-    let mut stop = || !elapsed_ok(o.deadline);
-    let moves = s.descend(false, None, &mut stop);
-    let (viol, cost) = s.total();
-    log(format!("descent without memory: {moves} moves, {viol} forbidden, cost {cost:.0}, peak {:.0} (limit {:.0})", s.peak(), m.limit));
-    if !s.memory_ok() {
-        let ok = s.repair_memory(&mut stop);
-        let (viol, cost) = s.total();
-        log(format!("memory repair: fits {ok}, {viol} forbidden, cost {cost:.0}, peak {:.0}", s.peak()));
-    }
-    let moves = s.descend(true, None, &mut stop);
-    let (viol, cost) = s.total();
-    log(format!("descent within memory: {moves} moves, {viol} forbidden, cost {cost:.0}, peak {:.0}", s.peak()));
-    let feasible = |s: &Search| s.total().0 == 0 && s.memory_ok();
-    let mut best = if feasible(&s) { Some(s.choice.clone()) } else { None };
-
-    // Large neighbourhood search.
     let mut rng = Rng::new(o.seed);
-    let mut state = vec![0u8; n];
-    let mut local = vec![usize::MAX; n];
-    let mut budget = Budget { nodes: 40, entries: 20_000 };
-    let mut steps = 0usize;
-    let mut last_log = Instant::now();
-    if n > 0 && best.is_some() {
-        while elapsed_ok(o.deadline) && o.max_lns_steps.is_none_or(|k| steps < k) {
+    let mut scratch = TreeScratch::new(n);
+    let init: Vec<usize> = m.costs.iter().map(|c| cheapest(c)).collect();
+    let mut s = Search::new(m, init.clone());
+    let mut cand = Search::new(m, init);
+    let deadline = o.deadline;
+    let mut stop = move || deadline.is_some_and(|d| Instant::now() >= d);
+    s.descend(false, None, &mut stop);
+    let mut best: Option<(f64, Vec<usize>)> = None;
+    let consider = |c: &Search, best: &mut Option<(f64, Vec<usize>)>| -> bool {
+        let (viol, cost) = c.total();
+        if viol == 0 && c.memory_ok() && best.as_ref().is_none_or(|b| cost < b.0) {
+            *best = Some((cost, c.choice.clone()));
+            return true;
+        }
+        false
+    };
+    {
+        let (viol, cost) = s.total();
+        clock.log(true, || format!("start: {viol} forbidden, cost {cost:.0}, peak {:.0} (limit {:.0})", s.peak(), m.limit));
+    }
+
+    // Lagrangian phase.
+    let phase_end = clock.split(0.6);
+    let mut prices = Prices::zero(m);
+    let mut step = initial_step(s.total().1, &s.loads.values(), 0.1);
+    let mut rounds = 0;
+    let tree_size = 400;
+    let trees_per_round = (n / 50).clamp(20, 400);
+    loop {
+        let over = match phase_end {
+            Some(e) => Instant::now() >= e,
+            None => rounds >= o.max_rounds,
+        };
+        if over || n == 0 {
+            break;
+        }
+        rounds += 1;
+        let pen = prices.penalties(m);
+        s.descend(false, Some(&pen), &mut stop);
+        for _ in 0..trees_per_round {
             let seed = rng.below(n);
-            let nodes = grow(&s, &[seed], budget, &mut rng, &mut state);
+            tree_move(&mut s, seed, tree_size, Some(&pen), &mut rng, &mut scratch);
+        }
+        s.descend(false, Some(&pen), &mut stop);
+        // Feasible copy.
+        cand.assign(&s.choice);
+        let mut fits = cand.memory_ok() || cand.repair_memory(&mut stop);
+        if !fits && best.is_none() {
+            // The greedy repair is stuck: lower the peak with MILP neighbourhoods.
+            fits = repair_peak(&mut cand, clock.split(0.3), o.threads, &mut rng, Budget { nodes: 60, entries: 40_000 });
+            clock.log(true, || format!("MILP peak repair: fits {fits}, peak {:.0}", cand.peak()));
+            if std::env::var("INTRA_DEBUG_ILP").is_ok() {
+                let c = cand.loads.argmax();
+                let mut lo = m.base[c];
+                let mut cur = m.base[c];
+                let mut count = 0;
+                for t in &m.terms {
+                    if t.lo <= c && c < t.hi {
+                        count += 1;
+                        cur += t.usage[cand.choice[t.node]];
+                        lo += t.usage.iter().zip(&m.costs[t.node]).filter(|(_, c)| c.is_finite()).map(|(u, _)| *u).fold(f64::INFINITY, f64::min);
+                    }
+                }
+                eprintln!("[debug] checkpoint {c}: base {:.0}, live terms {count}, min possible {lo:.0}, current {cur:.0}, model lower bound {:.0}", m.base[c], m.peak_lower_bound());
+            }
+        }
+        if fits {
+            cand.descend(true, None, &mut stop);
+            polish_trees(&mut cand, trees_per_round, tree_size, &mut rng, &mut scratch);
+            consider(&cand, &mut best);
+        }
+        // Subgradient step on the prices: larger while the priced optimum overflows.
+        let loads = s.loads.values();
+        let (_, cost) = s.total();
+        step *= if s.memory_ok() { 0.7 } else { 1.5 };
+        prices.step(&loads, m.limit, step);
+        clock.log(false, || {
+            format!(
+                "round {rounds}: priced cost {cost:.0}, peak {:.0}, repaired {fits}, best {}",
+                s.peak(),
+                best.as_ref().map_or("none".to_string(), |b| format!("{:.0}", b.0))
+            )
+        });
+    }
+    clock.log(true, || {
+        format!("after {rounds} Lagrangian rounds: best {}", best.as_ref().map_or("none".to_string(), |b| format!("{:.0}", b.0)))
+    });
+
+    // Polishing phase: tree moves and MILP neighbourhoods under the hard limit.
+    let mut steps = 0;
+    if let Some((_, b)) = &best {
+        cand.assign(b);
+        let mut state = vec![0u8; n];
+        let mut local = vec![usize::MAX; n];
+        let mut budget = Budget { nodes: 40, entries: 20_000 };
+        loop {
+            let over = match o.deadline {
+                Some(_) => clock.over(),
+                None => steps >= o.max_rounds,
+            };
+            if over {
+                break;
+            }
+            let t0 = Instant::now();
+            polish_trees(&mut cand, trees_per_round / 4 + 1, tree_size, &mut rng, &mut scratch);
+            if std::env::var("INTRA_DEBUG_ILP").is_ok() {
+                eprintln!("[trees] {:.3}s", t0.elapsed().as_secs_f64());
+            }
+            let seed = rng.below(n);
+            let nodes = grow(&cand, &[seed], budget, &mut rng, &mut state);
             let left = o.deadline.map_or(5.0, |d| d.saturating_duration_since(Instant::now()).as_secs_f64());
-            let step = improve(&mut s, &nodes, &mut local, left.min(5.0), o.threads);
+            let step = improve(&mut cand, &nodes, &mut local, left.min(5.0), o.threads);
             steps += 1;
-            // Grow the neighbourhood while the MILP proves optimality quickly.
             if step.optimal && step.seconds < 0.5 {
                 budget.nodes = (budget.nodes * 11 / 10 + 1).min(5000);
                 budget.entries = (budget.entries * 11 / 10).min(2_000_000);
@@ -90,15 +187,44 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
                 budget.nodes = (budget.nodes * 8 / 10).max(10);
                 budget.entries = (budget.entries * 8 / 10).max(2_000);
             }
-            if step.gain > 0.0 && feasible(&s) {
-                best = Some(s.choice.clone());
-            }
-            if o.verbose && last_log.elapsed().as_secs_f64() > 5.0 {
-                last_log = Instant::now();
-                let (_, cost) = s.total();
-                log(format!("lns step {steps}: cost {cost:.0}, peak {:.0}, neighbourhood {} nodes / {} entries", s.peak(), budget.nodes, budget.entries));
+            consider(&cand, &mut best);
+            clock.log(false, || {
+                format!(
+                    "polish step {steps}: cost {:.0}, peak {:.0}, neighbourhood {} nodes",
+                    cand.total().1,
+                    cand.peak(),
+                    budget.nodes
+                )
+            });
+        }
+        consider(&cand, &mut best);
+    }
+    clock.log(true, || {
+        format!("done: {rounds} rounds, {steps} MILP steps, best {}", best.as_ref().map_or("none".to_string(), |b| format!("{:.0}", b.0)))
+    });
+    HeuristicOutcome { choice: best.map(|b| b.1), rounds, lns_steps: steps }
+}
+
+/// Tree moves on cost alone, each undone when it breaks the memory limit.
+fn polish_trees(c: &mut Search, count: usize, size: usize, rng: &mut Rng, scratch: &mut TreeScratch) {
+    let n = c.m.num_nodes();
+    for _ in 0..count {
+        let moved = tree_move(c, rng.below(n), size, None, rng, scratch);
+        if !moved.undo.is_empty() && !c.memory_ok() {
+            for &(v, old) in moved.undo.iter().rev() {
+                c.set(v, old);
             }
         }
     }
-    HeuristicOutcome { choice: best, lns_steps: steps }
+}
+
+/// The cheapest allowed strategy (the first when none is allowed).
+fn cheapest(c: &[f64]) -> usize {
+    let mut b = 0;
+    for (i, &x) in c.iter().enumerate() {
+        if x < c[b] || (!c[b].is_finite() && x.is_finite()) {
+            b = i;
+        }
+    }
+    b
 }

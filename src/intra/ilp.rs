@@ -99,7 +99,12 @@ pub fn run_milp(m: &Model, opts: &IlpOptions) -> Result<IlpOutcome, IlpFailure> 
     if !initial.is_empty() {
         problem = problem.with_initial_solution(initial);
     }
-    let solved = match problem.solve() {
+    let t_build = start.elapsed().as_secs_f64();
+    let solved = problem.solve();
+    if std::env::var("INTRA_DEBUG_ILP").is_ok() {
+        eprintln!("[ilp] vars {variables} rows {constraints} build {t_build:.3}s solve {:.3}s", start.elapsed().as_secs_f64() - t_build);
+    }
+    let solved = match solved {
         Ok(sol) => sol,
         Err(ResolutionError::Infeasible) => return Err(IlpFailure::Infeasible),
         Err(ResolutionError::Other("NoSolutionFound")) => return Err(IlpFailure::NoSolution),

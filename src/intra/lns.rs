@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 
 use super::ilp::{run_milp, IlpObjective, IlpOptions};
 use super::model::{Model, ModelEdge, Term};
+use super::preprocess::{preprocess, PreprocessOptions};
 use super::search::Search;
 
 /// Small deterministic generator (SplitMix64).
@@ -157,29 +158,91 @@ pub struct Step {
 }
 
 /// Solves the neighbourhood `nodes` and applies the answer when it is better and feasible.
+/// The neighbourhood is reduced exactly first (with its boundary fixed, many strategies are
+/// dominated and many nodes become leaves or chains).
 pub fn improve(s: &mut Search, nodes: &[usize], local: &mut [usize], time_limit: f64, threads: u32) -> Step {
     let start = std::time::Instant::now();
     let (sub, cur) = sub_model(s, nodes, local);
     let before = sub.cost(&cur);
-    let opts = IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: Some(&cur) };
-    let out = match run_milp(&sub, &opts) {
+    let fail = |start: std::time::Instant| Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64() };
+    let t_sub = start.elapsed().as_secs_f64();
+    let Ok(red) = preprocess(&sub, &PreprocessOptions::default()) else { return fail(start) };
+    if std::env::var("INTRA_DEBUG_ILP").is_ok() {
+        eprintln!("[lns] {} nodes: sub-model {:.3}s, preprocess {:.3}s -> {} nodes", nodes.len(), t_sub, start.elapsed().as_secs_f64() - t_sub, red.model.num_nodes());
+    }
+    let warm = red.contract(&cur);
+    let opts = IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
+    let out = match run_milp(&red.model, &opts) {
         Ok(o) => o,
-        Err(_) => return Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64() },
+        Err(_) => return fail(start),
     };
-    let after = sub.cost(&out.choice);
+    let Ok(choice) = red.expand(&out.choice) else { return fail(start) };
+    let after = sub.cost(&choice);
     let mut gain = 0.0;
-    if after < before && sub.peak(&out.choice) <= sub.limit {
-        let old: Vec<usize> = cur.clone();
-        for (&v, &st) in nodes.iter().zip(&out.choice) {
+    if after < before && sub.peak(&choice) <= sub.limit {
+        for (&v, &st) in nodes.iter().zip(&choice) {
             s.set(v, st);
         }
         if s.memory_ok() {
             gain = before - after;
         } else {
-            for (&v, &st) in nodes.iter().zip(&old) {
+            for (&v, &st) in nodes.iter().zip(&cur) {
                 s.set(v, st);
             }
         }
     }
     Step { gain, optimal: out.optimal, seconds: start.elapsed().as_secs_f64() }
+}
+
+/// Lowers the peak memory with MILP neighbourhoods that minimise the peak (cost ignored):
+/// each step frees nodes live at the fullest checkpoint plus their surroundings. Returns
+/// whether the assignment fits the limit at the end.
+pub fn repair_peak(s: &mut Search, deadline: Option<std::time::Instant>, threads: u32, rng: &mut Rng, budget: Budget) -> bool {
+    let n = s.m.num_nodes();
+    let mut state = vec![0u8; n];
+    let mut local = vec![usize::MAX; n];
+    let mut budget = budget;
+    let mut failures = 0;
+    while !s.memory_ok() {
+        let left = deadline.map_or(10.0, |d| d.saturating_duration_since(std::time::Instant::now()).as_secs_f64());
+        if left <= 0.0 || failures > 20 {
+            return false;
+        }
+        let c = s.loads.argmax();
+        let m = s.m;
+        let mut live: Vec<usize> = m.terms.iter().filter(|t| t.lo <= c && c < t.hi).map(|t| t.node).collect();
+        live.sort_unstable();
+        live.dedup();
+        for i in (1..live.len()).rev() {
+            live.swap(i, rng.below(i + 1));
+        }
+        live.truncate(budget.nodes / 2 + 1);
+        let nodes = grow(s, &live, budget, rng, &mut state);
+        let (sub, cur) = sub_model(s, &nodes, &mut local);
+        let before = s.peak();
+        let opts = IlpOptions { objective: IlpObjective::PeakMemory, time_limit: Some(left.min(5.0)), threads, initial: Some(&cur) };
+        let mut improved = false;
+        if let Ok(out) = run_milp(&sub, &opts) {
+            if sub.cost(&out.choice).is_finite() {
+                for (&v, &st) in nodes.iter().zip(&out.choice) {
+                    s.set(v, st);
+                }
+                if s.peak() < before {
+                    improved = true;
+                } else {
+                    for (&v, &st) in nodes.iter().zip(&cur) {
+                        s.set(v, st);
+                    }
+                }
+            }
+        }
+        if improved {
+            failures = 0;
+        } else {
+            failures += 1;
+            budget.nodes = budget.nodes * 3 / 2;
+            budget.entries = budget.entries * 3 / 2;
+        }
+    }
+    true
 }

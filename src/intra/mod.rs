@@ -6,18 +6,24 @@
 //! - [`read_iopddl`] / [`format_iopddl_solution`]: the ASPLOS'25 IOPDDL contest format.
 
 mod brute;
+pub mod config;
+pub mod merge;
+pub mod plan;
+pub mod report;
 mod error;
 mod heuristic;
 mod ilp;
 mod iopddl;
+mod lagrange;
 mod lns;
 mod model;
 mod preprocess;
 mod reconstruct;
 mod search;
 mod segtree;
+mod tree;
 mod problem;
-mod solution;
+pub mod solution;
 mod solve;
 
 pub use brute::{solve_brute_force, BRUTE_FORCE_LIMIT};

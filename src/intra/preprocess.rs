@@ -66,6 +66,18 @@ impl Reduced {
         }
         replay(&self.records, assign, &self.original_counts)
     }
+
+    /// The reduced assignment that keeps the surviving nodes on their strategies in
+    /// `original`, when every one of them still has that strategy (and the reduced model
+    /// accepts it); `None` otherwise.
+    pub fn contract(&self, original: &[usize]) -> Option<Vec<usize>> {
+        let mut out = Vec::with_capacity(self.kept.len());
+        for (r, &o) in self.kept.iter().enumerate() {
+            let id = original[o] as u32;
+            out.push(self.ids[r].iter().position(|&x| x == id)?);
+        }
+        (self.model.cost(&out).is_finite() && self.model.peak(&out) <= self.model.limit).then_some(out)
+    }
 }
 
 struct WTerm {

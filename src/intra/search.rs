@@ -93,14 +93,35 @@ impl<'a> Search<'a> {
         self.peak() <= self.m.limit
     }
 
-    /// Would switching `v` to `s` keep every checkpoint of `v`'s terms within the limit?
-    pub fn fits(&self, v: usize, s: usize) -> bool {
+    /// Would switching `v` to `s` keep every checkpoint of `v`'s terms within the limit, or
+    /// at least no higher than it already is where it is over? (Terms of one node may
+    /// overlap, so the move is tried on the profile and undone.)
+    pub fn fits(&mut self, v: usize, s: usize) -> bool {
         let cur = self.choice[v];
-        self.terms_of[v].iter().all(|&k| {
-            let t = &self.m.terms[k];
-            let d = t.usage[s] - t.usage[cur];
-            d <= 0.0 || self.loads.max(t.lo, t.hi) + d <= self.m.limit
-        })
+        if s == cur || self.terms_of[v].is_empty() {
+            return true;
+        }
+        let grows = self.terms_of[v].iter().any(|&k| self.m.terms[k].usage[s] > self.m.terms[k].usage[cur]);
+        if !grows {
+            return true;
+        }
+        let before: Vec<f64> = self.terms_of[v].iter().map(|&k| self.range_max(k)).collect();
+        self.set(v, s);
+        let ok = self.terms_of[v].iter().zip(&before).all(|(&k, &b)| self.range_max(k) <= self.m.limit.max(b));
+        self.set(v, cur);
+        ok
+    }
+
+    fn range_max(&self, k: usize) -> f64 {
+        let t = &self.m.terms[k];
+        self.loads.max(t.lo, t.hi)
+    }
+
+    /// Takes over a whole assignment (only the nodes that differ are touched).
+    pub fn assign(&mut self, choice: &[usize]) {
+        for (v, &s) in choice.iter().enumerate() {
+            self.set(v, s);
+        }
     }
 
     /// Switches `v` to `s`, keeping the memory profile up to date.
@@ -171,33 +192,26 @@ impl<'a> Search<'a> {
             }
             let c = self.loads.argmax();
             let mut best: Option<(f64, usize, usize)> = None; // (ratio, node, strategy)
-            let mut seen = Vec::new();
-            for (k, t) in self.m.terms.iter().enumerate() {
-                if t.lo > c || t.hi <= c || seen.contains(&t.node) {
-                    continue;
-                }
-                let _ = k;
-                let v = t.node;
-                seen.push(v);
+            let m = self.m;
+            let mut live: Vec<usize> = m.terms.iter().filter(|t| t.lo <= c && c < t.hi).map(|t| t.node).collect();
+            live.sort_unstable();
+            live.dedup();
+            for v in live {
                 let cur = self.choice[v];
                 let sc = self.scores(v);
                 for s in 0..sc.len() {
                     if s == cur || sc[s].0 > sc[cur].0 {
                         continue;
                     }
-                    // Memory change at c and feasibility elsewhere.
+                    // Memory freed at c; elsewhere no checkpoint may go over the limit.
                     let mut freed = 0.0;
-                    let mut ok = true;
                     for &kk in &self.terms_of[v] {
-                        let tt = &self.m.terms[kk];
-                        let d = tt.usage[s] - tt.usage[cur];
+                        let tt = &m.terms[kk];
                         if tt.lo <= c && c < tt.hi {
-                            freed -= d;
-                        } else if d > 0.0 && self.loads.max(tt.lo, tt.hi) + d > self.m.limit {
-                            ok = false;
+                            freed += tt.usage[cur] - tt.usage[s];
                         }
                     }
-                    if !ok || freed <= 0.0 {
+                    if freed <= 0.0 || !self.fits(v, s) {
                         continue;
                     }
                     let ratio = if sc[s].0 < sc[cur].0 { f64::NEG_INFINITY } else { (sc[s].1 - sc[cur].1) / freed };

@@ -86,6 +86,15 @@ impl LoadTree {
         node - self.size
     }
 
+    /// Every checkpoint's load.
+    pub fn values(&self) -> Vec<f64> {
+        let mut acc = vec![0.0; 2 * self.size];
+        for i in 2..2 * self.size {
+            acc[i] = acc[i / 2] + self.add[i / 2];
+        }
+        (0..self.n).map(|c| self.max[self.size + c] + acc[self.size + c]).collect()
+    }
+
     /// Load of one checkpoint.
     pub fn get(&self, c: usize) -> f64 {
         self.max(c, c + 1)
@@ -115,6 +124,7 @@ mod tests {
             let peak = plain.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             assert_eq!(t.peak(), peak);
             assert_eq!(plain[t.argmax()], peak);
+            assert_eq!(t.values(), plain);
         }
     }
 }

@@ -51,10 +51,13 @@ pub struct SolveOptions {
     /// Seed of the randomised search (results are deterministic for a given seed when no time
     /// limit cuts the search short).
     pub seed: u64,
+    /// Stop the neighbourhood search after this many steps (for reproducible runs); `None`
+    /// leaves only the time limit.
+    pub max_search_steps: Option<usize>,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { time_limit: None, threads: 1, verbose: false, seed: 1 }
+        SolveOptions { time_limit: None, threads: 1, verbose: false, seed: 1, max_search_steps: None }
     }
 }

@@ -1,9 +1,10 @@
 //! Entry points: the plain MILP of Eq. 1, and the full pipeline (preprocessing, then the MILP
 //! when the reduced problem is small, otherwise search).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::error::IntraError;
+use super::heuristic::{heuristic, HeuristicOptions};
 use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions};
 use super::model::Model;
 use super::preprocess::{preprocess, PreprocessFailure, PreprocessOptions};
@@ -105,15 +106,32 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
             start.elapsed().as_secs_f64()
         );
     }
-    let ilp = IlpOptions { objective: IlpObjective::Cost, time_limit: remaining(opts, start), threads: opts.threads, initial: None };
-    let out = match run_milp(rm, &ilp) {
-        Ok(out) => out,
-        Err(IlpFailure::Infeasible) => return Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
-        Err(IlpFailure::NoSolution) => {
-            return Err(IntraError::NoSolutionInTime { seconds: opts.time_limit.unwrap_or(0.0) })
+    let entries: usize = rm.edges.iter().map(|e| e.costs.len()).sum();
+    let small = entries <= ILP_MAX_ENTRIES && rm.num_nodes() <= ILP_MAX_NODES;
+    let (reduced_choice, optimal, variables, constraints, method) = if small {
+        let ilp = IlpOptions { objective: IlpObjective::Cost, time_limit: remaining(opts, start), threads: opts.threads, initial: None };
+        match run_milp(rm, &ilp) {
+            Ok(out) => (out.choice, out.optimal, out.variables, out.constraints, "preprocess+ilp"),
+            Err(IlpFailure::Infeasible) => return Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
+            Err(IlpFailure::NoSolution) => {
+                return Err(IntraError::NoSolutionInTime { seconds: opts.time_limit.unwrap_or(0.0) })
+            }
+            Err(IlpFailure::Solver(s)) => return Err(IntraError::Solver(s)),
         }
-        Err(IlpFailure::Solver(s)) => return Err(IntraError::Solver(s)),
+    } else {
+        let ho = HeuristicOptions {
+            deadline: opts.time_limit.map(|t| start + Duration::from_secs_f64(t)),
+            threads: opts.threads,
+            verbose: opts.verbose,
+            seed: opts.seed,
+            max_rounds: opts.max_search_steps.unwrap_or(200),
+        };
+        match heuristic(rm, &ho).choice {
+            Some(c) => (c, false, 0, 0, "preprocess+search"),
+            None => return Err(IntraError::NoSolutionInTime { seconds: opts.time_limit.unwrap_or(0.0) }),
+        }
     };
+    let out = IlpLike { choice: reduced_choice, optimal, variables, constraints };
     let choice = reduced.expand(&out.choice)?;
     let ev = p.evaluate(&choice)?;
     if !ev.feasible() {
@@ -130,8 +148,19 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
         nodes_after: rm.num_nodes(),
         edges_after: rm.edges.len(),
         seconds: start.elapsed().as_secs_f64(),
-        method: "preprocess+ilp".into(),
+        method: method.into(),
     };
     let status = if out.optimal { SolveStatus::Optimal } else { SolveStatus::Feasible };
     Ok(Solution { choice, objective: ev.cost, peak_memory: ev.peak_memory, status, stats })
+}
+
+/// Reduced problems up to this many edge-matrix entries and nodes go to the MILP directly.
+const ILP_MAX_ENTRIES: usize = 300_000;
+const ILP_MAX_NODES: usize = 3_000;
+
+struct IlpLike {
+    choice: Vec<usize>,
+    optimal: bool,
+    variables: usize,
+    constraints: usize,
 }

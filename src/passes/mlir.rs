@@ -260,3 +260,45 @@ pub fn set_i64_attr(op: MlirOperation, name: &str, value: i64) {
         mlirOperationSetDiscardableAttributeByName(op, string_ref(name), attr);
     }
 }
+
+pub fn context(op: MlirOperation) -> MlirContext {
+    unsafe { mlirOperationGetContext(op) }
+}
+
+/// Parses an attribute from its text (e.g. an unregistered `#sdy.sharding<...>`).
+pub fn parse_attr(context: MlirContext, text: &str) -> Result<MlirAttribute, String> {
+    let attr = unsafe { mlirAttributeParseGet(context, string_ref(text)) };
+    if attr.ptr.is_null() {
+        Err(format!("cannot parse attribute {text}"))
+    } else {
+        Ok(attr)
+    }
+}
+
+pub fn string_attr_value(context: MlirContext, text: &str) -> MlirAttribute {
+    unsafe { mlirStringAttrGet(context, string_ref(text)) }
+}
+
+pub fn set_attr(op: MlirOperation, name: &str, attr: MlirAttribute) {
+    unsafe { mlirOperationSetDiscardableAttributeByName(op, string_ref(name), attr) }
+}
+
+pub fn set_i32_attr(op: MlirOperation, name: &str, value: i32) {
+    unsafe {
+        let ctx = mlirOperationGetContext(op);
+        let attr = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), value as i64);
+        mlirOperationSetDiscardableAttributeByName(op, string_ref(name), attr);
+    }
+}
+
+/// Parses one op from generic-form text and inserts it at the start of `block`.
+pub fn insert_parsed_op_at_start(block: MlirBlock, context: MlirContext, text: &str) -> Result<MlirOperation, String> {
+    unsafe {
+        let op = mlirOperationCreateParse(context, string_ref(text), string_ref("alpa"));
+        if op.ptr.is_null() {
+            return Err(format!("cannot parse op {text}"));
+        }
+        mlirBlockInsertOwnedOperation(block, 0, op);
+        Ok(op)
+    }
+}

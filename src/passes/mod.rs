@@ -11,11 +11,13 @@ pub mod diagnostics;
 pub mod entry;
 pub mod ffi;
 pub mod inline;
+pub mod intra_op_shard;
 pub mod mlir;
 pub mod options;
 pub mod plugin;
 pub mod read_graph;
 pub mod standalone;
+pub mod write_shardings;
 
 use diagnostics::Diagnostic;
 use mlir_sys::MlirOperation;
@@ -29,6 +31,7 @@ fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassRes
     match pass {
         "alpa-inline" => inline::run(module, options),
         "alpa-annotate-costs" => annotate_costs::run(module, options),
+        "alpa-intra-op-shard" => intra_op_shard::run(module, options),
 
         "alpa-test-panic" => panic!("{}", options.string("message").unwrap_or("test panic")),
         other => Err(vec![Diagnostic::error(module, format!("no Rust implementation for pass '{other}'"))]),

@@ -12,10 +12,12 @@ pub mod gspmd_convert;
 pub mod gspmd_parse;
 pub mod mesh;
 pub mod placement;
+pub mod reshard;
 pub mod sdy;
 pub mod sdy_convert;
 pub mod sdy_parse;
 pub mod spec;
+pub mod strategy;
 mod text;
 
 #[cfg(test)]

@@ -38,6 +38,47 @@ def AlpaAnnotateCosts : Pass<"alpa-annotate-costs", "::mlir::ModuleOp"> {
   ];
 }
 
+def AlpaIntraOpShard : Pass<"alpa-intra-op-shard", "::mlir::ModuleOp"> {
+  let summary = "Choose a sharding for every op on one device mesh with Alpa's ILP";
+  let description = [{
+    Enumerates the parallel algorithms of every op of the entry function on a 2-D logical
+    device mesh, merges computationally trivial ops into the operand they follow, solves
+    Alpa's ILP (communication plus resharding, subject to a per-device memory budget) and
+    writes the chosen shardings as Shardy (default) or GSPMD annotations on every op result
+    and on the function's arguments and results; sets mhlo.num_partitions.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function (default: main, or the only public function)">,
+    Option<"mesh", "mesh", "std::string", /*default=*/"\"\"",
+           "Logical mesh shape NxM (a 1-D mesh is Nx1), e.g. 2x4">,
+    Option<"cluster", "cluster", "std::string", /*default=*/"\"\"",
+           "Cluster preset or JSON file: the mesh's alpha/beta come from its links">,
+    Option<"alpha", "alpha", "std::string", /*default=*/"\"1,1\"",
+           "Per-axis latency in abstract units when no cluster is given">,
+    Option<"beta", "beta", "std::string", /*default=*/"\"1,0.1\"",
+           "Per-axis inverse bandwidth in abstract units when no cluster is given">,
+    Option<"memoryBudget", "memory-budget", "std::string", /*default=*/"\"\"",
+           "Per-device memory for live values, e.g. 16GiB (default: unlimited)">,
+    Option<"format", "format", "std::string", /*default=*/"\"sdy\"",
+           "Output sharding format: sdy or gspmd">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
+           "Solver time limit in seconds; the best plan found so far is kept">,
+    Option<"preferReduceScatter", "prefer-reduce-scatter", "bool", /*default=*/"false",
+           "Rewrite the weight update's all-reduce into reduce-scatter + all-gather">,
+    Option<"forceBatchDimToMeshDim", "force-batch-dim-to-mesh-dim", "int", /*default=*/"-1",
+           "Shard the batch dimension on this mesh axis (-1: free)">,
+    Option<"allowReplicatedParameters", "allow-replicated-parameters", "bool", /*default=*/"true",
+           "Allow parameters to stay replicated">,
+    Option<"logicalMesh", "logical-mesh", "std::string", /*default=*/"\"\"",
+           "auto: try every logical shape of the mesh's devices and keep the cheapest">,
+    Option<"mergeTrivialOps", "merge-trivial-ops", "bool", /*default=*/"true",
+           "Merge elementwise, reshape, reduce, ... ops into the operand they follow">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the JSON report to this file (- for stderr)">,
+  ];
+}
+
 def AlpaTestPanic : Pass<"alpa-test-panic", "::mlir::ModuleOp"> {
   let summary = "Testing only: panics inside Rust to show it becomes a diagnostic";
   let options = [

@@ -1,0 +1,435 @@
+//! The intra-op plan of one function on one mesh: strategies for every value, trivial ops merged
+//! into the operand they follow, the strategy problem (Eq. 1) built and solved, and the chosen
+//! strategy of every argument and op read back.
+
+use super::merge::{self, Role};
+use super::error::IntraError;
+use super::problem::{Alias, Edge, Node, StrategyProblem, FORBIDDEN_COST};
+use super::solution::{SolveOptions, SolveStatus};
+use crate::cluster::collective::Collective;
+use crate::cluster::mesh::DeviceMesh;
+use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::op_table::{op_rule, OpRule};
+use crate::ir::types::{TensorType, ValueType};
+use crate::sharding::reshard::resharding;
+use crate::sharding::spec::ShardingSpec;
+use crate::sharding::strategy::{argument_strategies, follow, op_strategies, Strategy, StrategyOptions};
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Clone, Debug)]
+pub struct IntraOptions {
+    pub mesh: DeviceMesh,
+    pub strategy: StrategyOptions,
+    pub allow_replicated_parameters: bool,
+    /// Per-device bytes that live values may occupy at any point.
+    pub memory_budget: Option<u64>,
+    pub merge_trivial_ops: bool,
+    pub solve: SolveOptions,
+}
+
+/// Alpa's tie-break: every all-reduce costs a little more, so that among plans with equal
+/// communication volume the one with fewer all-reduces wins.
+pub const ALL_REDUCE_TIE_BREAK: f64 = 0.01;
+
+/// A strategy's cost in the ILP: its communication plus the all-reduce tie-break.
+pub fn strategy_cost(strategy: &Strategy) -> f64 {
+    let all_reduces = strategy.collectives.iter().filter(|c| c.kind == Collective::AllReduce).count();
+    strategy.communication_cost + ALL_REDUCE_TIE_BREAK * all_reduces as f64
+}
+
+/// Where a value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Producer {
+    Arg(usize),
+    Op(usize),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlanError {
+    /// An op cannot be described (malformed attributes, inconsistent shapes).
+    Op { op: usize, message: String },
+    /// No plan fits the memory budget: what the least-memory plan needs per device, and what
+    /// the cheapest plan (ignoring the budget) needs.
+    OutOfMemory { budget: u64, least_memory: f64, cheapest_plan_memory: Option<f64> },
+    Solver(String),
+}
+
+/// A resharding the plan pays for: a value converted for one operand of one op.
+#[derive(Clone, Debug)]
+pub struct ChosenResharding {
+    pub producer: Producer,
+    pub op: usize,
+    pub operand: usize,
+    pub from: ShardingSpec,
+    pub to: ShardingSpec,
+    pub resharding: crate::sharding::reshard::Resharding,
+}
+
+#[derive(Clone, Debug)]
+pub struct IntraPlan {
+    /// The chosen strategy of every argument (`None` for non-tensor arguments).
+    pub args: Vec<Option<Strategy>>,
+    pub ops: Vec<Strategy>,
+    pub roles: Vec<Role>,
+    pub objective: f64,
+    pub communication_cost: f64,
+    pub resharding_cost: f64,
+    pub peak_memory_bytes: f64,
+    pub status: SolveStatus,
+    pub solver_seconds: f64,
+    pub variables: usize,
+    pub constraints: usize,
+    /// ILP nodes: arguments plus ops before merging, and groups after.
+    pub nodes_before_merging: usize,
+    pub nodes_after_merging: usize,
+    pub reshardings: Vec<ChosenResharding>,
+    /// Ops that had no even strategy and were computed replicated.
+    pub replicated_fallbacks: Vec<usize>,
+}
+
+/// Strategies of one producer, index-aligned with its group's ILP variable.
+struct Candidates {
+    group: usize,
+    strategies: Vec<Strategy>,
+}
+
+impl Candidates {
+    fn result_spec(&self, strategy: usize, result: usize) -> Option<&ShardingSpec> {
+        self.strategies[strategy].result_specs.get(result)?.as_ref()
+    }
+}
+
+struct Builder<'a> {
+    graph: &'a Graph,
+    options: &'a IntraOptions,
+    rules: Vec<OpRule>,
+    args: Vec<Option<Candidates>>,
+    ops: Vec<Candidates>,
+    group_sizes: Vec<usize>,
+    roles: Vec<Role>,
+    replicated_fallbacks: Vec<usize>,
+}
+
+fn producer_of(value: ValueRef) -> Option<(Producer, usize)> {
+    match value {
+        ValueRef::Arg(i) => Some((Producer::Arg(i), 0)),
+        ValueRef::Op { op, result } => Some((Producer::Op(op), result)),
+        ValueRef::Outer => None,
+    }
+}
+
+fn tensor(ty: Option<&ValueType>) -> Option<&TensorType> {
+    ty.and_then(ValueType::tensor)
+}
+
+impl<'a> Builder<'a> {
+    fn new(graph: &'a Graph, options: &'a IntraOptions) -> Result<Self, PlanError> {
+        let rules = graph
+            .ops()
+            .iter()
+            .enumerate()
+            .map(|(i, op)| op_rule(op, &graph.operand_tensors(i)).map_err(|e| PlanError::Op { op: i, message: e.to_string() }))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut builder = Builder {
+            graph,
+            options,
+            rules,
+            args: Vec::new(),
+            ops: Vec::new(),
+            group_sizes: Vec::new(),
+            roles: Vec::new(),
+            replicated_fallbacks: Vec::new(),
+        };
+        for arg in &graph.args {
+            let candidates = arg.ty.tensor().map(|ty| {
+                let strategies = argument_strategies(ty, &options.mesh, options.allow_replicated_parameters);
+                builder.new_group(strategies)
+            });
+            builder.args.push(candidates);
+        }
+        Ok(builder)
+    }
+
+    fn new_group(&mut self, strategies: Vec<Strategy>) -> Candidates {
+        self.group_sizes.push(strategies.len());
+        Candidates { group: self.group_sizes.len() - 1, strategies }
+    }
+
+    fn candidates(&self, producer: Producer) -> Option<&Candidates> {
+        match producer {
+            Producer::Arg(i) => self.args[i].as_ref(),
+            Producer::Op(i) => self.ops.get(i),
+        }
+    }
+
+    fn operand_has_spec(&self, op: usize, position: usize) -> bool {
+        let value = self.graph.ops()[op].operands[position];
+        tensor(self.graph.value_type(value)).is_some()
+            && match producer_of(value) {
+                Some((Producer::Arg(i), _)) => self.graph.args[i].ty.tensor().is_some(),
+                Some((Producer::Op(_), _)) => true,
+                None => false,
+            }
+    }
+
+    fn assign_strategies(&mut self) {
+        let roles = if self.options.merge_trivial_ops {
+            merge::roles(&self.graph.body, |op, position| self.operand_has_spec(op, position))
+        } else {
+            vec![Role::Leader; self.graph.ops().len()]
+        };
+        for (index, op) in self.graph.ops().iter().enumerate() {
+            let operands = self.graph.operand_tensors(index);
+            let results: Vec<Option<&TensorType>> = op.results.iter().map(ValueType::tensor).collect();
+            let rule = &self.rules[index];
+            let mesh = &self.options.mesh;
+            let strategy_options = &self.options.strategy;
+
+            let followed = match roles[index] {
+                Role::Follower { operand } => producer_of(op.operands[operand]).and_then(|(producer, result)| {
+                    let leader = self.candidates(producer)?;
+                    let strategies: Option<Vec<Strategy>> = (0..leader.strategies.len())
+                        .map(|s| {
+                            let spec = leader.result_spec(s, result)?;
+                            Some(follow(rule, &operands, &results, operand, spec, mesh, strategy_options))
+                        })
+                        .collect();
+                    Some(Candidates { group: leader.group, strategies: strategies? })
+                }),
+                Role::Leader => None,
+            };
+            let candidates = match followed {
+                Some(candidates) => {
+                    self.roles.push(roles[index]);
+                    candidates
+                }
+                None => {
+                    self.roles.push(Role::Leader);
+                    let mut strategies =
+                        op_strategies(rule, &operands, &results, merge::is_heavy(op), mesh, strategy_options);
+                    if strategies.is_empty() {
+                        // Nothing divides evenly: compute it replicated rather than fail.
+                        let relaxed = StrategyOptions { allow_replicated: true, ..strategy_options.clone() };
+                        strategies = op_strategies(rule, &operands, &results, false, mesh, &relaxed);
+                        self.replicated_fallbacks.push(index);
+                    }
+                    self.new_group(strategies)
+                }
+            };
+            self.ops.push(candidates);
+        }
+    }
+
+    /// Position of each op in program order (arguments at 0), and the last position each value
+    /// is used at (returned values live to the end).
+    fn live_intervals(&self) -> BTreeMap<Producer, (u64, u64)> {
+        let end = self.graph.ops().len() as u64 + 1;
+        let mut intervals: BTreeMap<Producer, (u64, u64)> = BTreeMap::new();
+        for (i, arg) in self.args.iter().enumerate() {
+            if arg.is_some() {
+                intervals.insert(Producer::Arg(i), (0, 1));
+            }
+        }
+        for index in 0..self.graph.ops().len() {
+            intervals.insert(Producer::Op(index), (index as u64 + 1, index as u64 + 2));
+        }
+        let mut extend = |value: ValueRef, position: u64| {
+            if let Some((producer, _)) = producer_of(value) {
+                if let Some(interval) = intervals.get_mut(&producer) {
+                    interval.1 = interval.1.max(position + 1);
+                }
+            }
+        };
+        for (index, op) in self.graph.ops().iter().enumerate() {
+            for value in &op.operands {
+                extend(*value, index as u64 + 1);
+            }
+        }
+        for value in &self.graph.returned {
+            extend(*value, end);
+        }
+        intervals
+    }
+
+    fn build_problem(&self) -> (StrategyProblem, HashMap<(usize, usize), Vec<EdgeUse>>) {
+        let groups = self.group_sizes.len();
+        let mut costs: Vec<Vec<f64>> = self.group_sizes.iter().map(|&n| vec![0.0; n]).collect();
+        let mut usages: Vec<Vec<f64>> = costs.clone();
+        let mut intervals: Vec<Option<(u64, u64)>> = vec![None; groups];
+        let live = self.live_intervals();
+
+        let members = self
+            .args
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.as_ref().map(|c| (Producer::Arg(i), c)))
+            .chain(self.ops.iter().enumerate().map(|(i, c)| (Producer::Op(i), c)));
+        for (producer, candidates) in members {
+            let g = candidates.group;
+            for (s, strategy) in candidates.strategies.iter().enumerate() {
+                costs[g][s] += strategy_cost(strategy);
+                usages[g][s] += strategy.result_bytes_per_device as f64;
+            }
+            let (start, end) = live[&producer];
+            intervals[g] = Some(intervals[g].map_or((start, end), |(a, b)| (a.min(start), b.max(end))));
+        }
+
+        let mut edge_costs: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
+        let mut edge_uses: HashMap<(usize, usize), Vec<EdgeUse>> = HashMap::new();
+        let mut cache: HashMap<(TensorType, ShardingSpec, ShardingSpec), f64> = HashMap::new();
+        let mesh = &self.options.mesh;
+        for (index, op) in self.graph.ops().iter().enumerate() {
+            let consumer = &self.ops[index];
+            for (position, value) in op.operands.iter().enumerate() {
+                let Some((producer, result)) = producer_of(*value) else { continue };
+                let Some(source) = self.candidates(producer) else { continue };
+                let Some(ty) = tensor(self.graph.value_type(*value)) else { continue };
+                let mut cost = |from: &ShardingSpec, to: &ShardingSpec| {
+                    *cache
+                        .entry((ty.clone(), from.clone(), to.clone()))
+                        .or_insert_with(|| resharding(ty, from, to, mesh).map_or(FORBIDDEN_COST, |r| r.cost))
+                };
+                let (gp, gv) = (source.group, consumer.group);
+                let required = |j: usize| consumer.strategies[j].operand_specs.get(position).and_then(Option::as_ref);
+                if gp == gv {
+                    for s in 0..consumer.strategies.len() {
+                        if let (Some(from), Some(to)) = (source.result_spec(s, result), required(s)) {
+                            costs[gp][s] += cost(from, to);
+                        }
+                    }
+                } else {
+                    let (rows, cols) = (source.strategies.len(), consumer.strategies.len());
+                    let matrix = edge_costs.entry((gp, gv)).or_insert_with(|| vec![0.0; rows * cols]);
+                    for i in 0..rows {
+                        let Some(from) = source.result_spec(i, result) else { continue };
+                        for j in 0..cols {
+                            if let Some(to) = required(j) {
+                                matrix[i * cols + j] += cost(from, to);
+                            }
+                        }
+                    }
+                }
+                edge_uses.entry((gp, gv)).or_default().push(EdgeUse { producer, result, op: index, operand: position });
+            }
+        }
+
+        let nodes = (0..groups)
+            .map(|g| Node {
+                costs: costs[g].clone(),
+                usages: self.options.memory_budget.map(|_| usages[g].clone()),
+                interval: self.options.memory_budget.and(intervals[g]),
+            })
+            .collect();
+        let edges = edge_costs.into_iter().map(|((u, v), costs)| Edge { u, v, costs }).collect();
+        let problem = StrategyProblem {
+            nodes,
+            edges,
+            aliases: self.aliases(),
+            usage_limit: self.options.memory_budget.map(|b| b as f64),
+        };
+        (problem, edge_uses)
+    }
+
+    /// A donated parameter and the output it is aliased to keep the same sharding.
+    fn aliases(&self) -> Vec<Alias> {
+        let mut aliases = Vec::new();
+        for (i, arg) in self.graph.args.iter().enumerate() {
+            let (Some(output), Some(param)) = (arg.aliased_output(), self.args[i].as_ref()) else { continue };
+            let Some(&returned) = self.graph.returned.get(output) else { continue };
+            let Some((producer, result)) = producer_of(returned) else { continue };
+            let Some(updated) = self.candidates(producer) else { continue };
+            if updated.group == param.group {
+                continue;
+            }
+            let allowed: Vec<(usize, usize)> = (0..param.strategies.len())
+                .flat_map(|a| (0..updated.strategies.len()).map(move |b| (a, b)))
+                .filter(|&(a, b)| param.result_spec(a, 0).is_some() && param.result_spec(a, 0) == updated.result_spec(b, result))
+                .collect();
+            if !allowed.is_empty() {
+                aliases.push(Alias { a: param.group, b: updated.group, allowed });
+            }
+        }
+        aliases
+    }
+}
+
+/// Which (producer result -> op operand) uses an edge between two groups stands for.
+#[derive(Clone, Copy, Debug)]
+struct EdgeUse {
+    producer: Producer,
+    result: usize,
+    op: usize,
+    operand: usize,
+}
+
+/// Chooses a strategy for every argument and op of `graph` on `options.mesh`.
+pub fn plan_intra_op(graph: &Graph, options: &IntraOptions) -> Result<IntraPlan, PlanError> {
+    let mut builder = Builder::new(graph, options)?;
+    builder.assign_strategies();
+    let (problem, edge_uses) = builder.build_problem();
+    let solution = match super::solve::solve(&problem, &options.solve) {
+        Ok(solution) => solution,
+        Err(IntraError::MemoryInfeasible { min_peak_memory, .. }) => {
+            let unconstrained = StrategyProblem { usage_limit: None, ..problem.clone() };
+            let cheapest = super::solve::solve(&unconstrained, &options.solve).ok();
+            return Err(PlanError::OutOfMemory {
+                budget: options.memory_budget.unwrap_or(0),
+                least_memory: min_peak_memory,
+                cheapest_plan_memory: cheapest.map(|s| s.peak_memory),
+            });
+        }
+        Err(error) => return Err(PlanError::Solver(error.to_string())),
+    };
+    let choice = &solution.choice;
+    let pick = |c: &Candidates| c.strategies[choice[c.group]].clone();
+
+    let mut reshardings = Vec::new();
+    let mut resharding_cost = 0.0;
+    let mut uses: Vec<&EdgeUse> = edge_uses.values().flatten().collect();
+    uses.sort_by_key(|u| (u.op, u.operand));
+    for edge in uses {
+        let source = builder.candidates(edge.producer).expect("edges join producers with strategies");
+        let consumer = &builder.ops[edge.op];
+        let (Some(from), Some(to)) = (
+            source.result_spec(choice[source.group], edge.result),
+            consumer.strategies[choice[consumer.group]].operand_specs[edge.operand].as_ref(),
+        ) else {
+            continue;
+        };
+        let value = graph.ops()[edge.op].operands[edge.operand];
+        let Some(ty) = tensor(graph.value_type(value)) else { continue };
+        let Ok(resharding) = resharding(ty, from, to, &options.mesh) else { continue };
+        if resharding.cost > 0.0 {
+            resharding_cost += resharding.cost;
+            reshardings.push(ChosenResharding {
+                producer: edge.producer,
+                op: edge.op,
+                operand: edge.operand,
+                from: from.clone(),
+                to: to.clone(),
+                resharding,
+            });
+        }
+    }
+    let args: Vec<Option<Strategy>> = builder.args.iter().map(|c| c.as_ref().map(pick)).collect();
+    let ops: Vec<Strategy> = builder.ops.iter().map(pick).collect();
+    let communication_cost = args.iter().flatten().chain(ops.iter()).map(strategy_cost).sum::<f64>();
+    let tensor_args = builder.args.iter().filter(|a| a.is_some()).count();
+    Ok(IntraPlan {
+        args,
+        ops,
+        roles: builder.roles.clone(),
+        objective: solution.objective,
+        communication_cost,
+        resharding_cost,
+        peak_memory_bytes: solution.peak_memory,
+        status: solution.status,
+        solver_seconds: solution.stats.seconds,
+        variables: solution.stats.variables,
+        constraints: solution.stats.constraints,
+        nodes_before_merging: tensor_args + graph.ops().len(),
+        nodes_after_merging: builder.group_sizes.len(),
+        reshardings,
+        replicated_fallbacks: builder.replicated_fallbacks.clone(),
+    })
+}

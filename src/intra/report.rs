@@ -1,0 +1,142 @@
+//! The intra-op pass's JSON report: what was chosen, what it costs, what the solver did.
+
+use super::merge::Role;
+use super::plan::{IntraPlan, Producer};
+use crate::cluster::mesh::DeviceMesh;
+use crate::ir::graph::Graph;
+use crate::sharding::strategy::CollectiveUse;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MeshReport {
+    pub shape: [usize; 2],
+    pub device_ids: Vec<u32>,
+    pub alpha: [f64; 2],
+    pub beta: [f64; 2],
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SolverReport {
+    pub status: String,
+    pub seconds: f64,
+    pub variables: usize,
+    pub constraints: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OpReport {
+    pub index: usize,
+    pub name: String,
+    pub location: String,
+    pub strategy: String,
+    /// "leader", or "follows operand N" for a merged trivial op.
+    pub role: String,
+    pub results: Vec<Option<String>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CollectiveReport {
+    pub kind: String,
+    pub bytes: u64,
+    pub axes: Vec<usize>,
+    pub op: usize,
+    /// "strategy" (the op's own communication) or "resharding operand N".
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CandidateReport {
+    pub shape: [usize; 2],
+    pub objective: Option<f64>,
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct IntraReport {
+    pub mesh: MeshReport,
+    pub objective: f64,
+    pub communication: f64,
+    pub resharding: f64,
+    pub memory_per_device_bytes: f64,
+    pub memory_budget_bytes: Option<u64>,
+    pub solver: SolverReport,
+    pub ops_before_merging: usize,
+    pub ops_after_merging: usize,
+    pub arguments: Vec<Option<String>>,
+    pub ops: Vec<OpReport>,
+    pub collectives: Vec<CollectiveReport>,
+    /// For logical-mesh=auto: every logical shape tried.
+    pub logical_meshes: Vec<CandidateReport>,
+}
+
+fn collective_report(collective: &CollectiveUse, op: usize, reason: String) -> CollectiveReport {
+    CollectiveReport {
+        kind: collective.kind.name().to_string(),
+        bytes: collective.bytes,
+        axes: collective.axes.indices().to_vec(),
+        op,
+        reason,
+    }
+}
+
+pub fn build_report(
+    graph: &Graph,
+    plan: &IntraPlan,
+    mesh: &DeviceMesh,
+    memory_budget: Option<u64>,
+    logical_meshes: Vec<CandidateReport>,
+) -> IntraReport {
+    let spec_text = |spec: &Option<crate::sharding::spec::ShardingSpec>| spec.as_ref().map(|s| s.to_string());
+    let ops = graph
+        .ops()
+        .iter()
+        .zip(&plan.ops)
+        .enumerate()
+        .map(|(index, (op, strategy))| OpReport {
+            index,
+            name: op.name.clone(),
+            location: op.location.clone(),
+            strategy: strategy.name.clone(),
+            role: match plan.roles[index] {
+                Role::Leader => "leader".into(),
+                Role::Follower { operand } => format!("follows operand {operand}"),
+            },
+            results: strategy.result_specs.iter().map(spec_text).collect(),
+        })
+        .collect();
+    let mut collectives: Vec<CollectiveReport> = plan
+        .ops
+        .iter()
+        .enumerate()
+        .flat_map(|(op, s)| s.collectives.iter().map(move |c| collective_report(c, op, "strategy".into())))
+        .collect();
+    for r in &plan.reshardings {
+        for c in &r.resharding.collectives {
+            let from = match r.producer {
+                Producer::Arg(i) => format!("argument {i}"),
+                Producer::Op(i) => format!("op {i}"),
+            };
+            collectives.push(collective_report(c, r.op, format!("resharding operand {} from {from}: {} -> {}", r.operand, r.from, r.to)));
+        }
+    }
+    IntraReport {
+        mesh: MeshReport { shape: mesh.shape, device_ids: mesh.device_ids.clone(), alpha: mesh.alpha, beta: mesh.beta },
+        objective: plan.objective,
+        communication: plan.communication_cost,
+        resharding: plan.resharding_cost,
+        memory_per_device_bytes: plan.peak_memory_bytes,
+        memory_budget_bytes: memory_budget,
+        solver: SolverReport {
+            status: format!("{:?}", plan.status),
+            seconds: plan.solver_seconds,
+            variables: plan.variables,
+            constraints: plan.constraints,
+        },
+        ops_before_merging: plan.nodes_before_merging,
+        ops_after_merging: plan.nodes_after_merging,
+        arguments: plan.args.iter().map(|a| a.as_ref().and_then(|s| s.result_specs.first().cloned().flatten()).map(|s| s.to_string())).collect(),
+        ops,
+        collectives,
+        logical_meshes,
+    }
+}
