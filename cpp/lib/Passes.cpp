@@ -79,7 +79,6 @@ struct AlpaIntraOpShard : public alpa::impl::AlpaIntraOpShardBase<AlpaIntraOpSha
         .add("memory-budget", std::string(memoryBudget))
         .add("format", std::string(format))
         .add("time-limit", static_cast<double>(timeLimit))
-        .add("prefer-reduce-scatter", static_cast<bool>(preferReduceScatter))
         .add("force-batch-dim-to-mesh-dim", static_cast<int>(forceBatchDimToMeshDim))
         .add("allow-replicated-parameters", static_cast<bool>(allowReplicatedParameters))
         .add("logical-mesh", std::string(logicalMesh))

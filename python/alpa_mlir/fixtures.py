@@ -23,6 +23,8 @@ FIXTURES = {
     "mlp": ("mlp", "alpa-test"),
     "gpt_tiny": ("gpt", "tiny"),
     "gpt_tiny_remat": ("gpt", "tiny", {"remat": True}),
+    # many tokens per step for its size: data parallelism beats Megatron's tensor parallelism
+    "gpt_batch": ("gpt", "tiny", {"batch": 64, "seq": 64}),
     "moe_tiny": ("moe", "tiny"),
     "wresnet_tiny": ("wresnet", "tiny"),
 }

@@ -84,18 +84,16 @@ impl MeshConfig {
                 DeviceMesh::abstract_units(shape, *alpha, *beta).map_err(|e| e.to_string())
             }
             LinkModel::Cluster(cluster) => {
-                let devices = shape[0] * shape[1];
-                let per_host = cluster.devices_per_host;
-                let submesh = if devices <= per_host {
-                    PhysicalSubmesh::new(1, devices)
-                } else if devices % per_host == 0 && devices / per_host <= cluster.hosts {
-                    PhysicalSubmesh::new(devices / per_host, per_host)
-                } else {
+                // On a cluster, the mesh option names a physical submesh (paper §5.2): rows are
+                // hosts, columns are devices of each host; `shape` is its logical view.
+                let [hosts, per_host] = self.shape;
+                if hosts > cluster.hosts || per_host > cluster.devices_per_host {
                     return Err(format!(
-                        "mesh {}x{} needs {devices} devices: the cluster '{}' has {} hosts of {per_host}, and a mesh must fit in one host or use whole hosts",
-                        shape[0], shape[1], cluster.name, cluster.hosts
+                        "mesh {hosts}x{per_host} needs {hosts} hosts of {per_host} devices: the cluster '{}' has {} hosts of {}",
+                        cluster.name, cluster.hosts, cluster.devices_per_host
                     ));
-                };
+                }
+                let submesh = PhysicalSubmesh::new(hosts, per_host);
                 DeviceMesh::from_submesh(cluster, &submesh, shape).map_err(|e| e.to_string())
             }
         }
@@ -162,8 +160,12 @@ mod tests {
         let cluster = mesh_config("2x8", "p3.16xlarge-x8", "", "", "").unwrap();
         let mesh = &cluster.meshes().unwrap()[0];
         assert!(mesh.beta[0] > mesh.beta[1], "axis 0 crosses hosts, axis 1 stays on NVLink");
+        let hosts = mesh_config("8x1", "p3.16xlarge-x8", "", "", "").unwrap().meshes().unwrap();
+        let one_host = mesh_config("1x8", "p3.16xlarge-x8", "", "", "").unwrap().meshes().unwrap();
+        assert!(hosts[0].beta[0] > one_host[0].beta[1], "8 hosts x 1 device talk over the network");
         assert!(mesh_config("", "", "1", "1", "").is_err());
-        assert!(mesh_config("3x3", "p3.16xlarge-x8", "", "", "").is_err());
+        assert!(mesh_config("16x2", "p3.16xlarge-x8", "", "", "").is_err());
+        assert!(mesh_config("1x16", "p3.16xlarge-x8", "", "", "").is_err());
         assert!(mesh_config("2x4", "nope-cluster", "", "", "").is_err());
         assert!(mesh_config("2x4", "", "1", "1", "sometimes").is_err());
     }

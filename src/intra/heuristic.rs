@@ -12,7 +12,7 @@
 use std::time::{Duration, Instant};
 
 use super::lagrange::{initial_step, Prices};
-use super::lns::{grow, improve, repair_peak, Budget, Rng};
+use super::lns::{grow, improve, improve_priced, live_at, repair_peak, Budget, Rng, Step};
 use super::model::Model;
 use super::search::Search;
 use super::tree::{tree_move, TreeScratch};
@@ -91,9 +91,15 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     // Lagrangian phase.
     let phase_end = clock.split(0.6);
     let mut prices = Prices::zero(m);
-    let mut step = initial_step(s.total().1, &s.loads.values(), 0.1);
+    let scale: f64 = std::env::var("INTRA_SCALE").ok().and_then(|x| x.parse().ok()).unwrap_or(0.1);
+    let mut step = initial_step(s.total().1, &s.loads.values(), scale);
+    let max_step = step * 1e6;
     let mut rounds = 0;
     let tree_size = 400;
+    let priced_steps = 5;
+    let mut priced_budget = Budget { nodes: 100, entries: 50_000 };
+    let mut state = vec![0u8; n];
+    let mut local = vec![usize::MAX; n];
     let trees_per_round = (n / 50).clamp(20, 400);
     loop {
         let over = match phase_end {
@@ -111,10 +117,30 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             tree_move(&mut s, seed, tree_size, Some(&pen), &mut rng, &mut scratch);
         }
         s.descend(false, Some(&pen), &mut stop);
+        // MILP neighbourhoods of the priced problem around the fullest checkpoint.
+        for _ in 0..priced_steps {
+            if stop() {
+                break;
+            }
+            let seeds: Vec<usize> = if s.memory_ok() || s.loads.is_empty() {
+                vec![rng.below(n)]
+            } else {
+                let mut live = live_at(&s, s.loads.argmax(), &mut rng);
+                live.truncate(priced_budget.nodes / 4 + 1);
+                live
+            };
+            let nodes = grow(&s, &seeds, priced_budget, &mut rng, &mut state);
+            let st = improve_priced(&mut s, &nodes, &mut local, &pen, 2.0, o.threads);
+            if std::env::var("INTRA_DEBUG_ILP").is_ok() {
+                eprintln!("[priced] {} nodes, gain {:.0}, optimal {}, {:.3}s, peak {:.0}", nodes.len(), st.gain, st.optimal, st.seconds, s.peak());
+            }
+            adapt(&mut priced_budget, &st);
+        }
+        s.descend(false, Some(&pen), &mut stop);
         // Feasible copy.
         cand.assign(&s.choice);
         let mut fits = cand.memory_ok() || cand.repair_memory(&mut stop);
-        if !fits && best.is_none() {
+        if !fits && best.is_none() && rounds % 10 == 0 && cand.peak() < 1.05 * m.limit {
             // The greedy repair is stuck: lower the peak with MILP neighbourhoods.
             fits = repair_peak(&mut cand, clock.split(0.3), o.threads, &mut rng, Budget { nodes: 60, entries: 40_000 });
             clock.log(true, || format!("MILP peak repair: fits {fits}, peak {:.0}", cand.peak()));
@@ -141,9 +167,9 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         // Subgradient step on the prices: larger while the priced optimum overflows.
         let loads = s.loads.values();
         let (_, cost) = s.total();
-        step *= if s.memory_ok() { 0.7 } else { 1.5 };
+        step = (step * if s.memory_ok() { 0.7 } else { 1.5 }).min(max_step);
         prices.step(&loads, m.limit, step);
-        clock.log(false, || {
+        clock.log(o.verbose && std::env::var("INTRA_DEBUG_ROUNDS").is_ok(), || {
             format!(
                 "round {rounds}: priced cost {cost:.0}, peak {:.0}, repaired {fits}, best {}",
                 s.peak(),
@@ -159,8 +185,6 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut steps = 0;
     if let Some((_, b)) = &best {
         cand.assign(b);
-        let mut state = vec![0u8; n];
-        let mut local = vec![usize::MAX; n];
         let mut budget = Budget { nodes: 40, entries: 20_000 };
         loop {
             let over = match o.deadline {
@@ -180,13 +204,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             let left = o.deadline.map_or(5.0, |d| d.saturating_duration_since(Instant::now()).as_secs_f64());
             let step = improve(&mut cand, &nodes, &mut local, left.min(5.0), o.threads);
             steps += 1;
-            if step.optimal && step.seconds < 0.5 {
-                budget.nodes = (budget.nodes * 11 / 10 + 1).min(5000);
-                budget.entries = (budget.entries * 11 / 10).min(2_000_000);
-            } else if !step.optimal || step.seconds > 2.0 {
-                budget.nodes = (budget.nodes * 8 / 10).max(10);
-                budget.entries = (budget.entries * 8 / 10).max(2_000);
-            }
+            adapt(&mut budget, &step);
             consider(&cand, &mut best);
             clock.log(false, || {
                 format!(
@@ -203,6 +221,17 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         format!("done: {rounds} rounds, {steps} MILP steps, best {}", best.as_ref().map_or("none".to_string(), |b| format!("{:.0}", b.0)))
     });
     HeuristicOutcome { choice: best.map(|b| b.1), rounds, lns_steps: steps }
+}
+
+/// Grows a neighbourhood while the MILP proves optimality quickly, shrinks it otherwise.
+fn adapt(budget: &mut Budget, step: &Step) {
+    if step.optimal && step.seconds < 0.5 {
+        budget.nodes = (budget.nodes * 11 / 10 + 1).min(5000);
+        budget.entries = (budget.entries * 11 / 10).min(2_000_000);
+    } else if !step.optimal || step.seconds > 2.0 {
+        budget.nodes = (budget.nodes * 8 / 10).max(10);
+        budget.entries = (budget.entries * 8 / 10).max(2_000);
+    }
 }
 
 /// Tree moves on cost alone, each undone when it breaks the memory limit.

@@ -80,6 +80,13 @@ struct Built {
 /// Builds and solves the MILP of `m`.
 pub fn run_milp(m: &Model, opts: &IlpOptions) -> Result<IlpOutcome, IlpFailure> {
     let start = Instant::now();
+    if m.num_nodes() == 0 {
+        let value = if opts.objective == IlpObjective::PeakMemory { m.peak(&[]) } else { 0.0 };
+        if opts.objective == IlpObjective::Cost && value > m.limit {
+            return Err(IlpFailure::Infeasible);
+        }
+        return Ok(IlpOutcome { choice: Vec::new(), optimal: true, value, variables: 0, constraints: 0, seconds: 0.0 });
+    }
     let built = build(m, opts)?;
     let variables = built.vars.len();
     let constraints = built.constraints.len();

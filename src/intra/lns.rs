@@ -246,3 +246,53 @@ pub fn repair_peak(s: &mut Search, deadline: Option<std::time::Instant>, threads
     }
     true
 }
+
+/// Like `improve`, for the priced problem: `penalty[v][s]` is added to the costs and memory
+/// is left out (the prices stand for it). Applies the answer when it lowers cost plus
+/// penalty.
+pub fn improve_priced(
+    s: &mut Search,
+    nodes: &[usize],
+    local: &mut [usize],
+    penalty: &[Vec<f64>],
+    time_limit: f64,
+    threads: u32,
+) -> Step {
+    let start = std::time::Instant::now();
+    let (mut sub, cur) = sub_model(s, nodes, local);
+    for (c, &v) in sub.costs.iter_mut().zip(nodes) {
+        for (x, p) in c.iter_mut().zip(&penalty[v]) {
+            *x += p;
+        }
+    }
+    sub.terms.clear();
+    sub.base.clear();
+    sub.limit = f64::INFINITY;
+    let before = sub.cost(&cur);
+    let fail = |start: std::time::Instant| Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64() };
+    let Ok(red) = preprocess(&sub, &PreprocessOptions::default()) else { return fail(start) };
+    let warm = red.contract(&cur);
+    let opts = IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
+    let Ok(out) = run_milp(&red.model, &opts) else { return fail(start) };
+    let Ok(choice) = red.expand(&out.choice) else { return fail(start) };
+    let after = sub.cost(&choice);
+    let mut gain = 0.0;
+    if after < before - 1e-9 * before.abs().max(1.0) {
+        for (&v, &st) in nodes.iter().zip(&choice) {
+            s.set(v, st);
+        }
+        gain = before - after;
+    }
+    Step { gain, optimal: out.optimal, seconds: start.elapsed().as_secs_f64() }
+}
+
+/// Nodes with a memory term covering checkpoint `c`, in random order.
+pub fn live_at(s: &Search, c: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut live: Vec<usize> = s.m.terms.iter().filter(|t| t.lo <= c && c < t.hi).map(|t| t.node).collect();
+    live.sort_unstable();
+    live.dedup();
+    for i in (1..live.len()).rev() {
+        live.swap(i, rng.below(i + 1));
+    }
+    live
+}

@@ -56,7 +56,6 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     };
     let allow_replicated_parameters = options.flag("allow-replicated-parameters", true).map_err(fail)?;
     let merge_trivial_ops = options.flag("merge-trivial-ops", true).map_err(fail)?;
-    let prefer_reduce_scatter = options.flag("prefer-reduce-scatter", false).map_err(fail)?;
     let report_path = option(options, "report").trim().to_string();
 
     let read = read_function(entry)?;

@@ -64,8 +64,6 @@ def AlpaIntraOpShard : Pass<"alpa-intra-op-shard", "::mlir::ModuleOp"> {
            "Output sharding format: sdy or gspmd">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
            "Solver time limit in seconds; the best plan found so far is kept">,
-    Option<"preferReduceScatter", "prefer-reduce-scatter", "bool", /*default=*/"false",
-           "Rewrite the weight update's all-reduce into reduce-scatter + all-gather">,
     Option<"forceBatchDimToMeshDim", "force-batch-dim-to-mesh-dim", "int", /*default=*/"-1",
            "Shard the batch dimension on this mesh axis (-1: free)">,
     Option<"allowReplicatedParameters", "allow-replicated-parameters", "bool", /*default=*/"true",
