@@ -13,7 +13,7 @@
 // RUN: not alpa-opt --alpa-intra-op-shard="mesh=2x4 entry=nope" %s 2>&1 | FileCheck %s --check-prefix=ENTRY
 
 // NOMESH: error: alpa-intra-op-shard: the mesh option is required, e.g. mesh=2x4
-// ZERO: error: alpa-intra-op-shard: mesh 0x4 has no devices
+// ZERO: error: alpa-intra-op-shard: invalid device mesh: cannot parse mesh shape `0x4`: axis sizes must be at least 1
 // SHAPE: error: alpa-intra-op-shard: {{.*}}2by4
 // FORMAT: error: alpa-intra-op-shard: format must be sdy or gspmd, got 'xml'
 // BUDGET: error: alpa-intra-op-shard: memory-budget: {{.*}}'lots'

@@ -106,9 +106,6 @@ pub fn mesh_config(mesh: &str, cluster: &str, alpha: &str, beta: &str, logical: 
         return Err("the mesh option is required, e.g. mesh=2x4 (a 1-D mesh is 8x1)".into());
     }
     let shape = parse_mesh_shape(mesh).map_err(|e| e.to_string())?;
-    if shape[0] == 0 || shape[1] == 0 {
-        return Err(format!("mesh {mesh} has no devices"));
-    }
     let logical_auto = match logical.trim() {
         "" | "fixed" => false,
         "auto" => true,
