@@ -21,6 +21,8 @@ INPUTS_DIR = REPO_ROOT / "lit-tests" / "inputs"
 # `python -m alpa_mlir.export MODEL --preset PRESET [--OPTION ...] -o lit-tests/inputs/STEM.mlir`.
 FIXTURES = {
     "mlp": ("mlp", "alpa-test"),
+    # Alpa's test MLP with a large batch and a small hidden size: data parallelism wins
+    "mlp_dp": ("mlp", "alpa-test", {"batch": 1024, "hidden": 32}),
     "gpt_tiny": ("gpt", "tiny"),
     "gpt_tiny_remat": ("gpt", "tiny", {"remat": True}),
     # many tokens per step for its size: data parallelism beats Megatron's tensor parallelism

@@ -69,6 +69,11 @@ pub struct IntraReport {
     pub logical_meshes: Vec<CandidateReport>,
 }
 
+/// Costs rounded to 1e-6: the sums of many float terms print as 38035.13, not 38035.12999999999.
+fn rounded(cost: f64) -> f64 {
+    (cost * 1e6).round() / 1e6
+}
+
 fn collective_report(collective: &CollectiveUse, op: usize, reason: String) -> CollectiveReport {
     CollectiveReport {
         kind: collective.kind.name().to_string(),
@@ -121,9 +126,9 @@ pub fn build_report(
     }
     IntraReport {
         mesh: MeshReport { shape: mesh.shape, device_ids: mesh.device_ids.clone(), alpha: mesh.alpha, beta: mesh.beta },
-        objective: plan.objective,
-        communication: plan.communication_cost,
-        resharding: plan.resharding_cost,
+        objective: rounded(plan.objective),
+        communication: rounded(plan.communication_cost),
+        resharding: rounded(plan.resharding_cost),
         memory_per_device_bytes: plan.peak_memory_bytes,
         memory_budget_bytes: memory_budget,
         solver: SolverReport {

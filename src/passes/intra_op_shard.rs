@@ -79,7 +79,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
         };
         match plan_intra_op(graph, &intra_options) {
             Ok(plan) => {
-                candidates.push(CandidateReport { shape: mesh.shape, objective: Some(plan.objective), error: None });
+                candidates.push(CandidateReport { shape: mesh.shape, objective: Some((plan.objective * 1e6).round() / 1e6), error: None });
                 if best.as_ref().is_none_or(|(b, _)| plan.objective < b.objective) {
                     best = Some((plan, index));
                 }
