@@ -362,6 +362,14 @@ struct EdgeUse {
     operand: usize,
 }
 
+/// The strategy problem (Eq. 1) of `graph` on `options.mesh`, after merging: what the solver
+/// sees. Exposed so that the ILP can be checked against brute force on real strategy sets.
+pub fn strategy_problem(graph: &Graph, options: &IntraOptions) -> Result<StrategyProblem, PlanError> {
+    let mut builder = Builder::new(graph, options)?;
+    builder.assign_strategies();
+    Ok(builder.build_problem().0)
+}
+
 /// Chooses a strategy for every argument and op of `graph` on `options.mesh`.
 pub fn plan_intra_op(graph: &Graph, options: &IntraOptions) -> Result<IntraPlan, PlanError> {
     let mut builder = Builder::new(graph, options)?;
