@@ -17,6 +17,14 @@ use super::model::Model;
 use super::search::Search;
 use super::tree::{tree_move, TreeScratch};
 
+/// First prices make the priced load about this many times the cost: memory dominates at
+/// first, so the first rounds find a plan that fits, and the step then shrinks while the
+/// priced optimum fits.
+const PRICE_SCALE: f64 = 1000.0;
+
+/// Rounds without a better feasible plan after which the Lagrangian phase ends.
+const STALE_ROUNDS: usize = 3;
+
 /// Settings of the search.
 #[derive(Debug, Clone)]
 pub struct HeuristicOptions {
@@ -91,10 +99,10 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     // Lagrangian phase.
     let phase_end = clock.split(0.6);
     let mut prices = Prices::zero(m);
-    let scale: f64 = std::env::var("INTRA_SCALE").ok().and_then(|x| x.parse().ok()).unwrap_or(0.1);
-    let mut step = initial_step(s.total().1, &s.loads.values(), scale);
+    let mut step = initial_step(s.total().1, &s.loads.values(), PRICE_SCALE);
     let max_step = step * 1e6;
     let mut rounds = 0;
+    let mut stale = 0;
     let tree_size = 400;
     let priced_steps = 5;
     let mut priced_budget = Budget { nodes: 100, entries: 50_000 };
@@ -106,7 +114,8 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             Some(e) => Instant::now() >= e,
             None => rounds >= o.max_rounds,
         };
-        if over || n == 0 {
+        // Leave for polishing once the rounds stop paying off.
+        if over || n == 0 || (best.is_some() && stale >= STALE_ROUNDS) {
             break;
         }
         rounds += 1;
@@ -131,9 +140,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             };
             let nodes = grow(&s, &seeds, priced_budget, &mut rng, &mut state);
             let st = improve_priced(&mut s, &nodes, &mut local, &pen, 2.0, o.threads);
-            if std::env::var("INTRA_DEBUG_ILP").is_ok() {
-                eprintln!("[priced] {} nodes, gain {:.0}, optimal {}, {:.3}s, peak {:.0}", nodes.len(), st.gain, st.optimal, st.seconds, s.peak());
-            }
+
             adapt(&mut priced_budget, &st);
         }
         s.descend(false, Some(&pen), &mut stop);
@@ -144,32 +151,26 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             // The greedy repair is stuck: lower the peak with MILP neighbourhoods.
             fits = repair_peak(&mut cand, clock.split(0.3), o.threads, &mut rng, Budget { nodes: 60, entries: 40_000 });
             clock.log(true, || format!("MILP peak repair: fits {fits}, peak {:.0}", cand.peak()));
-            if std::env::var("INTRA_DEBUG_ILP").is_ok() {
-                let c = cand.loads.argmax();
-                let mut lo = m.base[c];
-                let mut cur = m.base[c];
-                let mut count = 0;
-                for t in &m.terms {
-                    if t.lo <= c && c < t.hi {
-                        count += 1;
-                        cur += t.usage[cand.choice[t.node]];
-                        lo += t.usage.iter().zip(&m.costs[t.node]).filter(|(_, c)| c.is_finite()).map(|(u, _)| *u).fold(f64::INFINITY, f64::min);
-                    }
-                }
-                eprintln!("[debug] checkpoint {c}: base {:.0}, live terms {count}, min possible {lo:.0}, current {cur:.0}, model lower bound {:.0}", m.base[c], m.peak_lower_bound());
-            }
         }
+        let mut improved = false;
         if fits {
             cand.descend(true, None, &mut stop);
             polish_trees(&mut cand, trees_per_round, tree_size, &mut rng, &mut scratch);
-            consider(&cand, &mut best);
+            improved = consider(&cand, &mut best);
         }
-        // Subgradient step on the prices: larger while the priced optimum overflows.
+        stale = if improved { 0 } else { stale + 1 };
+        // Prices: a subgradient step, larger while the priced optimum overflows; once it fits,
+        // all prices halve so that memory gets cheaper quickly.
         let loads = s.loads.values();
         let (_, cost) = s.total();
-        step = (step * if s.memory_ok() { 0.7 } else { 1.5 }).min(max_step);
-        prices.step(&loads, m.limit, step);
-        clock.log(o.verbose && std::env::var("INTRA_DEBUG_ROUNDS").is_ok(), || {
+        if s.memory_ok() {
+            prices.scale(0.5);
+            step *= 0.5;
+        } else {
+            step = (step * 1.5).min(max_step);
+            prices.step(&loads, m.limit, step);
+        }
+        clock.log(false, || {
             format!(
                 "round {rounds}: priced cost {cost:.0}, peak {:.0}, repaired {fits}, best {}",
                 s.peak(),
@@ -194,13 +195,18 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             if over {
                 break;
             }
-            let t0 = Instant::now();
             polish_trees(&mut cand, trees_per_round / 4 + 1, tree_size, &mut rng, &mut scratch);
-            if std::env::var("INTRA_DEBUG_ILP").is_ok() {
-                eprintln!("[trees] {:.3}s", t0.elapsed().as_secs_f64());
-            }
-            let seed = rng.below(n);
-            let nodes = grow(&cand, &[seed], budget, &mut rng, &mut state);
+            // Half of the neighbourhoods start at nodes live at the fullest checkpoint, where
+            // memory has to be traded between nodes.
+            let seeds: Vec<usize> = if steps % 2 == 1 && !cand.loads.is_empty() {
+                let mut live = live_at(&cand, cand.loads.argmax(), &mut rng);
+                live.truncate(4);
+                live
+            } else {
+                vec![rng.below(n)]
+            };
+            let seeds = if seeds.is_empty() { vec![rng.below(n)] } else { seeds };
+            let nodes = grow(&cand, &seeds, budget, &mut rng, &mut state);
             let left = o.deadline.map_or(5.0, |d| d.saturating_duration_since(Instant::now()).as_secs_f64());
             let step = improve(&mut cand, &nodes, &mut local, left.min(5.0), o.threads);
             steps += 1;

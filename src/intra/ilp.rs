@@ -5,10 +5,10 @@
 //! `sum_j e_uvij = s_ui` and `sum_i e_uvij = s_vj` force `e_uvij = s_ui * s_vj`, so `e` needs no
 //! integrality. Forbidden choices get no variable at all.
 //!
-//! Memory: one continuous load `L_c` per checkpoint, bounded by `limit - base_c`, tied to the
-//! choices by difference rows `L_c - L_{c-1} = (usage of terms starting at c) - (usage of terms
-//! ending at c)`; this equals the live-set sum at every checkpoint with two nonzeros per term
-//! and strategy instead of one per checkpoint it covers.
+//! Memory: for every checkpoint, the usage of the chosen strategies of the live terms stays
+//! within `limit - base_c` (checkpoints whose live terms and fixed load another adjacent
+//! checkpoint covers are skipped). A sparser difference formulation with load variables was
+//! tried first; HiGHS's presolve declared some feasible instances of it infeasible.
 
 use std::time::Instant;
 
@@ -106,12 +106,7 @@ pub fn run_milp(m: &Model, opts: &IlpOptions) -> Result<IlpOutcome, IlpFailure> 
     if !initial.is_empty() {
         problem = problem.with_initial_solution(initial);
     }
-    let t_build = start.elapsed().as_secs_f64();
-    let solved = problem.solve();
-    if std::env::var("INTRA_DEBUG_ILP").is_ok() {
-        eprintln!("[ilp] vars {variables} rows {constraints} build {t_build:.3}s solve {:.3}s", start.elapsed().as_secs_f64() - t_build);
-    }
-    let solved = match solved {
+    let solved = match problem.solve() {
         Ok(sol) => sol,
         Err(ResolutionError::Infeasible) => return Err(IlpFailure::Infeasible),
         Err(ResolutionError::Other("NoSolutionFound")) => return Err(IlpFailure::NoSolution),
@@ -146,6 +141,10 @@ fn build(m: &Model, opts: &IlpOptions) -> Result<Built, IlpFailure> {
     let mut initial = Vec::new();
     let init = opts.initial;
     let cost_weight = if opts.objective == IlpObjective::Cost { 1.0 } else { 0.0 };
+    // Memory no choice can change already over the limit.
+    if opts.objective == IlpObjective::Cost && m.base.iter().any(|&b| b > m.limit) {
+        return Err(IlpFailure::Infeasible);
+    }
 
     // Node variables: index by strategy for quick lookup.
     let mut s: Vec<Vec<(usize, Variable)>> = Vec::with_capacity(m.num_nodes());
@@ -183,14 +182,7 @@ fn build(m: &Model, opts: &IlpOptions) -> Result<Built, IlpFailure> {
         let (su, sv) = (&by_strategy[e.u], &by_strategy[e.v]);
         // An edge whose allowed entries are all zero and that forbids no allowed pair
         // changes nothing.
-        let mut free = true;
-        for i in 0..nu {
-            for j in 0..nv {
-                if su[i].is_some() && sv[j].is_some() && e.costs[i * nv + j] != 0.0 {
-                    free = false;
-                }
-            }
-        }
+        let free = (0..nu).all(|i| (0..nv).all(|j| su[i].is_none() || sv[j].is_none() || e.costs[i * nv + j] == 0.0));
         if free {
             continue;
         }
@@ -230,7 +222,7 @@ fn build(m: &Model, opts: &IlpOptions) -> Result<Built, IlpFailure> {
         }
     }
 
-    // Memory.
+    // Memory: one row per checkpoint that no neighbouring checkpoint dominates.
     let with_memory = !m.terms.is_empty() || opts.objective == IlpObjective::PeakMemory;
     if with_memory && m.num_checkpoints() > 0 {
         let t = m.num_checkpoints();
@@ -244,53 +236,64 @@ fn build(m: &Model, opts: &IlpOptions) -> Result<Built, IlpFailure> {
         } else {
             None
         };
-        let init_loads = init.map(|a| {
-            let mut l = m.loads(a);
-            for (x, b) in l.iter_mut().zip(&m.base) {
-                *x -= b;
-            }
-            l
-        });
-        let mut delta: Vec<Expression> = vec![Expression::default(); t];
-        for term in &m.terms {
-            for &(k, x) in &s[term.node] {
-                let u = term.usage[k];
-                if u == 0.0 {
-                    continue;
-                }
-                delta[term.lo].add_mul(u, x);
-                if term.hi < t {
-                    delta[term.hi].add_mul(-u, x);
-                }
+        let mut starts = vec![false; t + 1];
+        let mut ends = vec![false; t + 1];
+        let mut live: Vec<Vec<usize>> = vec![Vec::new(); t];
+        for (k, term) in m.terms.iter().enumerate() {
+            starts[term.lo] = true;
+            ends[term.hi] = true;
+            for l in &mut live[term.lo..term.hi] {
+                l.push(k);
             }
         }
-        let mut prev: Option<Variable> = None;
-        for (c, d) in delta.into_iter().enumerate() {
-            let def = match peak {
-                Some(_) => variable().min(0.0),
-                None => variable().min(0.0).max(m.limit - m.base[c]),
-            };
-            if peak.is_none() && m.limit - m.base[c] < 0.0 {
-                return Err(IlpFailure::Infeasible);
+        // Rows implied by another row: a checkpoint whose live terms are all live at the next
+        // checkpoint (nothing ends there) and whose fixed load is no larger (right to left
+        // chains end in a kept row); then, among those kept, one whose live terms all were
+        // live at the previous kept row (nothing started in between) with no larger load.
+        let mut keep = vec![true; t];
+        for c in 0..t.saturating_sub(1) {
+            if !ends[c + 1] && m.base[c] <= m.base[c + 1] {
+                keep[c] = false;
             }
-            let l = vars.add(def);
-            if let Some(li) = &init_loads {
-                initial.push((l, li[c].max(0.0)));
+        }
+        let mut started_before = vec![0usize; t + 1];
+        for c in 0..t {
+            started_before[c + 1] = started_before[c] + starts[c] as usize;
+        }
+        let mut prev: Option<usize> = None;
+        for c in 0..t {
+            if !keep[c] {
+                continue;
+            }
+            if let Some(p) = prev {
+                // Terms starting in (p, c].
+                if started_before[c + 1] - started_before[p + 1] == 0 && m.base[c] <= m.base[p] {
+                    keep[c] = false;
+                    continue;
+                }
+            }
+            prev = Some(c);
+        }
+        for c in 0..t {
+            if !keep[c] {
+                continue;
             }
             let mut row = Expression::default();
-            row.add_mul(1.0, l);
-            if let Some(p) = prev {
-                row.add_mul(-1.0, p);
+            for &k in &live[c] {
+                let term = &m.terms[k];
+                for &(st, x) in &s[term.node] {
+                    if term.usage[st] != 0.0 {
+                        row.add_mul(term.usage[st], x);
+                    }
+                }
             }
-            row = row - d;
-            constraints.push(row.eq(0.0));
-            if let Some(p) = peak {
-                let mut r = Expression::default();
-                r.add_mul(1.0, l);
-                r.add_mul(-1.0, p);
-                constraints.push(r.leq(-m.base[c]));
+            match peak {
+                Some(p) => {
+                    row.add_mul(-1.0, p);
+                    constraints.push(row.leq(-m.base[c]));
+                }
+                None => constraints.push(row.leq(m.limit - m.base[c])),
             }
-            prev = Some(l);
         }
     }
     Ok(Built { vars, objective, constraints, s, initial })

@@ -36,9 +36,11 @@ impl Prices {
         p
     }
 
-    /// Value of the priced memory: sum of price times (load - limit).
-    pub fn priced_excess(&self, loads: &[f64], limit: f64) -> f64 {
-        self.lambda.iter().zip(loads).map(|(l, x)| l * (x - limit)).sum()
+    /// Multiplies every price by `factor`.
+    pub fn scale(&mut self, factor: f64) {
+        for l in &mut self.lambda {
+            *l *= factor;
+        }
     }
 
     /// One subgradient step: every price moves by `step * (load - limit) / limit`, never

@@ -165,11 +165,7 @@ pub fn improve(s: &mut Search, nodes: &[usize], local: &mut [usize], time_limit:
     let (sub, cur) = sub_model(s, nodes, local);
     let before = sub.cost(&cur);
     let fail = |start: std::time::Instant| Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64() };
-    let t_sub = start.elapsed().as_secs_f64();
     let Ok(red) = preprocess(&sub, &PreprocessOptions::default()) else { return fail(start) };
-    if std::env::var("INTRA_DEBUG_ILP").is_ok() {
-        eprintln!("[lns] {} nodes: sub-model {:.3}s, preprocess {:.3}s -> {} nodes", nodes.len(), t_sub, start.elapsed().as_secs_f64() - t_sub, red.model.num_nodes());
-    }
     let warm = red.contract(&cur);
     let opts = IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
     let out = match run_milp(&red.model, &opts) {

@@ -1,9 +1,22 @@
-//! The MLIR-free solver core of the intra-op pass (paper §4.1, Eq. 1): choose one strategy per
-//! node minimising node plus edge (resharding) costs under a per-device memory limit.
+//! The intra-op pass (paper §4.1, Eq. 1): choose one strategy per node minimising node plus edge
+//! (resharding) costs under a per-device memory limit.
 //!
-//! - [`StrategyProblem`]: the problem; [`solve_ilp`]: the MILP of Eq. 1 with HiGHS;
-//!   [`solve_brute_force`]: exhaustive search for tests.
+//! Solver core (MLIR-free):
+//! - [`StrategyProblem`]: nodes (strategy costs, optional usages and live interval), edges (cost
+//!   matrices), aliases (pairs that must pick corresponding strategies), optional usage limit.
+//!   Costs `>= FORBIDDEN_COST` (1e18) forbid a choice.
+//! - [`solve_ilp`]: the MILP of Eq. 1 on the whole problem (HiGHS through good_lp).
+//! - [`solve`]: exact preprocessing (`preprocess`: dead and dominated strategies, leaves, chains,
+//!   single-strategy nodes, slack checkpoints), then the MILP when the reduced problem is small,
+//!   otherwise the search (`heuristic`: Lagrangian prices on memory with single-node, tree-DP and
+//!   MILP-neighbourhood moves, then MILP large neighbourhood search under the hard limit).
+//! - [`solve_brute_force`]: exhaustive search for tests.
 //! - [`read_iopddl`] / [`format_iopddl_solution`]: the ASPLOS'25 IOPDDL contest format.
+//!
+//! Determinism: the MILP path returns the same choice for the same input when it finishes
+//! within its time limit; the search is deterministic for a seed when bounded by
+//! `SolveOptions::max_search_steps` instead of a time limit (each neighbourhood MILP still has
+//! a 5 s cap).
 
 mod brute;
 pub mod config;
@@ -25,6 +38,8 @@ mod tree;
 mod problem;
 pub mod solution;
 mod solve;
+#[cfg(test)]
+mod tests;
 
 pub use brute::{solve_brute_force, BRUTE_FORCE_LIMIT};
 pub use error::IntraError;

@@ -75,9 +75,6 @@ impl Model {
     pub fn num_checkpoints(&self) -> usize {
         self.base.len()
     }
-    pub fn has_memory(&self) -> bool {
-        self.limit.is_finite()
-    }
 
     /// Builds the internal form; the problem must be valid.
     pub fn from_problem(p: &StrategyProblem) -> Model {
@@ -168,11 +165,6 @@ impl Model {
     /// Largest memory over the checkpoints (0 without memory).
     pub fn peak(&self, choice: &[usize]) -> f64 {
         self.loads(choice).into_iter().fold(0.0, f64::max)
-    }
-
-    /// Finite cost and within the memory limit.
-    pub fn feasible(&self, choice: &[usize]) -> bool {
-        self.cost(choice).is_finite() && self.peak(choice) <= self.limit
     }
 
     /// A lower bound on the peak memory of any assignment: every term at its smallest

@@ -314,11 +314,7 @@ impl<'a> Builder<'a> {
         }
 
         let nodes = (0..groups)
-            .map(|g| Node {
-                costs: costs[g].clone(),
-                usages: self.options.memory_budget.map(|_| usages[g].clone()),
-                interval: self.options.memory_budget.and(intervals[g]),
-            })
+            .map(|g| Node { costs: costs[g].clone(), usages: Some(usages[g].clone()), interval: intervals[g] })
             .collect();
         let edges = edge_costs.into_iter().map(|((u, v), costs)| Edge { u, v, costs }).collect();
         let problem = StrategyProblem {

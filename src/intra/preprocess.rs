@@ -595,8 +595,8 @@ impl Work {
         let n = self.alive.len();
         let mut index = vec![usize::MAX; n];
         let mut kept = Vec::new();
-        for x in 0..n {
-            if self.alive[x] {
+        for (x, &alive) in self.alive.iter().enumerate() {
+            if alive {
                 index[x] = kept.len();
                 kept.push(x);
             }

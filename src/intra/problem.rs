@@ -9,7 +9,7 @@ pub const FORBIDDEN_COST: f64 = 1e18;
 
 /// True when `cost` marks a choice that must never be taken.
 pub fn is_forbidden(cost: f64) -> bool {
-    !(cost < FORBIDDEN_COST)
+    cost >= FORBIDDEN_COST || cost.is_nan()
 }
 
 /// One operator (or IOPDDL node) with its strategies.

@@ -149,7 +149,7 @@ impl<'a> Search<'a> {
         while let Some(v) = queue.pop_front() {
             queued[v] = false;
             visits += 1;
-            if visits % 256 == 0 && stop() {
+            if visits.is_multiple_of(256) && stop() {
                 break;
             }
             let mut sc = self.scores(v);
@@ -187,7 +187,7 @@ impl<'a> Search<'a> {
         let mut steps = 0usize;
         while !self.memory_ok() {
             steps += 1;
-            if steps % 16 == 0 && stop() {
+            if steps.is_multiple_of(16) && stop() {
                 return false;
             }
             let c = self.loads.argmax();

@@ -23,10 +23,6 @@ impl LoadTree {
         LoadTree { n, size, max, add: vec![0.0; 2 * size] }
     }
 
-    pub fn len(&self) -> usize {
-        self.n
-    }
-
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
@@ -93,11 +89,6 @@ impl LoadTree {
             acc[i] = acc[i / 2] + self.add[i / 2];
         }
         (0..self.n).map(|c| self.max[self.size + c] + acc[self.size + c]).collect()
-    }
-
-    /// Load of one checkpoint.
-    pub fn get(&self, c: usize) -> f64 {
-        self.max(c, c + 1)
     }
 }
 

@@ -108,7 +108,10 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
     }
     let entries: usize = rm.edges.iter().map(|e| e.costs.len()).sum();
     let small = entries <= ILP_MAX_ENTRIES && rm.num_nodes() <= ILP_MAX_NODES;
-    let (reduced_choice, optimal, variables, constraints, method) = if small {
+    let (reduced_choice, optimal, variables, constraints, method) = if rm.num_nodes() == 0 {
+        // Preprocessing decided every node exactly; HiGHS rejects an empty model.
+        (Vec::new(), true, 0, 0, "preprocess")
+    } else if small {
         let ilp = IlpOptions { objective: IlpObjective::Cost, time_limit: remaining(opts, start), threads: opts.threads, initial: None };
         match run_milp(rm, &ilp) {
             Ok(out) => (out.choice, out.optimal, out.variables, out.constraints, "preprocess+ilp"),
@@ -126,7 +129,11 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
             seed: opts.seed,
             max_rounds: opts.max_search_steps.unwrap_or(200),
         };
-        match heuristic(rm, &ho).choice {
+        let out = heuristic(rm, &ho);
+        if opts.verbose {
+            eprintln!("[intra] search: {} Lagrangian rounds, {} MILP neighbourhoods", out.rounds, out.lns_steps);
+        }
+        match out.choice {
             Some(c) => (c, false, 0, 0, "preprocess+search"),
             None => return Err(IntraError::NoSolutionInTime { seconds: opts.time_limit.unwrap_or(0.0) }),
         }

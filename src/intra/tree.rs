@@ -25,9 +25,7 @@ const IN_TREE: u32 = u32::MAX;
 /// What a tree move changed.
 #[derive(Debug, Clone, Default)]
 pub struct Moved {
-    /// Decrease of cost plus penalty.
-    pub gain: f64,
-    /// (node, previous strategy) of every node that changed.
+    /// (node, previous strategy) of every node that changed (empty: no better assignment).
     pub undo: Vec<(usize, usize)>,
 }
 
@@ -106,7 +104,7 @@ pub fn tree_move(
     let k = order.len();
     let mut f: Vec<Vec<f64>> = Vec::with_capacity(k);
     let mut current = 0.0;
-    for (i, &v) in order.iter().enumerate() {
+    for &v in &order {
         let mut u: Vec<f64> = s.m.costs[v].clone();
         if let Some(p) = penalty {
             for (x, q) in u.iter_mut().zip(&p[v]) {
@@ -123,7 +121,6 @@ pub fn tree_move(
                 *x += s.entry(v, a, st, t);
             }
         }
-        let _ = i;
         current += u[s.choice[v]];
         f.push(u);
     }
@@ -141,12 +138,11 @@ pub fn tree_move(
         let v = order[i];
         let a = s.adj[v][ai];
         let np = s.m.costs[order[p]].len();
-        let nv = f[i].len();
         let mut add = vec![f64::INFINITY; np];
         let mut arg = vec![0u32; np];
         for sp in 0..np {
-            for sv in 0..nv {
-                let c = f[i][sv] + s.entry(v, &a, sv, sp);
+            for (sv, &fv) in f[i].iter().enumerate() {
+                let c = fv + s.entry(v, &a, sv, sp);
                 if c < add[sp] {
                     add[sp] = c;
                     arg[sp] = sv as u32;
@@ -159,7 +155,6 @@ pub fn tree_move(
         best[i] = arg;
     }
     reset(sc, &order);
-    let _ = &mut current;
     let mut root = 0;
     for (st, &x) in f[0].iter().enumerate() {
         if x < f[0][root] {
@@ -167,7 +162,8 @@ pub fn tree_move(
         }
     }
     let value = f[0][root];
-    if !(value < current - 1e-9 * current.abs().max(1.0)) {
+    let improves = value < current - 1e-9 * current.abs().max(1.0);
+    if !improves {
         return Moved::default();
     }
     let mut pick = vec![0usize; k];
@@ -182,7 +178,7 @@ pub fn tree_move(
             s.set(v, pick[i]);
         }
     }
-    Moved { gain: current - value, undo }
+    Moved { undo }
 }
 
 fn shuffle(v: &mut [usize], rng: &mut Rng) {
