@@ -28,13 +28,19 @@ pub struct IntraOptions {
 }
 
 /// Alpa's tie-break: every all-reduce costs a little more, so that among plans with equal
-/// communication volume the one with fewer all-reduces wins.
+/// communication volume the one with fewer all-reduces wins. Alpa adds 0.01 in its abstract
+/// units (alpha = 1); scaled by the mesh's latency it stays negligible in seconds too.
 pub const ALL_REDUCE_TIE_BREAK: f64 = 0.01;
 
+fn all_reduce_tie_break(mesh: &DeviceMesh) -> f64 {
+    let alpha = mesh.alpha.iter().copied().filter(|a| *a > 0.0).fold(f64::INFINITY, f64::min);
+    ALL_REDUCE_TIE_BREAK * if alpha.is_finite() { alpha } else { 1e-9 }
+}
+
 /// A strategy's cost in the ILP: its communication plus the all-reduce tie-break.
-pub fn strategy_cost(strategy: &Strategy) -> f64 {
+pub fn strategy_cost(strategy: &Strategy, mesh: &DeviceMesh) -> f64 {
     let all_reduces = strategy.collectives.iter().filter(|c| c.kind == Collective::AllReduce).count();
-    strategy.communication_cost + ALL_REDUCE_TIE_BREAK * all_reduces as f64
+    strategy.communication_cost + all_reduce_tie_break(mesh) * all_reduces as f64
 }
 
 /// Where a value comes from.
@@ -267,7 +273,7 @@ impl<'a> Builder<'a> {
         for (producer, candidates) in members {
             let g = candidates.group;
             for (s, strategy) in candidates.strategies.iter().enumerate() {
-                costs[g][s] += strategy_cost(strategy);
+                costs[g][s] += strategy_cost(strategy, &self.options.mesh);
                 usages[g][s] += strategy.result_bytes_per_device as f64;
             }
             let (start, end) = live[&producer];
@@ -417,7 +423,8 @@ pub fn plan_intra_op(graph: &Graph, options: &IntraOptions) -> Result<IntraPlan,
     }
     let args: Vec<Option<Strategy>> = builder.args.iter().map(|c| c.as_ref().map(pick)).collect();
     let ops: Vec<Strategy> = builder.ops.iter().map(pick).collect();
-    let communication_cost = args.iter().flatten().chain(ops.iter()).map(strategy_cost).sum::<f64>();
+    let communication_cost =
+        args.iter().flatten().chain(ops.iter()).map(|s| strategy_cost(s, &options.mesh)).sum::<f64>();
     let tensor_args = builder.args.iter().filter(|a| a.is_some()).count();
     Ok(IntraPlan {
         args,
