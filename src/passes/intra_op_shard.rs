@@ -15,6 +15,8 @@ use crate::sharding::strategy::StrategyOptions;
 use mlir_sys::MlirOperation;
 
 const PASS: &str = "alpa-intra-op-shard";
+/// Graphs at least this large print solver progress on stderr.
+const VERBOSE_SOLVE_OPS: usize = 5000;
 
 fn option<'a>(options: &'a PassOptions, name: &str) -> &'a str {
     options.string(name).unwrap_or("")
@@ -75,7 +77,12 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
             allow_replicated_parameters,
             memory_budget,
             merge_trivial_ops,
-            solve: SolveOptions { time_limit: Some(time_limit), ..SolveOptions::default() },
+            // Large problems take a while: the solver then reports its progress on stderr.
+            solve: SolveOptions {
+                time_limit: Some(time_limit),
+                verbose: graph.ops().len() >= VERBOSE_SOLVE_OPS,
+                ..SolveOptions::default()
+            },
         };
         match plan_intra_op(graph, &intra_options) {
             Ok(plan) => {
