@@ -171,6 +171,14 @@ fn pad(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     b.finish()
 }
 
+/// The index vector dim of gather/scatter: at most the indices' rank (equal means implicit).
+fn index_vector_dim(op: &OpNode, attr: &str, dim: i64, rank: usize) -> Result<usize, OpTableError> {
+    match usize::try_from(dim) {
+        Ok(ivd) if ivd <= rank => Ok(ivd),
+        _ => Err(super::bad_attr(op, attr, format!("index_vector_dim {dim} beyond the indices' rank {rank}"))),
+    }
+}
+
 fn gather(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     b.expect_operands(2)?;
     let dn = parsed_attr(b.op, "dimension_numbers", GatherDimensionNumbers::parse)?;
@@ -184,14 +192,7 @@ fn gather(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     let idx_batch = check_dim_list(op, attr, &dn.start_indices_batching_dims, indices.rank())?;
     check_dim_list(op, attr, &dn.start_index_map, input.rank())?;
     let offset = check_dim_list(op, attr, &dn.offset_dims, out.rank())?;
-    let ivd = dn.index_vector_dim as usize;
-    if ivd > indices.rank() {
-        return Err(super::bad_attr(
-            op,
-            attr,
-            format!("index_vector_dim {ivd} beyond the indices' rank {}", indices.rank()),
-        ));
-    }
+    let ivd = index_vector_dim(op, attr, dn.index_vector_dim, indices.rank())?;
     let slice_sizes = match ints_attr(op, "slice_sizes")? {
         Ints::Values(v) if v.len() == input.rank() => Some(v),
         Ints::Values(v) => {
@@ -279,14 +280,7 @@ fn scatter(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     let idx_batch = check_dim_list(op, attr, &dn.scatter_indices_batching_dims, indices.rank())?;
     check_dim_list(op, attr, &dn.scatter_dims_to_operand_dims, input.rank())?;
     let window = check_dim_list(op, attr, &dn.update_window_dims, update.rank())?;
-    let ivd = dn.index_vector_dim as usize;
-    if ivd > indices.rank() {
-        return Err(super::bad_attr(
-            op,
-            attr,
-            format!("index_vector_dim {ivd} beyond the indices' rank {}", indices.rank()),
-        ));
-    }
+    let ivd = index_vector_dim(op, attr, dn.index_vector_dim, indices.rank())?;
     let scatter_idx: Vec<usize> = (0..indices.rank()).filter(|&d| d != ivd).collect();
     let scatter_upd = other_dims(update.rank(), &[&window]);
     let window_in = other_dims(input.rank(), &[&inserted, &in_batch]);
