@@ -1,0 +1,256 @@
+"""Issue 3, "correct on a real runtime": the plans of `alpa-intra-op-shard`
+run under XLA SPMD on 8 virtual CPU devices.
+
+For the MLP, GPT, MoE and Wide-ResNet fixtures, on 2x4, 4x2, 8x1 and 1x8
+meshes, in both output formats (sdy, gspmd):
+
+* `test_numerics`: the annotated module compiles and runs on 8 devices and
+  every output matches the original module run on one device.
+* `test_collectives`: the collectives in XLA's optimized HLO agree *exactly*
+  with the report's `collectives` (multisets of (kind, per-device bytes, mesh
+  axes), after the normalisations of `alpa_mlir.validate`: combined
+  all-reduces split, multi-axis gathers merged, a resharding shared by several
+  consumers counted once).
+* `test_collectives_pinned` (gspmd; meshes 2x4, 4x2, 8x1, plus 1x8 with
+  `ALPA_XLA_FULL=1`): the same comparison after
+  `validate.pin_reshardings` made every resharding of the plan explicit. It
+  checks the planner's own accounting, independently of how much freedom the
+  emitted annotations leave to XLA. (For sdy the same rewrite plus result
+  constraints gives identical collectives in every combination measured; one
+  format is enough here.)
+
+Combinations that do not meet the check yet are `xfail(strict=True)` with the
+measured reason, so a fix shows up as XPASS (and fails the run until the
+marker is removed). Numerics are never xfailed here: all combinations match.
+
+Each combination is compiled once per session and shared by its tests.
+alpa-opt comes from `$ALPA_OPT` (default target/release/alpa-opt); without it
+the tests skip, unless `ALPA_REQUIRE_OPT=1`. Debug one combination with
+`python -m alpa_mlir.validate FIXTURE --mesh 2x4 --format sdy -v`.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from conftest import single_device_result
+
+from alpa_mlir import validate as V
+from alpa_mlir.fixtures import fixture_path
+
+FIXTURES = ("mlp", "gpt_tiny", "moe_tiny", "wresnet_tiny")
+MESHES = ("2x4", "4x2", "8x1", "1x8")
+FORMATS = ("sdy", "gspmd")
+
+# ---------------------------------------------------------------- known gaps
+# Measured with jax/jaxlib 0.10.2 (see the report of the helper that wrote
+# this file for the full tables).
+
+SDY_OP_SHARDINGS_DROPPED = (
+    "XLA's Shardy import (jaxlib 0.10.2) keeps only @main's argument/result "
+    "shardings and sdy.sharding_constraint ops; per-op `sdy.sharding` attributes "
+    "are dropped before propagation (see the `01.before_propagation.mlir` dump), "
+    "so Shardy re-propagates its own plan")
+IMPLICIT_RESHARDINGS = (
+    "reshardings are implicit: when an operand's required spec differs from its "
+    "producer's, XLA picks its own algorithm for the op (e.g. gpt_tiny 8x1 op 628 "
+    "dot_general: XLA all-gathers 64 KiB instead of the plan's all-to-all 8 KiB + "
+    "all-reduce 16 KiB)")
+TWO_AXIS_RESHARDINGS = (
+    "2-D resharding steps: XLA all-gathers then slices where the cost model slices "
+    "first (e.g. moe_tiny 4x2 RS1R -> S0RR: report all-gather 8 KiB, XLA 32 KiB), "
+    "falls back to a full all-gather for two-axis all-to-alls (RRS10R -> S0S1RR), "
+    "adds an all-to-all for S1RR -> RS1S0, and all-reduces once per axis when "
+    "reducing over both axes")
+
+# as emitted: combos whose collectives do not match exactly yet
+EMITTED_GAPS = {
+    (f, m, fmt): (SDY_OP_SHARDINGS_DROPPED if fmt == "sdy" else IMPLICIT_RESHARDINGS)
+    for f in FIXTURES if f != "mlp" for m in MESHES for fmt in FORMATS
+}
+# pinned: remaining gaps on 2-D meshes
+PINNED_GAPS = {(f, m): TWO_AXIS_RESHARDINGS
+               for f in ("gpt_tiny", "moe_tiny", "wresnet_tiny") for m in ("2x4", "4x2")}
+
+
+# ---------------------------------------------------------------- plumbing
+
+def _require_opt():
+    p = V.alpa_opt_path()
+    if not p.exists():
+        msg = f"alpa-opt not found at {p} (build it, or set ALPA_OPT)"
+        if os.environ.get("ALPA_REQUIRE_OPT") == "1":
+            pytest.fail(msg)
+        pytest.skip(msg)
+
+
+_RESULTS: dict[tuple, dict] = {}
+
+
+@pytest.fixture(scope="session")
+def workroot(tmp_path_factory):
+    return tmp_path_factory.mktemp("intra-op-xla")
+
+
+def _result(fixture: str, mesh: str, fmt: str, pinned: bool, workroot) -> dict:
+    """validate() of one combination, computed once per session."""
+    _require_opt()
+    key = (fixture, mesh, fmt, pinned)
+    if key not in _RESULTS:
+        src = fixture_path(fixture)
+        ref_key = f"{src.resolve()}@0"
+        if ref_key not in V._REF_CACHE:  # share the conftest's single-device run
+            V._REF_CACHE[ref_key] = single_device_result(fixture)
+        wd = workroot / f"{fixture}.{mesh}.{fmt}{'.pinned' if pinned else ''}"
+        wd.mkdir(parents=True, exist_ok=True)
+        try:
+            r = V.validate(fixture, mesh, fmt, workdir=wd, pin=pinned)
+        except V.AlpaOptError as e:
+            r = {"error": f"alpa-opt: {e}"}
+        r["workdir"] = str(wd)
+        _RESULTS[key] = r
+    return _RESULTS[key]
+
+
+def _header(r: dict) -> str:
+    return (f"{r.get('module')} mesh={r.get('mesh')} format={r.get('format')} "
+            f"(files in {r['workdir']})")
+
+
+def _check_collectives(r: dict):
+    assert "error" not in r, f"{_header(r)}\n{r['error']}"
+    cmp = r["collectives"]
+    if cmp["exact"]:
+        return
+    lines = [_header(r), V.describe_comparison(cmp)]
+    per_op = r.get("per_op") or []
+    if per_op:
+        lines.append(f"ops whose collectives differ ({len(per_op)}; report vs XLA):")
+        for d in per_op[:40]:
+            lines.append(f"  op {d['op']} {d['op_name'] or ''}: {d['only_predicted']} vs "
+                         f"{d['only_actual']}  {'; '.join(d['reasons'])}"[:300])
+    pytest.fail("\n".join(lines), pytrace=False)
+
+
+def _params(gaps: dict, combos):
+    out = []
+    for combo in combos:
+        key = combo if combo in gaps else combo[:2] if combo[:2] in gaps else None
+        marks = [pytest.mark.xfail(reason=gaps[key], strict=True)] if key else []
+        out.append(pytest.param(*combo, marks=marks, id="-".join(combo)))
+    return out
+
+
+ALL = [(f, m, fmt) for f in FIXTURES for m in MESHES for fmt in FORMATS]
+
+
+# ---------------------------------------------------------------- tests
+
+@pytest.mark.parametrize("fixture,mesh,fmt", [pytest.param(*c, id="-".join(c)) for c in ALL])
+def test_numerics(fixture, mesh, fmt, workroot):
+    r = _result(fixture, mesh, fmt, False, workroot)
+    assert "error" not in r, f"{_header(r)}\n{r['error']}"
+    assert r["num_partitions_attr"] == 8, r["num_partitions_attr"]
+    num = r["numerics"]
+    assert len(num["outputs"]) > 0
+    assert num["match"], (f"{_header(r)}: outputs differ from the original on one device\n"
+                          + "\n".join(V.mismatched_outputs(num)))
+
+
+@pytest.mark.parametrize("fixture,mesh,fmt", _params(EMITTED_GAPS, ALL))
+def test_collectives(fixture, mesh, fmt, workroot):
+    _check_collectives(_result(fixture, mesh, fmt, False, workroot))
+
+
+# 1x8 gives the same plan as 8x1 on the other axis; it runs with ALPA_XLA_FULL=1.
+PINNED_MESHES = MESHES if os.environ.get("ALPA_XLA_FULL") == "1" else ("2x4", "4x2", "8x1")
+
+
+@pytest.mark.parametrize("fixture,mesh,fmt",
+                         _params(PINNED_GAPS,
+                                 [(f, m, "gspmd") for f in FIXTURES for m in PINNED_MESHES]))
+def test_collectives_pinned(fixture, mesh, fmt, workroot):
+    r = _result(fixture, mesh, fmt, True, workroot)
+    assert "error" not in r, f"{_header(r)}\n{r['error']}"
+    assert r["numerics"]["match"], (f"{_header(r)} (pinned): outputs differ\n"
+                                    + "\n".join(V.mismatched_outputs(r["numerics"])))
+    _check_collectives(r)
+
+
+# ---------------------------------------------------------------- the comparison itself
+
+def _item(kind, nbytes, axes=(0,), op=None, reason="strategy"):
+    return {"kind": kind, "bytes": nbytes, "axes": tuple(axes), "op": op, "reason": reason}
+
+
+def test_comparison_can_fail():
+    """The checks are not vacuous: a missing, an extra, a resized or a
+    re-axed collective each break `exact`."""
+    base = [_item("all-reduce", 16384), _item("all-gather", 4096, (1,))]
+    assert V.compare_collectives(base, list(base))["exact"]
+    for other in (base[:1], base + [_item("all-to-all", 512)],
+                  [_item("all-reduce", 8192), base[1]],
+                  [_item("all-reduce", 16384, (1,)), base[1]],
+                  [_item("all-gather", 16384), base[1]]):
+        c = V.compare_collectives(base, other)
+        assert not c["exact"], other
+    c = V.compare_collectives(base, [_item("all-reduce", 16384, (1,)), base[1]])
+    assert c["kinds_bytes"] and not c["exact"] and c["level"] == "kinds_bytes"
+    c = V.compare_collectives(base, [_item("all-reduce", 8192), _item("all-reduce", 8192)])
+    assert c["level"] is None
+
+
+def test_report_normalisation():
+    mesh = {"shape": [2, 4], "device_ids": list(range(8))}
+    rep = {"mesh": mesh, "collectives": [
+        # S10R -> RR at one consumer: two gathers, merged into one over both axes
+        {"kind": "all-gather", "bytes": 16384, "axes": [0], "op": 9,
+         "reason": "resharding operand 0 from op 3: S10R -> RR"},
+        {"kind": "all-gather", "bytes": 65536, "axes": [1], "op": 9,
+         "reason": "resharding operand 0 from op 3: S10R -> RR"},
+        # the same resharding of op 5 needed by ops 7 and 8: counted once
+        {"kind": "all-to-all", "bytes": 2048, "axes": [1], "op": 7,
+         "reason": "resharding operand 0 from op 5: RS1R -> RRS1"},
+        {"kind": "all-to-all", "bytes": 2048, "axes": [1], "op": 8,
+         "reason": "resharding operand 1 from op 5: RS1R -> RRS1"},
+        {"kind": "all-reduce", "bytes": 4, "axes": [0, 1], "op": 8, "reason": "strategy"},
+    ]}
+    got = sorted((c["kind"], c["bytes"], c["axes"]) for c in V.normalize_report(rep))
+    assert got == [("all-gather", 65536, (0, 1)), ("all-reduce", 4, (0, 1)),
+                   ("all-to-all", 2048, (1,))]
+    raw = V.normalize_report(rep, dedupe_reshardings=False, merge_gathers=False)
+    assert len(raw) == 5
+
+
+def test_xla_normalisation():
+    """Combined all-reduces are split; replica groups map to mesh axes."""
+    colls = [
+        {"kind": "all-reduce", "name": "ar", "result_shapes": ["f32[32,128]", "f32[]"],
+         "operand_shapes": ["f32[32,128]", "f32[]"], "result_bytes": 16388,
+         "operand_bytes": 16388, "replica_groups": [[0, 1, 2, 3], [4, 5, 6, 7]]},
+        {"kind": "all-gather", "name": "ag", "result_shapes": ["f32[64,64]"],
+         "operand_shapes": ["f32[32,64]"], "result_bytes": 16384, "operand_bytes": 8192,
+         "replica_groups": [[0, 4], [1, 5], [2, 6], [3, 7]]},
+        {"kind": "all-reduce", "name": "ar2", "result_shapes": ["f32[8]"],
+         "operand_shapes": ["f32[8]"], "result_bytes": 32, "operand_bytes": 32,
+         "replica_groups": [[0, 1], [2, 3], [4, 5], [6, 7]]},
+    ]
+    got = [(c["kind"], c["bytes"], c["axes"]) for c in V.normalize_xla(colls, (2, 4))]
+    assert got == [("all-reduce", 16384, (1,)), ("all-reduce", 4, (1,)),
+                   ("all-gather", 16384, (0,)), ("all-reduce", 32, None)]
+    # an 8x1 mesh: the size-1 axis disappears, all 8 devices = axis 0
+    (c,) = V.normalize_xla([dict(colls[2], replica_groups=[list(range(8))])], (8, 1))
+    assert c["axes"] == (0,)
+
+
+def test_spec_encodings():
+    assert V.parse_spec("RS01S1") == [(), (0, 1), (1,)]
+    assert V.spec_to_sdy("RS10") == '#sdy.sharding<@mesh, [{}, {"y", "x"}]>'
+    assert V.spec_to_hlo("RR", (2, 4)) == "{replicated}"
+    assert V.spec_to_hlo("S0S1", (2, 4)) == "{devices=[2,4]0,1,2,3,4,5,6,7}"
+    assert V.spec_to_hlo("S1R", (2, 4)) == \
+        "{devices=[4,1,2]0,4,1,5,2,6,3,7 last_tile_dim_replicate}"
+    assert V.spec_to_hlo("S10", (2, 4)) == "{devices=[8]0,4,1,5,2,6,3,7}"
+    with pytest.raises(ValueError):
+        V.parse_spec("RX")
