@@ -6,7 +6,11 @@
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 
 // CHECK: %arg1: tensor<32x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>, tf.aliasing_output = 1 : i32}
-// CHECK: "stablehlo.dot_general"(%arg37, %arg1) {{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+// The replicated input batch is split before the first matmul by an explicit constraint (a
+// free slice), so that XLA runs exactly the plan; every op result is constrained as well.
+// CHECK: %[[X:.*]] = "sdy.sharding_constraint"(%arg37) {sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}
+// CHECK-NEXT: %[[H:.*]] = "stablehlo.dot_general"(%[[X]], %arg1) {{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+// CHECK-NEXT: "sdy.sharding_constraint"(%[[H]]) {sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}
 
 // REPORT: "objective": 38035.13
 // REPORT-NOT: "kind": "all-gather"

@@ -33,3 +33,5 @@
 // GSPMD: "stablehlo.dot_general"(%arg37, %arg1) {{.*}} {mhlo.sharding = "{devices=[1,4]<=[4]}"}
 // GSPMD: "stablehlo.dot_general"({{.*}}, %arg3) {{.*}} {mhlo.sharding = "{replicated}"}
 // GSPMD-NOT: sdy.
+// In GSPMD form a resharding the plan needs is an explicit custom_call @Sharding.
+// GSPMD: "stablehlo.custom_call"({{.*}}) {call_target_name = "Sharding", mhlo.sharding = "{{.*}}"}

@@ -23,7 +23,7 @@ use super::tree::{tree_move, TreeScratch};
 const PRICE_SCALE: f64 = 1000.0;
 
 /// Rounds without a better feasible plan after which the Lagrangian phase ends.
-const STALE_ROUNDS: usize = 3;
+const STALE_ROUNDS: usize = 8;
 
 /// Settings of the search.
 #[derive(Debug, Clone)]
@@ -97,7 +97,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     }
 
     // Lagrangian phase.
-    let phase_end = clock.split(0.6);
+    let phase_end = clock.split(0.75);
     let mut prices = Prices::zero(m);
     let mut step = initial_step(s.total().1, &s.loads.values(), PRICE_SCALE);
     let max_step = step * 1e6;

@@ -123,7 +123,8 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
         }
     } else {
         let ho = HeuristicOptions {
-            deadline: opts.time_limit.map(|t| start + Duration::from_secs_f64(t)),
+            // A margin for the last neighbourhood, the expansion and the final evaluation.
+            deadline: opts.time_limit.map(|t| start + Duration::from_secs_f64((0.97 * t - 0.5).max(0.0))),
             threads: opts.threads,
             verbose: opts.verbose,
             seed: opts.seed,

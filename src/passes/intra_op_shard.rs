@@ -127,7 +127,9 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let arg_specs: Vec<_> = plan.args.iter().map(|a| a.as_ref().and_then(|s| s.result_specs.first()).and_then(Option::as_ref)).collect();
     let op_specs: Vec<Vec<_>> = plan.ops.iter().map(|s| s.result_specs.iter().map(Option::as_ref).collect()).collect();
     let returned = graph.returned.iter().map(|v| Shardings::of_value(&arg_specs, &op_specs, *v)).collect();
-    let shardings = Shardings { args: arg_specs.clone(), ops: op_specs.clone(), returned };
+    let operand_specs: Vec<Vec<_>> = plan.ops.iter().map(|s| s.operand_specs.iter().map(Option::as_ref).collect()).collect();
+    let operand_values = graph.ops().iter().map(|op| op.operands.clone()).collect();
+    let shardings = Shardings { args: arg_specs, ops: op_specs, operands: operand_specs, operand_values, returned };
     write_shardings::write(module, entry, &read.handles, &shardings, mesh.shape, format)
         .map_err(|e| fail(format!("{PASS}: {e}")))?;
 

@@ -302,3 +302,41 @@ pub fn insert_parsed_op_at_start(block: MlirBlock, context: MlirContext, text: &
         Ok(op)
     }
 }
+
+/// Creates `name(operand) {attrs} : (T) -> T` at `location` and inserts it before or after
+/// `reference` in its block.
+pub fn insert_unary_op(
+    name: &str,
+    operand: MlirValue,
+    attrs: &[(&str, MlirAttribute)],
+    reference: MlirOperation,
+    after: bool,
+) -> MlirOperation {
+    unsafe {
+        let context = mlirOperationGetContext(reference);
+        let location = mlirOperationGetLocation(reference);
+        let mut state = mlirOperationStateGet(string_ref(name), location);
+        mlirOperationStateAddOperands(&mut state, 1, &operand);
+        let ty = mlirValueGetType(operand);
+        mlirOperationStateAddResults(&mut state, 1, &ty);
+        let named: Vec<MlirNamedAttribute> = attrs
+            .iter()
+            .map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(context, string_ref(k)), *v))
+            .collect();
+        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        let op = mlirOperationCreate(&mut state);
+        let block = mlirOperationGetBlock(reference);
+        if after {
+            mlirBlockInsertOwnedOperationAfter(block, reference, op);
+        } else {
+            mlirBlockInsertOwnedOperationBefore(block, reference, op);
+        }
+        op
+    }
+}
+
+/// Replaces every use of `value` but the one by `except` with `with`.
+pub fn replace_uses_except(value: MlirValue, with: MlirValue, except: MlirOperation) {
+    let mut exceptions = [except];
+    unsafe { mlirValueReplaceAllUsesExcept(value, with, 1, exceptions.as_mut_ptr()) }
+}

@@ -12,6 +12,10 @@ pub struct Shardings<'a> {
     pub args: Vec<Option<&'a ShardingSpec>>,
     /// Per op, per result (`None` for non-tensor results).
     pub ops: Vec<Vec<Option<&'a ShardingSpec>>>,
+    /// Per op, per operand: the sharding the op's chosen strategy computes from.
+    pub operands: Vec<Vec<Option<&'a ShardingSpec>>>,
+    /// Per op, per operand: where the operand comes from in the graph.
+    pub operand_values: Vec<Vec<ValueRef>>,
     pub returned: Vec<Option<&'a ShardingSpec>>,
 }
 
@@ -100,8 +104,65 @@ pub fn write(
             unsafe { mlirFuncSetResultAttr(entry.op, index as isize, mlir::string_ref(attr_name), attr) };
         }
     }
+    pin(handles, shardings, format, &render, context)?;
     let devices = (mesh_shape[0] * mesh_shape[1]) as i32;
     mlir::set_i32_attr(module, "mhlo.num_partitions", devices);
     mlir::set_i32_attr(module, "mhlo.num_replicas", 1);
+    Ok(())
+}
+
+/// Leaves XLA no choice: every op result is constrained to its sharding (Shardy re-propagates
+/// from the function boundary otherwise), and every operand whose sharding the op's strategy
+/// changes goes through an explicit resharding to it, free slices included, so that XLA
+/// performs the plan's collectives and not others of its own choosing.
+fn pin(
+    handles: &[MlirOperation],
+    shardings: &Shardings,
+    format: OutputFormat,
+    render: &dyn Fn(&ShardingSpec) -> String,
+    context: MlirContext,
+) -> Result<(), String> {
+    let constraint = |value: MlirValue, spec: &ShardingSpec, reference: MlirOperation, after: bool| -> Result<MlirOperation, String> {
+        let text = render(spec);
+        Ok(match format {
+            OutputFormat::Sdy => {
+                let attr = mlir::parse_attr(context, &text)?;
+                mlir::insert_unary_op("sdy.sharding_constraint", value, &[("sharding", attr)], reference, after)
+            }
+            OutputFormat::Gspmd => {
+                let target = mlir::string_attr_value(context, "Sharding");
+                let sharding = mlir::string_attr_value(context, &text);
+                mlir::insert_unary_op(
+                    "stablehlo.custom_call",
+                    value,
+                    &[("call_target_name", target), ("mhlo.sharding", sharding)],
+                    reference,
+                    after,
+                )
+            }
+        })
+    };
+    if format == OutputFormat::Sdy {
+        for (op, specs) in handles.iter().zip(&shardings.ops) {
+            for (result, spec) in mlir::results(*op).into_iter().zip(specs) {
+                let Some(spec) = spec else { continue };
+                let pinned = constraint(result, spec, *op, true)?;
+                mlir::replace_uses_except(result, mlir::results(pinned)[0], pinned);
+            }
+        }
+    }
+    for (index, op) in handles.iter().enumerate() {
+        for (position, required) in shardings.operands[index].iter().enumerate() {
+            let Some(required) = required else { continue };
+            let Some(&value) = shardings.operand_values[index].get(position) else { continue };
+            let produced = Shardings::of_value(&shardings.args, &shardings.ops, value);
+            if produced == Some(*required) {
+                continue;
+            }
+            let operand = mlir::operands(*op)[position];
+            let pinned = constraint(operand, required, *op, false)?;
+            unsafe { mlirOperationSetOperand(*op, position as isize, mlir::results(pinned)[0]) };
+        }
+    }
     Ok(())
 }
