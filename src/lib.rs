@@ -1,5 +1,6 @@
 pub mod cluster;
 pub mod intra;
+pub mod inter;
 pub mod ir;
 pub mod passes;
 pub mod sharding;

@@ -11,13 +11,11 @@ meshes, in both output formats (sdy, gspmd):
   axes), after the normalisations of `alpa_mlir.validate`: combined
   all-reduces split, multi-axis gathers merged, a resharding shared by several
   consumers counted once).
-* `test_collectives_pinned` (gspmd; meshes 2x4, 4x2, 8x1, plus 1x8 with
-  `ALPA_XLA_FULL=1`): the same comparison after
-  `validate.pin_reshardings` made every resharding of the plan explicit. It
-  checks the planner's own accounting, independently of how much freedom the
-  emitted annotations leave to XLA. (For sdy the same rewrite plus result
-  constraints gives identical collectives in every combination measured; one
-  format is enough here.)
+
+The emitter constrains every op result and makes every resharding of the plan
+explicit (`sdy.sharding_constraint` / `custom_call @Sharding`), so XLA has no
+freedom left; `validate.pin_reshardings` (the diagnostic that showed this was
+needed) is kept in `alpa_mlir.validate` for debugging.
 
 Combinations that do not meet the check yet are `xfail(strict=True)` with the
 measured reason, so a fix shows up as XPASS (and fails the run until the
@@ -44,19 +42,10 @@ MESHES = ("2x4", "4x2", "8x1", "1x8")
 FORMATS = ("sdy", "gspmd")
 
 # ---------------------------------------------------------------- known gaps
-# Measured with jax/jaxlib 0.10.2 (see the report of the helper that wrote
-# this file for the full tables).
+# Measured with jax/jaxlib 0.10.2. (Before the emitter pinned results and
+# reshardings, XLA's Shardy import dropped per-op `sdy.sharding` and XLA chose its
+# own resharding algorithms; both are fixed by the explicit constraints.)
 
-SDY_OP_SHARDINGS_DROPPED = (
-    "XLA's Shardy import (jaxlib 0.10.2) keeps only @main's argument/result "
-    "shardings and sdy.sharding_constraint ops; per-op `sdy.sharding` attributes "
-    "are dropped before propagation (see the `01.before_propagation.mlir` dump), "
-    "so Shardy re-propagates its own plan")
-IMPLICIT_RESHARDINGS = (
-    "reshardings are implicit: when an operand's required spec differs from its "
-    "producer's, XLA picks its own algorithm for the op (e.g. gpt_tiny 8x1 op 628 "
-    "dot_general: XLA all-gathers 64 KiB instead of the plan's all-to-all 8 KiB + "
-    "all-reduce 16 KiB)")
 TWO_AXIS_RESHARDINGS = (
     "2-D resharding steps: XLA all-gathers then slices where the cost model slices "
     "first (e.g. moe_tiny 4x2 RS1R -> S0RR: report all-gather 8 KiB, XLA 32 KiB), "
@@ -64,14 +53,9 @@ TWO_AXIS_RESHARDINGS = (
     "adds an all-to-all for S1RR -> RS1S0, and all-reduces once per axis when "
     "reducing over both axes")
 
-# as emitted: combos whose collectives do not match exactly yet
-EMITTED_GAPS = {
-    (f, m, fmt): (SDY_OP_SHARDINGS_DROPPED if fmt == "sdy" else IMPLICIT_RESHARDINGS)
-    for f in FIXTURES if f != "mlp" for m in MESHES for fmt in FORMATS
-}
-# pinned: remaining gaps on 2-D meshes
-PINNED_GAPS = {(f, m): TWO_AXIS_RESHARDINGS
-               for f in ("gpt_tiny", "moe_tiny", "wresnet_tiny") for m in ("2x4", "4x2")}
+# combos whose collectives do not match exactly yet: 2-D meshes of the bigger models
+EMITTED_GAPS = {(f, m, fmt): TWO_AXIS_RESHARDINGS
+                for f in ("gpt_tiny", "moe_tiny", "wresnet_tiny") for m in ("2x4", "4x2") for fmt in FORMATS}
 
 
 # ---------------------------------------------------------------- plumbing
@@ -161,21 +145,6 @@ def test_numerics(fixture, mesh, fmt, workroot):
 @pytest.mark.parametrize("fixture,mesh,fmt", _params(EMITTED_GAPS, ALL))
 def test_collectives(fixture, mesh, fmt, workroot):
     _check_collectives(_result(fixture, mesh, fmt, False, workroot))
-
-
-# 1x8 gives the same plan as 8x1 on the other axis; it runs with ALPA_XLA_FULL=1.
-PINNED_MESHES = MESHES if os.environ.get("ALPA_XLA_FULL") == "1" else ("2x4", "4x2", "8x1")
-
-
-@pytest.mark.parametrize("fixture,mesh,fmt",
-                         _params(PINNED_GAPS,
-                                 [(f, m, "gspmd") for f in FIXTURES for m in PINNED_MESHES]))
-def test_collectives_pinned(fixture, mesh, fmt, workroot):
-    r = _result(fixture, mesh, fmt, True, workroot)
-    assert "error" not in r, f"{_header(r)}\n{r['error']}"
-    assert r["numerics"]["match"], (f"{_header(r)} (pinned): outputs differ\n"
-                                    + "\n".join(V.mismatched_outputs(r["numerics"])))
-    _check_collectives(r)
 
 
 # ---------------------------------------------------------------- the comparison itself

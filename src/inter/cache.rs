@@ -1,0 +1,138 @@
+//! Memoisation of the cost oracle, with structural reuse: layer ranges whose layer-signature
+//! sequences are identical share one oracle call.
+
+use super::cost::{StageCost, StageCostResult};
+use super::submesh::SubmeshShape;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Counters of the oracle traffic (and, when filled by the table builder, of its pruning and
+/// wall time).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct QueryStats {
+    /// Requests made to the cache.
+    pub lookups: usize,
+    /// Calls that reached the oracle.
+    pub queries: usize,
+    /// Requests answered from the cache.
+    pub cache_hits: usize,
+    /// Of the hits, those whose layer range differs from the range that was queried (reuse of
+    /// a structurally identical range through the layer signatures).
+    pub signature_hits: usize,
+    /// (range, submesh) pairs the table builder did not ask about (imbalance pruning).
+    pub pruned: usize,
+    /// Time spent inside the oracle, summed over threads.
+    pub oracle_seconds: f64,
+    /// Wall time of the table build.
+    pub wall_seconds: f64,
+}
+
+/// The cache key of a layer range: the range itself, or the sequence of its layers' signatures.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RangeKey {
+    Range(usize, usize),
+    Signature(Vec<u64>),
+}
+
+type Key = (RangeKey, SubmeshShape);
+
+/// A [`StageCost`] that remembers every answer of `inner`. With layer signatures (one `u64`
+/// per layer, equal for layers the user declares structurally identical), ranges with equal
+/// signature sequences share one call. Thread-safe when `C` is `Sync`.
+pub struct CachedCost<C> {
+    inner: C,
+    signatures: Option<Vec<u64>>,
+    best: Mutex<HashMap<Key, (Range<usize>, Option<StageCostResult>)>>,
+    options: Mutex<HashMap<Key, (Range<usize>, Vec<StageCostResult>)>>,
+    stats: Mutex<QueryStats>,
+}
+
+impl<C: StageCost> CachedCost<C> {
+    pub fn new(inner: C) -> Self {
+        CachedCost {
+            inner,
+            signatures: None,
+            best: Mutex::new(HashMap::new()),
+            options: Mutex::new(HashMap::new()),
+            stats: Mutex::new(QueryStats::default()),
+        }
+    }
+
+    /// Cache keyed by layer-signature sequences (`signatures[l]` for layer `l`).
+    pub fn with_signatures(inner: C, signatures: Vec<u64>) -> Self {
+        let mut c = Self::new(inner);
+        c.signatures = Some(signatures);
+        c
+    }
+
+    pub fn inner(&self) -> &C {
+        &self.inner
+    }
+
+    /// The key of `layers` on `submesh`: its signature sequence when signatures cover the
+    /// range, otherwise the range itself.
+    pub fn key(&self, layers: &Range<usize>, submesh: SubmeshShape) -> (RangeKey, SubmeshShape) {
+        let rk = match &self.signatures {
+            Some(sig) if layers.end <= sig.len() => RangeKey::Signature(sig[layers.clone()].to_vec()),
+            _ => RangeKey::Range(layers.start, layers.end),
+        };
+        (rk, submesh)
+    }
+
+    pub fn stats(&self) -> QueryStats {
+        self.stats.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// Adds the table builder's pruning count and wall time to the statistics.
+    pub(crate) fn record_build(&self, pruned: usize, wall_seconds: f64) {
+        if let Ok(mut s) = self.stats.lock() {
+            s.pruned += pruned;
+            s.wall_seconds += wall_seconds;
+        }
+    }
+
+    fn lookup<T: Clone>(
+        &self,
+        map: &Mutex<HashMap<Key, (Range<usize>, T)>>,
+        layers: Range<usize>,
+        submesh: SubmeshShape,
+        query: impl FnOnce(&C, Range<usize>) -> T,
+    ) -> T {
+        let key = self.key(&layers, submesh);
+        if let Some((first, v)) = map.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            if let Ok(mut s) = self.stats.lock() {
+                s.lookups += 1;
+                s.cache_hits += 1;
+                if first != layers {
+                    s.signature_hits += 1;
+                }
+            }
+            return v;
+        }
+        let start = Instant::now();
+        let v = query(&self.inner, layers.clone());
+        let secs = start.elapsed().as_secs_f64();
+        if let Ok(mut s) = self.stats.lock() {
+            s.lookups += 1;
+            s.queries += 1;
+            s.oracle_seconds += secs;
+        }
+        if let Ok(mut m) = map.lock() {
+            m.entry(key).or_insert((layers, v.clone()));
+        }
+        v
+    }
+}
+
+impl<C: StageCost> StageCost for CachedCost<C> {
+    fn cost(&self, layers: Range<usize>, submesh: SubmeshShape) -> Option<StageCostResult> {
+        self.lookup(&self.best, layers, submesh, |c, r| c.cost(r, submesh))
+    }
+
+    fn cost_options(&self, layers: Range<usize>, submesh: SubmeshShape) -> Vec<StageCostResult> {
+        self.lookup(&self.options, layers, submesh, |c, r| c.cost_options(r, submesh))
+    }
+}

@@ -1,0 +1,58 @@
+//! The inter-op pass core (paper §5; spec §2, §4, §5), free of MLIR types.
+//!
+//! - Operator clustering (Eq. 6): [`cluster_operators`] cuts ops in topological order into L
+//!   layers minimising the largest communication a layer receives, under a FLOP balance cap,
+//!   ties broken by FLOP variance; `layers=auto` via [`AutoLayers`].
+//! - Stage-mesh DP (Eq. 3-5): a [`StageCost`] oracle (the intra-op pass) is queried for every
+//!   (layer range, submesh) through a [`CachedCost`] into a [`CostTable`];
+//!   [`solve_stage_dp`] finds the stages, submeshes and logical meshes minimising
+//!   T = sum t_i + (B - 1) max t_i under the 1F1B (or GPipe) memory rule;
+//!   [`place_stages`] assigns device ids. [`plan_pipeline`] does all three.
+//! - Baselines with the same table: [`intra_op_only`], [`inter_op_only`], [`equal_layer`],
+//!   [`equal_layer_equal_mesh`], [`megatron_grid`]; equal-operator layers via
+//!   [`equal_operator_boundaries`].
+//! - Brute force references for tests: [`brute_force_stage_plan`], [`brute_force_clustering`].
+
+mod baselines;
+mod brute;
+mod cache;
+mod cluster_auto;
+mod cluster_brute;
+mod cluster_graph;
+mod clustering;
+mod cost;
+mod error;
+mod memory;
+mod pipeline;
+mod placement;
+mod plan;
+mod progress;
+mod stage_dp;
+mod stage_moves;
+mod stage_table;
+mod submesh;
+mod table;
+#[cfg(test)]
+mod tests;
+
+pub use baselines::{
+    best_megatron, equal_layer, equal_layer_equal_mesh, inter_op_only, intra_op_only, megatron_grid, standard_submesh,
+    MegatronPoint,
+};
+pub use brute::{brute_force_stage_plan, BRUTE_FORCE_MAX_LAYERS};
+pub use cache::{CachedCost, QueryStats, RangeKey};
+pub use cluster_brute::{brute_force_clustering, CLUSTER_BRUTE_MAX_OPS};
+pub use cluster_graph::{layer_comm, OpNode, Operand, ValueRef};
+pub use clustering::{
+    cluster_operators, describe_clustering, equal_operator_boundaries, AutoLayers, AutoTrial, ClusterOptions, Clustering,
+    LayerCount,
+};
+pub use cost::{FnCost, StageCost, StageCostResult};
+pub use error::InterError;
+pub use memory::{fits, max_fitting_depth, stage_memory, Schedule};
+pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan};
+pub use placement::place_stages;
+pub use plan::{best_fitting, evaluate_stages, pipeline_time, PlannedStage, StageDpOptions, StagePlan};
+pub use stage_dp::{solve_stage_dp, solve_stage_dp_filtered, DpStats, StageDpResult};
+pub use submesh::{logical_meshes, submesh_shapes, ClusterShape, SubmeshShape, SubmeshSpace};
+pub use table::{CostTable, ImbalancePrune, TableOptions};

@@ -1,0 +1,57 @@
+//! The whole inter-op search on layers: cost table, stage DP, placement.
+
+use super::cache::{CachedCost, QueryStats};
+use super::cost::StageCost;
+use super::error::InterError;
+use super::placement::place_stages;
+use super::plan::{StageDpOptions, StagePlan};
+use super::stage_dp::{solve_stage_dp, DpStats};
+use super::submesh::ClusterShape;
+use super::table::{CostTable, TableOptions};
+use serde::Serialize;
+
+/// A placed plan with the statistics of its search.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PipelinePlan {
+    pub plan: StagePlan,
+    /// Device ids of each stage (pipeline order), host-major.
+    pub devices: Vec<Vec<usize>>,
+    pub dp: DpStats,
+    pub queries: QueryStats,
+}
+
+/// Builds the table through `oracle` on the caller's thread, runs the DP and places the
+/// stages. The table is returned too, for baselines.
+pub fn plan_pipeline<C: StageCost>(
+    oracle: &CachedCost<C>,
+    layers: usize,
+    cluster: ClusterShape,
+    table: &TableOptions,
+    dp: &StageDpOptions,
+) -> Result<(PipelinePlan, CostTable), InterError> {
+    let t = CostTable::build(oracle, layers, cluster, table)?;
+    finish(oracle, t, cluster, dp)
+}
+
+/// [`plan_pipeline`] with the table built by `table.threads` workers.
+pub fn plan_pipeline_parallel<C: StageCost + Sync>(
+    oracle: &CachedCost<C>,
+    layers: usize,
+    cluster: ClusterShape,
+    table: &TableOptions,
+    dp: &StageDpOptions,
+) -> Result<(PipelinePlan, CostTable), InterError> {
+    let t = CostTable::build_parallel(oracle, layers, cluster, table)?;
+    finish(oracle, t, cluster, dp)
+}
+
+fn finish<C: StageCost>(
+    oracle: &CachedCost<C>,
+    t: CostTable,
+    cluster: ClusterShape,
+    dp: &StageDpOptions,
+) -> Result<(PipelinePlan, CostTable), InterError> {
+    let r = solve_stage_dp(&t, dp)?;
+    let devices = place_stages(cluster, &r.plan.submeshes())?;
+    Ok((PipelinePlan { plan: r.plan, devices, dp: r.stats, queries: oracle.stats() }, t))
+}

@@ -1,0 +1,7 @@
+mod baselines;
+mod cache;
+mod clustering;
+mod pipeline;
+mod placement;
+mod stage_dp;
+mod util;
