@@ -13,6 +13,7 @@ namespace alpa {
 #define GEN_PASS_DEF_ALPAINLINE
 #define GEN_PASS_DEF_ALPAANNOTATECOSTS
 #define GEN_PASS_DEF_ALPAINTRAOPSHARD
+#define GEN_PASS_DEF_ALPACLUSTERLAYERS
 #define GEN_PASS_DEF_ALPATESTPANIC
 #define GEN_PASS_REGISTRATION
 #include "alpa/Passes.h.inc"
@@ -84,6 +85,18 @@ struct AlpaIntraOpShard : public alpa::impl::AlpaIntraOpShardBase<AlpaIntraOpSha
         .add("logical-mesh", std::string(logicalMesh))
         .add("merge-trivial-ops", static_cast<bool>(mergeTrivialOps))
         .add("report", std::string(report));
+    runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
+  }
+};
+
+struct AlpaClusterLayers : public alpa::impl::AlpaClusterLayersBase<AlpaClusterLayers> {
+  using AlpaClusterLayersBase::AlpaClusterLayersBase;
+  void runOnOperation() override {
+    OptionList options;
+    options.add("entry", std::string(entry))
+        .add("layers", std::string(layers))
+        .add("delta", static_cast<double>(delta))
+        .add("devices", static_cast<int>(devices));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }
 };

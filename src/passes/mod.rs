@@ -7,6 +7,7 @@
 
 
 pub mod annotate_costs;
+pub mod cluster_layers;
 pub mod diagnostics;
 pub mod entry;
 pub mod ffi;
@@ -32,6 +33,7 @@ fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassRes
         "alpa-inline" => inline::run(module, options),
         "alpa-annotate-costs" => annotate_costs::run(module, options),
         "alpa-intra-op-shard" => intra_op_shard::run(module, options),
+        "alpa-cluster-layers" => cluster_layers::run(module, options),
 
         "alpa-test-panic" => panic!("{}", options.string("message").unwrap_or("test panic")),
         other => Err(vec![Diagnostic::error(module, format!("no Rust implementation for pass '{other}'"))]),

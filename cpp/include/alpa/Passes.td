@@ -77,6 +77,26 @@ def AlpaIntraOpShard : Pass<"alpa-intra-op-shard", "::mlir::ModuleOp"> {
   ];
 }
 
+def AlpaClusterLayers : Pass<"alpa-cluster-layers", "::mlir::ModuleOp"> {
+  let summary = "Cluster the entry's ops into layers with Alpa's DP (Eq. 6)";
+  let description = [{
+    Splits the entry function's ops, in order, into L contiguous layers so that the most
+    bytes any layer receives from earlier layers is minimal, subject to every layer's FLOPs
+    staying within (1 + delta) x the average; ties go to the smallest FLOP variance. Each
+    top-level op gets `alpa.layer`; a remark summarises the layers.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function (default: main, or the only public function)">,
+    Option<"layers", "layers", "std::string", /*default=*/"\"auto\"",
+           "Number of layers, or auto (from the heavy ops and the devices)">,
+    Option<"delta", "delta", "double", /*default=*/"0.5",
+           "FLOP balance tolerance: every layer within (1 + delta) x the average">,
+    Option<"devices", "devices", "int", /*default=*/"8",
+           "Devices the plan is for (bounds layers=auto)">,
+  ];
+}
+
 def AlpaTestPanic : Pass<"alpa-test-panic", "::mlir::ModuleOp"> {
   let summary = "Testing only: panics inside Rust to show it becomes a diagnostic";
   let options = [
