@@ -3,4 +3,5 @@ pub mod intra;
 pub mod inter;
 pub mod ir;
 pub mod passes;
+pub mod rng;
 pub mod sharding;

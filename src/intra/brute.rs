@@ -31,18 +31,8 @@ pub fn solve_brute_force(p: &StrategyProblem) -> Result<Solution, IntraError> {
                 best = Some((ev.cost, choice.clone(), ev.peak_memory));
             }
         }
-        // Next assignment in lexicographic order (last node fastest).
-        let mut i = n;
-        loop {
-            if i == 0 {
-                break 'all;
-            }
-            i -= 1;
-            choice[i] += 1;
-            if choice[i] < p.nodes[i].len() {
-                continue 'all;
-            }
-            choice[i] = 0;
+        if !next_assignment(&mut choice, |i| p.nodes[i].len()) {
+            break 'all;
         }
     }
     let stats = SolveStats {
@@ -66,4 +56,17 @@ pub fn solve_brute_force(p: &StrategyProblem) -> Result<Solution, IntraError> {
             min_peak_lower_bound: mp,
         }),
     }
+}
+
+/// Advances `choice` to the next assignment in lexicographic order (last node fastest), where
+/// node `i` has `len(i)` strategies; false once every assignment has been visited.
+pub(crate) fn next_assignment(choice: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
+    for i in (0..choice.len()).rev() {
+        choice[i] += 1;
+        if choice[i] < len(i) {
+            return true;
+        }
+        choice[i] = 0;
+    }
+    false
 }

@@ -130,17 +130,8 @@ fn brute_model(m: &Model) -> Option<(f64, Vec<usize>)> {
         if c.is_finite() && m.peak(&choice) <= m.limit && best.as_ref().is_none_or(|b| c < b.0) {
             best = Some((c, choice.clone()));
         }
-        let mut i = n;
-        loop {
-            if i == 0 {
-                break 'all;
-            }
-            i -= 1;
-            choice[i] += 1;
-            if choice[i] < m.costs[i].len() {
-                continue 'all;
-            }
-            choice[i] = 0;
+        if !super::brute::next_assignment(&mut choice, |i| m.costs[i].len()) {
+            break 'all;
         }
     }
     best

@@ -78,7 +78,7 @@ fn variance_breaks_ties() {
 fn lexicographic_not_greedy_on_pairs() {
     // A case where a prefix with a larger maximum but smaller sum of squares must win; the
     // brute force is the judge.
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for seed in 0..400 {
         let k = 4 + rng.below(7);
         let ops = random_graph(seed * 31 + 5, k);

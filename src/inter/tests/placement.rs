@@ -41,7 +41,7 @@ fn random_cover(rng: &mut Rng, cluster: ClusterShape, shapes: &[SubmeshShape]) -
 
 #[test]
 fn power_of_two_plans_always_cover_the_cluster_by_first_fit() {
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let mut plans = 0;
     for n in 1..=8 {
         for m in [1, 2, 4, 8, 16, 6, 12] {
@@ -114,7 +114,7 @@ fn placeable(cluster: ClusterShape, shapes: &[SubmeshShape], j: usize, free: &mu
 
 #[test]
 fn general_shapes_are_placed_exactly_when_possible() {
-    let mut rng = Rng(9);
+    let mut rng = Rng::new(9);
     let (mut ok, mut impossible) = (0, 0);
     for (n, m) in [(2, 3), (2, 4), (3, 4), (3, 3), (4, 2), (3, 5)] {
         let cluster = ClusterShape::new(n, m);

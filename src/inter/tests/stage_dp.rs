@@ -56,7 +56,7 @@ fn compare(table: &CostTable, opts: &StageDpOptions, allow: &dyn Fn(std::ops::Ra
 }
 
 fn random_case(seed: u64, layers: usize, cluster: usize, space: SubmeshSpace) -> (CostTable, StageDpOptions) {
-    let mut rng = Rng(seed ^ 0xABCD);
+    let mut rng = Rng::new(seed ^ 0xABCD);
     let (n, m) = CLUSTERS[cluster];
     let table = random_table(seed, layers, ClusterShape::new(n, m), space, 0.15);
     let b = 1 + rng.below(8);

@@ -4,33 +4,12 @@ use crate::inter::{
     logical_meshes, submesh_shapes, ClusterShape, CostTable, OpNode, Operand, StageCostResult, SubmeshSpace, ValueRef,
 };
 
-/// splitmix64.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in 0..n (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    pub fn chance(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-}
+pub use crate::rng::SplitMix64 as Rng;
 
 /// A random cost table: each (range, shape) has 0..=3 options (probability `none` of none),
 /// latencies drawn from a small set (so ties occur) or continuous, random memory.
 pub fn random_table(seed: u64, layers: usize, cluster: ClusterShape, space: SubmeshSpace, none: f64) -> CostTable {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let discrete = rng.chance(0.5);
     let shapes = submesh_shapes(cluster, space);
     CostTable::from_fn(layers, cluster, shapes, |r, shape| {
@@ -61,7 +40,7 @@ pub fn random_table(seed: u64, layers: usize, cluster: ClusterShape, space: Subm
 /// A random op graph in topological order: ops with 1..=2 results, operands from earlier ops'
 /// results (sometimes repeated within an op) or graph inputs, some zero-FLOP ops.
 pub fn random_graph(seed: u64, ops: usize) -> Vec<OpNode> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut results: Vec<usize> = Vec::new();
     let mut sizes: Vec<Vec<u64>> = Vec::new();
     let mut out = Vec::new();
