@@ -1,11 +1,19 @@
-// Clustering real train steps: every op gets a layer, layers are contiguous and in order.
+// Clustering real train steps: the forward ops are clustered (Eq. 6), backward and update ops
+// go with their forward counterparts (paper §5.1), and each op is marked with its phase.
 // RUN: alpa-opt --alpa-inline --alpa-cluster-layers="layers=3" %inputs/mlp.mlir -o %t.mlp.mlir 2>&1 | FileCheck %s --check-prefix=MLP
-// RUN: grep -o 'alpa.layer = [0-9]*' %t.mlp.mlir | uniq | FileCheck %s --check-prefix=ORDER
+// RUN: FileCheck %s --check-prefix=DOTS < %t.mlp.mlir
 // RUN: alpa-opt --alpa-inline --alpa-cluster-layers %inputs/gpt_tiny.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
-// MLP: remark: alpa-cluster-layers: 3 layers (delta 0.5)
-// ORDER: alpa.layer = 0
-// ORDER-NEXT: alpa.layer = 1
-// ORDER-NEXT: alpa.layer = 2
-// ORDER-NOT: alpa.layer
+// MLP: remark: alpa-cluster-layers: 3 layers (delta 0.5) of the train step's forward ops, backward and update ops placed with their forward counterparts; ops per layer [14, 14, 17]
+// The six Dense layers go two per layer; the backward matmuls (in reverse order) follow them:
+// 2 + 2 in layer 2, 2 + 2 in layer 1, and 2 + 1 in layer 0 (no input gradient for layer 1).
+// DOTS-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 0 : i64, alpa.phase = "forward"
+// DOTS-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 1 : i64, alpa.phase = "forward"
+// DOTS-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 2 : i64, alpa.phase = "forward"
+// DOTS-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 2 : i64, alpa.phase = "backward"
+// DOTS-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 1 : i64, alpa.phase = "backward"
+// DOTS-COUNT-3: "stablehlo.dot_general"{{.*}}alpa.layer = 0 : i64, alpa.phase = "backward"
+// DOTS-NOT: "stablehlo.dot_general"
+// Adam's update of the first weight stays with the first layer.
+// DOTS: "stablehlo.subtract"(%arg1, {{.*}}alpa.layer = 0 : i64, alpa.phase = "update"
 // layers=auto picks from min(heavy ops, devices) downwards.
-// AUTO: remark: alpa-cluster-layers: {{[4-8]}} layers
+// AUTO: remark: alpa-cluster-layers: {{[4-8]}} layers (delta 0.5) of the train step's forward ops

@@ -14,6 +14,7 @@
 //! - Brute force references for tests: [`brute_force_stage_plan`], [`brute_force_clustering`].
 
 mod baselines;
+pub mod train_step;
 mod brute;
 mod cache;
 mod cluster_auto;

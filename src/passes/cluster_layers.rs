@@ -6,6 +6,7 @@ use super::mlir;
 use super::options::PassOptions;
 use super::read_graph::read_function;
 use super::PassResult;
+use crate::inter::train_step::{analyze, Phase};
 use crate::inter::{cluster_operators, AutoLayers, ClusterOptions, InterError, LayerCount, OpNode, Operand, ValueRef};
 use crate::intra::merge::is_heavy;
 use crate::ir::cost::op_cost;
@@ -15,13 +16,18 @@ use mlir_sys::MlirOperation;
 
 const PASS: &str = "alpa-cluster-layers";
 
-/// The clustering's view of the graph: each op's FLOPs and the bytes of each operand.
-fn clustering_ops(graph: &Graph, handles: &[MlirOperation]) -> Result<Vec<OpNode>, Vec<Diagnostic>> {
-    graph
-        .ops()
+/// The clustering's view of the ops `selected` (in order): each op's FLOPs and the bytes of
+/// each operand; values from ops outside the selection count as graph inputs.
+fn clustering_ops(graph: &Graph, handles: &[MlirOperation], selected: &[usize]) -> Result<Vec<OpNode>, Vec<Diagnostic>> {
+    let mut position = vec![None; graph.ops().len()];
+    for (p, &op) in selected.iter().enumerate() {
+        position[op] = Some(p);
+    }
+    let outside = graph.args.len();
+    selected
         .iter()
-        .enumerate()
-        .map(|(index, op)| {
+        .map(|&index| {
+            let op = &graph.ops()[index];
             let cost = op_cost(op, &graph.operand_tensors(index))
                 .map_err(|e| vec![Diagnostic::error(handles[index], e.to_string())])?;
             let operands = op
@@ -31,7 +37,10 @@ fn clustering_ops(graph: &Graph, handles: &[MlirOperation]) -> Result<Vec<OpNode
                     let bytes = graph.value_type(*value)?.byte_size();
                     let value = match *value {
                         GraphValue::Arg(i) => ValueRef::GraphInput(i),
-                        GraphValue::Op { op, result } => ValueRef::Op { op, result },
+                        GraphValue::Op { op, result } => match position[op] {
+                            Some(p) => ValueRef::Op { op: p, result },
+                            None => ValueRef::GraphInput(outside + op),
+                        },
                         GraphValue::Outer => return None,
                     };
                     Some(Operand { value, bytes })
@@ -56,25 +65,52 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     if graph.ops().is_empty() {
         return Err(fail("the entry function has no ops to cluster".into()));
     }
+    // A train step: cluster its forward ops (paper §5.1) and place backward and update ops with
+    // their forward counterparts. Anything else: cluster all ops in order.
+    let step = analyze(graph).ok();
+    let selected: Vec<usize> = match &step {
+        Some(step) => (0..graph.ops().len()).filter(|&i| step.phase[i] == Phase::Forward).collect(),
+        None => (0..graph.ops().len()).collect(),
+    };
     let layers = match options.string("layers").unwrap_or("auto").trim() {
         "auto" | "" => {
             let heavy = graph.ops().iter().filter(|op| is_heavy(op)).count();
             LayerCount::Auto(AutoLayers::for_graph(heavy, devices))
         }
         text => match text.parse::<usize>() {
-            Ok(n) if n >= 1 && n <= graph.ops().len() => LayerCount::Fixed(n),
-            _ => return Err(fail(format!("layers must be auto or a number from 1 to {} (the ops), got '{text}'", graph.ops().len()))),
+            Ok(n) if n >= 1 && n <= selected.len() => LayerCount::Fixed(n),
+            _ => return Err(fail(format!("layers must be auto or a number from 1 to {} (the ops clustered), got '{text}'", selected.len()))),
         },
     };
-    let ops = clustering_ops(graph, &read.handles)?;
+    let ops = clustering_ops(graph, &read.handles, &selected)?;
     let clustering = cluster_operators(&ops, &ClusterOptions { layers, delta, progress: ops.len() > 20_000 })
         .map_err(|e| match e {
             InterError::ClusteringInfeasible { .. } => fail(e.to_string()),
             other => fail(other.to_string()),
         })?;
+    let mut layer_of = vec![None; graph.ops().len()];
     for (layer, range) in clustering.boundaries.windows(2).enumerate() {
-        for handle in &read.handles[range[0]..range[1]] {
-            mlir::set_i64_attr(*handle, "alpa.layer", layer as i64);
+        for &op in &selected[range[0]..range[1]] {
+            layer_of[op] = Some(layer);
+        }
+    }
+    let context = mlir::context(module);
+    let mut previous = 0;
+    for (index, handle) in read.handles.iter().enumerate() {
+        let layer = match (&step, layer_of[index]) {
+            (_, Some(layer)) => layer,
+            (Some(step), None) => step.anchor[index].and_then(|a| layer_of[a]).unwrap_or(previous),
+            (None, None) => previous,
+        };
+        previous = layer;
+        mlir::set_i64_attr(*handle, "alpa.layer", layer as i64);
+        if let Some(step) = &step {
+            let phase = match step.phase[index] {
+                Phase::Forward => "forward",
+                Phase::Backward => "backward",
+                Phase::Update => "update",
+            };
+            mlir::set_attr(*handle, "alpa.phase", mlir::string_attr_value(context, phase));
         }
     }
     let sizes: Vec<String> = clustering.boundaries.windows(2).map(|w| (w[1] - w[0]).to_string()).collect();
@@ -82,8 +118,9 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     Diagnostic::remark(
         entry.op,
         format!(
-            "{PASS}: {} layers (delta {delta}); ops per layer [{}]; FLOPs per layer [{}]; the most any layer receives from earlier layers: {}",
+            "{PASS}: {} layers (delta {delta}){}; ops per layer [{}]; FLOPs per layer [{}]; the most any layer receives from earlier layers: {}",
             clustering.num_layers(),
+            if step.is_some() { " of the train step's forward ops, backward and update ops placed with their forward counterparts" } else { "" },
             sizes.join(", "),
             flops.join(", "),
             human_bytes(clustering.max_comm)

@@ -1,0 +1,249 @@
+//! The structure of a training step, recovered from data flow (paper §5.1): plain StableHLO has
+//! no pipeline markers, so
+//! - forward ops are what the loss depends on;
+//! - weight-update ops reach a donated output without feeding any heavy op (the optimizer's
+//!   elementwise math, and gradient reductions that only the update reads);
+//! - backward ops are the rest.
+//! Every backward op is co-located with the forward op it is the transpose of (the first forward
+//! consumer of the activation or parameter it reads), and every update op with the first forward use of
+//! the parameter whose new value it computes, so that clustering forward ops into layers places
+//! the whole step.
+
+use crate::intra::merge::is_heavy;
+use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::types::ValueType;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Forward,
+    Backward,
+    Update,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainStep {
+    /// The function result that is the loss.
+    pub loss: usize,
+    pub phase: Vec<Phase>,
+    /// For every op, the forward op it is placed with (a forward op: itself); `None` only for
+    /// dead ops (nothing reads their results).
+    pub anchor: Vec<Option<usize>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TrainStepError {
+    /// No result is a floating-point scalar that is not aliased to an argument.
+    NoLoss,
+}
+
+impl std::fmt::Display for TrainStepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrainStepError::NoLoss => write!(
+                f,
+                "no loss found: a train step returns the loss as a floating-point scalar not aliased to an argument"
+            ),
+        }
+    }
+}
+
+/// The loss: the last floating-point scalar result that no argument is aliased to.
+fn find_loss(graph: &Graph) -> Option<usize> {
+    let aliased: Vec<usize> = graph.args.iter().filter_map(|a| a.aliased_output()).collect();
+    (0..graph.results.len()).rev().find(|&r| {
+        let scalar_float = matches!(&graph.results[r].ty, ValueType::Tensor(t) if t.rank() == 0 && t.element.is_float());
+        scalar_float && !aliased.contains(&r)
+    })
+}
+
+fn producer(value: ValueRef) -> Option<usize> {
+    match value {
+        ValueRef::Op { op, .. } => Some(op),
+        _ => None,
+    }
+}
+
+/// Ops whose results reach a function result (JAX leaves a few dead ops in its exports).
+pub fn live_ops(graph: &Graph) -> Vec<bool> {
+    let mut live = vec![false; graph.ops().len()];
+    for value in &graph.returned {
+        if let Some(op) = producer(*value) {
+            live[op] = true;
+        }
+    }
+    for index in (0..graph.ops().len()).rev() {
+        if live[index] {
+            for operand in graph.ops()[index].operands.iter().filter_map(|v| producer(*v)) {
+                live[operand] = true;
+            }
+        }
+    }
+    live
+}
+
+pub fn analyze(graph: &Graph) -> Result<TrainStep, TrainStepError> {
+    let loss = find_loss(graph).ok_or(TrainStepError::NoLoss)?;
+    let ops = graph.ops();
+    let n = ops.len();
+
+    // Forward: ancestors of the loss.
+    let mut forward = vec![false; n];
+    let mut stack: Vec<usize> = producer(graph.returned[loss]).into_iter().collect();
+    while let Some(op) = stack.pop() {
+        if std::mem::replace(&mut forward[op], true) {
+            continue;
+        }
+        stack.extend(ops[op].operands.iter().filter_map(|v| producer(*v)));
+    }
+
+    // Reachability, computed backwards over program order: does an op feed a heavy op, and
+    // does it reach a donated output?
+    let donated_outputs: Vec<usize> = graph.args.iter().filter_map(|a| a.aliased_output()).collect();
+    let mut reaches_donated = vec![false; n];
+    for &r in &donated_outputs {
+        if let Some(op) = graph.returned.get(r).and_then(|v| producer(*v)) {
+            reaches_donated[op] = true;
+        }
+    }
+    let mut feeds_heavy = vec![false; n];
+    for index in (0..n).rev() {
+        let (donated, heavy) = (reaches_donated[index], feeds_heavy[index] || is_heavy(&ops[index]));
+        for operand in ops[index].operands.iter().filter_map(|v| producer(*v)) {
+            reaches_donated[operand] |= donated;
+            feeds_heavy[operand] |= heavy;
+        }
+    }
+    let phase: Vec<Phase> = (0..n)
+        .map(|i| match (forward[i], reaches_donated[i] && !feeds_heavy[i] && !is_heavy(&ops[i])) {
+            (true, _) => Phase::Forward,
+            (false, true) => Phase::Update,
+            (false, false) => Phase::Backward,
+        })
+        .collect();
+
+    // Anchors: forward ops anchor themselves. A backward op is the transpose of a forward op:
+    // the first forward consumer of an activation or parameter it reads directly (the latest of
+    // those). Reading none, it follows the earliest of its backward operands: a gradient
+    // arriving from later layers meets a value of this layer, not the other way round.
+    let users = graph.body.users();
+    let first_forward_consumer = |value_op: usize| {
+        users[value_op].iter().flatten().map(|&(user, _)| user).filter(|&u| forward[u]).min().unwrap_or(value_op)
+    };
+    let first_forward_use = |arg: usize| (0..n).find(|&i| forward[i] && ops[i].operands.contains(&ValueRef::Arg(arg)));
+    let mut anchor: Vec<Option<usize>> = vec![None; n];
+    for index in 0..n {
+        anchor[index] = match phase[index] {
+            Phase::Forward => Some(index),
+            Phase::Backward => {
+                let direct = ops[index]
+                    .operands
+                    .iter()
+                    .filter_map(|v| match *v {
+                        ValueRef::Op { op, .. } if forward[op] => Some(first_forward_consumer(op)),
+                        ValueRef::Arg(a) => first_forward_use(a),
+                        _ => None,
+                    })
+                    .max();
+                direct.or_else(|| ops[index].operands.iter().filter_map(|v| producer(*v)).filter_map(|p| anchor[p]).min())
+            }
+            Phase::Update => None,
+        };
+    }
+    // An update op goes with the parameter whose new value it computes: from each donated
+    // output back through the update ops, to the first forward op that reads the parameter.
+    for (arg, param) in graph.args.iter().enumerate() {
+        let Some(op) = param.aliased_output().and_then(|r| graph.returned.get(r)).and_then(|v| producer(*v)) else { continue };
+        if phase[op] == Phase::Update && anchor[op].is_none() {
+            anchor[op] = first_forward_use(arg);
+        }
+    }
+    for index in (0..n).rev() {
+        let Some(target) = anchor[index].filter(|_| phase[index] == Phase::Update) else { continue };
+        for operand in ops[index].operands.iter().filter_map(|v| producer(*v)) {
+            if phase[operand] == Phase::Update {
+                anchor[operand] = Some(anchor[operand].map_or(target, |a| a.min(target)));
+            }
+        }
+    }
+    // Update ops of parameters the forward pass never reads go with what they read.
+    for index in 0..n {
+        if phase[index] == Phase::Update && anchor[index].is_none() {
+            anchor[index] = ops[index].operands.iter().filter_map(|v| producer(*v)).filter_map(|p| anchor[p]).max();
+        }
+    }
+    // Ops that read nothing placed yet (a gradient seed such as broadcast(1.0), a step counter)
+    // go with the earliest op that consumes them.
+    for index in (0..n).rev() {
+        if anchor[index].is_none() {
+            anchor[index] = users[index].iter().flatten().filter_map(|&(user, _)| anchor[user]).min();
+        }
+    }
+    Ok(TrainStep { loss, phase, anchor })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::graph::{Attr, Attrs, Block, OpNode, Param};
+    use crate::ir::types::{ElementType, TensorType};
+
+    fn t(shape: &[i64]) -> ValueType {
+        ValueType::Tensor(TensorType::new(shape.to_vec(), ElementType::f32()))
+    }
+
+    fn op(name: &str, operands: Vec<ValueRef>, result: ValueType) -> OpNode {
+        OpNode { name: name.into(), location: String::new(), operands, results: vec![result], attrs: Attrs::new(), regions: vec![] }
+    }
+
+    fn v(op: usize) -> ValueRef {
+        ValueRef::Op { op, result: 0 }
+    }
+
+    /// loss = sum(tanh(x @ w)); dw = x^T @ dtanh; w' = w - lr * dw.
+    fn sgd_step() -> Graph {
+        let ops = vec![
+            op("stablehlo.dot_general", vec![ValueRef::Arg(1), ValueRef::Arg(0)], t(&[4, 4])), // 0 fwd
+            op("stablehlo.tanh", vec![v(0)], t(&[4, 4])),                                     // 1 fwd
+            op("stablehlo.reduce", vec![v(1)], t(&[])),                                        // 2 fwd (loss)
+            op("stablehlo.multiply", vec![v(1), v(1)], t(&[4, 4])),                            // 3 bwd
+            op("stablehlo.subtract", vec![v(3)], t(&[4, 4])),                                  // 4 bwd
+            op("stablehlo.dot_general", vec![ValueRef::Arg(1), v(4)], t(&[4, 4])),             // 5 bwd (dw, heavy)
+            op("stablehlo.multiply", vec![v(5)], t(&[4, 4])),                                  // 6 update (lr * dw)
+            op("stablehlo.subtract", vec![ValueRef::Arg(0), v(6)], t(&[4, 4])),                // 7 update
+        ];
+        let mut donated = Attrs::new();
+        donated.insert("tf.aliasing_output".into(), Attr::Int(0));
+        Graph {
+            func_name: "main".into(),
+            args: vec![Param { ty: t(&[4, 4]), attrs: donated }, Param { ty: t(&[4, 4]), attrs: Attrs::new() }],
+            results: vec![Param { ty: t(&[4, 4]), attrs: Attrs::new() }, Param { ty: t(&[]), attrs: Attrs::new() }],
+            body: Block { args: vec![t(&[4, 4]), t(&[4, 4])], ops, terminator: None },
+            returned: vec![v(7), v(2)],
+        }
+    }
+
+    #[test]
+    fn phases_come_from_data_flow() {
+        let step = analyze(&sgd_step()).unwrap();
+        assert_eq!(step.loss, 1);
+        use Phase::*;
+        assert_eq!(step.phase, vec![Forward, Forward, Forward, Backward, Backward, Backward, Update, Update]);
+    }
+
+    #[test]
+    fn backward_and_update_ops_are_placed_with_their_forward_counterparts() {
+        let step = analyze(&sgd_step()).unwrap();
+        // The backward multiply reads tanh's output, whose first forward consumer is the loss's
+        // reduce (op 2), and the subtract follows it; dw reads x, first used by the forward
+        // matmul (op 0). The update of w goes with the first forward use of w (op 0).
+        assert_eq!(step.anchor, vec![Some(0), Some(1), Some(2), Some(2), Some(2), Some(0), Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn a_step_without_a_scalar_loss_is_an_error() {
+        let mut graph = sgd_step();
+        graph.results.pop();
+        graph.returned.pop();
+        assert_eq!(analyze(&graph), Err(TrainStepError::NoLoss));
+    }
+}
