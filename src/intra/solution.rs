@@ -54,10 +54,23 @@ pub struct SolveOptions {
     /// Stop the neighbourhood search after this many steps (for reproducible runs); `None`
     /// leaves only the time limit.
     pub max_search_steps: Option<usize>,
+    /// The largest reduced problem (edge-matrix entries) that goes to the MILP rather than the
+    /// search.
+    pub ilp_max_entries: usize,
 }
+
+/// The default MILP size limit: what the IOPDDL search was tuned with.
+pub const DEFAULT_ILP_MAX_ENTRIES: usize = 300_000;
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { time_limit: None, threads: 1, verbose: false, seed: 1, max_search_steps: None }
+        SolveOptions {
+            time_limit: None,
+            threads: 1,
+            verbose: false,
+            seed: 1,
+            max_search_steps: None,
+            ilp_max_entries: DEFAULT_ILP_MAX_ENTRIES,
+        }
     }
 }

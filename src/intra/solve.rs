@@ -107,7 +107,7 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
         );
     }
     let entries: usize = rm.edges.iter().map(|e| e.costs.len()).sum();
-    let small = entries <= ILP_MAX_ENTRIES && rm.num_nodes() <= ILP_MAX_NODES;
+    let small = entries <= opts.ilp_max_entries && rm.num_nodes() <= ILP_MAX_NODES;
     let (reduced_choice, optimal, variables, constraints, method) = if rm.num_nodes() == 0 {
         // Preprocessing decided every node exactly; HiGHS rejects an empty model.
         (Vec::new(), true, 0, 0, "preprocess")
@@ -163,7 +163,6 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
 }
 
 /// Reduced problems up to this many edge-matrix entries and nodes go to the MILP directly.
-const ILP_MAX_ENTRIES: usize = 300_000;
 const ILP_MAX_NODES: usize = 3_000;
 
 struct IlpLike {
