@@ -368,25 +368,10 @@ mod tests {
         assert_eq!((c.flops, c.bytes_written), (128, 128));
     }
 
-    fn add_region() -> Region {
-        let s = f32t(&[]);
-        let add = OpNode {
-            operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)],
-            ..op("stablehlo.add", &[s.clone()], &[])
-        };
-        Region {
-            blocks: vec![Block {
-                args: vec![ValueType::Tensor(s.clone()), ValueType::Tensor(s)],
-                ops: vec![add],
-                terminator: None,
-            }],
-        }
-    }
-
     #[test]
     fn reductions_count_body_ops() {
         let mut o = op("stablehlo.reduce", &[f32t(&[4, 16])], &[("dimensions", ints(&[1]))]);
-        o.regions.push(add_region());
+        o.regions.push(add_body());
         assert_eq!(cost(&o, &[&f32t(&[4, 8, 16]), &f32t(&[])]).flops, 512);
         // Max pool 3x3 stride 2: 8*16*16*64 = 131072 outputs, 9 elements each.
         let mut o = op(
@@ -394,11 +379,11 @@ mod tests {
             &[f32t(&[8, 16, 16, 64])],
             &[("window_dimensions", ints(&[1, 3, 3, 1])), ("window_strides", ints(&[1, 2, 2, 1]))],
         );
-        o.regions.push(add_region());
+        o.regions.push(add_body());
         assert_eq!(cost(&o, &[&f32t(&[8, 32, 32, 64]), &f32t(&[])]).flops, 131_072 * 9);
         // Sort of 4 rows of 10 with a one-op comparator: 40 * ceil(log2 10) = 160.
         let mut o = op("stablehlo.sort", &[f32t(&[4, 10])], &[("dimension", crate::ir::graph::Attr::Int(1))]);
-        o.regions.push(add_region());
+        o.regions.push(add_body());
         assert_eq!(cost(&o, &[&f32t(&[4, 10])]).flops, 160);
         // Embedding-gradient scatter-add: one add per update element.
         let mut o = op(
@@ -409,7 +394,7 @@ mod tests {
                 opaque("scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>"),
             )],
         );
-        o.regions.push(add_region());
+        o.regions.push(add_body());
         assert_eq!(cost(&o, &[&f32t(&[100, 8]), &typed(&[5, 1], "i32"), &f32t(&[5, 8])]).flops, 40);
     }
 

@@ -575,7 +575,7 @@ impl<'a> RuleBuilder<'a> {
 
 #[cfg(test)]
 pub(crate) mod test_util {
-    use crate::ir::graph::{Attr, OpNode};
+    use crate::ir::graph::{Attr, Block, OpNode, Region, ValueRef};
     use crate::ir::types::{ElementType, TensorType, ValueType};
 
     pub fn f32t(shape: &[i64]) -> TensorType {
@@ -603,6 +603,14 @@ pub(crate) mod test_util {
 
     pub fn ints(v: &[i64]) -> Attr {
         Attr::I64Array(v.to_vec())
+    }
+
+    /// The body of a sum: `^bb0(%a: tensor<f32>, %b: tensor<f32>): add(%a, %b)`.
+    pub fn add_body() -> Region {
+        let scalar = f32t(&[]);
+        let add = OpNode { operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)], ..op("stablehlo.add", &[scalar.clone()], &[]) };
+        let args = vec![ValueType::Tensor(scalar.clone()), ValueType::Tensor(scalar)];
+        Region { blocks: vec![Block { args, ops: vec![add], terminator: None }] }
     }
 
     /// Builds the rule and checks its conventions.

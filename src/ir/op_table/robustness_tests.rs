@@ -4,8 +4,7 @@
 use super::test_util::*;
 use super::*;
 use crate::ir::cost::op_cost;
-use crate::ir::graph::{Attr, Block, Region, ValueRef};
-use crate::ir::types::ValueType;
+use crate::ir::graph::Attr;
 use proptest::prelude::*;
 
 const NAMES: &[&str] = &[
@@ -128,21 +127,6 @@ fn attr_strategy() -> impl Strategy<Value = (String, Attr)> {
         prop::sample::select(vec!["Sharding", "foo", ""]).prop_map(|t| ("call_target_name".to_string(), Attr::Str(t.into()))),
         any::<bool>().prop_map(|b| ("left_side".to_string(), Attr::Bool(b))),
     ]
-}
-
-fn add_body() -> Region {
-    let s = f32t(&[]);
-    let add = OpNode {
-        operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)],
-        ..op("stablehlo.add", &[s.clone()], &[])
-    };
-    Region {
-        blocks: vec![Block {
-            args: vec![ValueType::Tensor(s.clone()), ValueType::Tensor(s)],
-            ops: vec![add],
-            terminator: None,
-        }],
-    }
 }
 
 prop_compose! {

@@ -349,7 +349,7 @@ mod tests {
     #![allow(clippy::cloned_ref_to_slice_refs)]
     use super::super::test_util::*;
     use super::*;
-    use crate::ir::graph::{Attr, Block, Region};
+    use crate::ir::graph::Attr;
 
     #[test]
     fn concatenate_replicates_only_the_concat_dim() {
@@ -479,22 +479,6 @@ mod tests {
         );
         let e = err(&bad, &[&f32t(&[1000, 64]), &typed(&[8, 16, 1], "i32")]);
         assert!(e.to_string().contains("dimension_numbers"), "{e}");
-    }
-
-    fn add_body() -> Region {
-        let s = f32t(&[]);
-        let add = op("stablehlo.add", &[s.clone()], &[]);
-        let add = crate::ir::graph::OpNode { operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)], ..add };
-        Region {
-            blocks: vec![Block {
-                args: vec![
-                    crate::ir::types::ValueType::Tensor(s.clone()),
-                    crate::ir::types::ValueType::Tensor(s),
-                ],
-                ops: vec![add],
-                terminator: None,
-            }],
-        }
     }
 
     #[test]
