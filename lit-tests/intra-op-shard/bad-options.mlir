@@ -2,6 +2,7 @@
 // RUN: not alpa-opt --alpa-intra-op-shard %s 2>&1 | FileCheck %s --check-prefix=NOMESH
 // RUN: not alpa-opt --alpa-intra-op-shard="mesh=0x4" %s 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not alpa-opt --alpa-intra-op-shard="mesh=2by4" %s 2>&1 | FileCheck %s --check-prefix=SHAPE
+// RUN: not alpa-opt --alpa-intra-op-shard="mesh=100000x100000" %s 2>&1 | FileCheck %s --check-prefix=HUGE
 // RUN: not alpa-opt --alpa-intra-op-shard="mesh=2x4 format=xml" %s 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not alpa-opt --alpa-intra-op-shard="mesh=2x4 memory-budget=lots" %s 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not alpa-opt --alpa-intra-op-shard="mesh=2x4 time-limit=-1" %s 2>&1 | FileCheck %s --check-prefix=TIME
@@ -15,6 +16,7 @@
 // NOMESH: error: alpa-intra-op-shard: the mesh option is required, e.g. mesh=2x4
 // ZERO: error: alpa-intra-op-shard: invalid device mesh: cannot parse mesh shape `0x4`: axis sizes must be at least 1
 // SHAPE: error: alpa-intra-op-shard: {{.*}}2by4
+// HUGE: error: alpa-intra-op-shard: mesh 100000x100000 has more than 65536 devices
 // FORMAT: error: alpa-intra-op-shard: format must be sdy or gspmd, got 'xml'
 // BUDGET: error: alpa-intra-op-shard: memory-budget: {{.*}}'lots'
 // TIME: error: alpa-intra-op-shard: time-limit must be a positive number of seconds

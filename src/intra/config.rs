@@ -100,12 +100,21 @@ impl MeshConfig {
     }
 }
 
+/// The largest device mesh the pass plans for.
+pub const MAX_MESH_DEVICES: usize = 1 << 16;
+
 /// Builds the mesh configuration from the pass options' text.
 pub fn mesh_config(mesh: &str, cluster: &str, alpha: &str, beta: &str, logical: &str) -> Result<MeshConfig, String> {
     if mesh.trim().is_empty() {
         return Err("the mesh option is required, e.g. mesh=2x4 (a 1-D mesh is 8x1)".into());
     }
     let shape = parse_mesh_shape(mesh).map_err(|e| e.to_string())?;
+    // Checked before anything is sized by it: a mesh lists its device ids, and logical-mesh=auto
+    // enumerates the divisors of its device count.
+    match shape[0].checked_mul(shape[1]) {
+        Some(devices) if devices <= MAX_MESH_DEVICES => {}
+        _ => return Err(format!("mesh {mesh} has more than {MAX_MESH_DEVICES} devices")),
+    }
     let logical_auto = match logical.trim() {
         "" | "fixed" => false,
         "auto" => true,
@@ -165,5 +174,7 @@ mod tests {
         assert!(mesh_config("1x16", "p3.16xlarge-x8", "", "", "").is_err());
         assert!(mesh_config("2x4", "nope-cluster", "", "", "").is_err());
         assert!(mesh_config("2x4", "", "1", "1", "sometimes").is_err());
+        assert!(mesh_config("100000x100000", "", "1", "1", "").unwrap_err().contains("more than 65536 devices"));
+        assert!(mesh_config("65536x65536", "", "1", "1", "auto").is_err());
     }
 }
