@@ -14,28 +14,33 @@ for preset in 1.3b 39b; do
     .venv/bin/python -m alpa_mlir.export gpt --preset "$preset" -o "target/bench/gpt-$preset.mlir"
 done
 
-printf '| model | mesh | ops | ILP nodes after merging | solver | status | objective (abstract units) | seconds (solver) | seconds (pass) | peak memory |\n'
-printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
+printf '| model | mesh | ops | ILP nodes after merging | after exact preprocessing | MILP size | status | objective (abstract units) | solver seconds | pass seconds | peak memory |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for preset in 1.3b 39b; do
   for mesh in 2x4 8x8; do
     report="target/bench/intra-$preset-$mesh.json"
+    log="target/bench/intra-$preset-$mesh.log"
     start=$(date +%s.%N)
     /usr/bin/time -f '%M' -o target/bench/rss ./target/release/alpa-opt "target/bench/gpt-$preset.mlir" \
-      --alpa-inline --alpa-intra-op-shard="mesh=$mesh time-limit=$limit report=$report" -o /dev/null 2>/dev/null || true
+      --alpa-inline --alpa-intra-op-shard="mesh=$mesh time-limit=$limit report=$report" -o /dev/null 2>"$log" || true
     end=$(date +%s.%N)
-    python3 - "$report" "$preset" "$mesh" "$start" "$end" "$(cat target/bench/rss)" <<'PY'
-import json, sys
-path, preset, mesh, start, end, rss_kb = sys.argv[1:]
+    python3 - "$report" "$preset" "$mesh" "$start" "$end" "$(cat target/bench/rss)" "$log" <<'PY'
+import json, re, sys
+path, preset, mesh, start, end, rss_kb, log = sys.argv[1:]
+seconds = float(end) - float(start)
+# The solver's progress line on stderr:
+# "[intra] preprocess: A nodes / B edges -> C nodes / D edges (E strategies, F edge entries, ...)"
+m = re.search(r"-> (\d+) nodes / \d+ edges \(\d+ strategies, (\d+) edge entries", open(log).read())
+reduced = f"{int(m.group(1)):,} nodes, {int(m.group(2)):,} edge entries" if m else "not reported"
 try:
     r = json.load(open(path))
 except (OSError, ValueError):
-    print(f"| GPT-{preset} | {mesh} | failed | | | | | | {float(end) - float(start):.1f} | |")
+    print(f"| GPT-{preset} | {mesh} | failed | | | | | | | {seconds:.1f} | |")
     sys.exit(0)
 s = r["solver"]
-size = f"{s['variables']} vars, {s['constraints']} cons" if s["variables"] else "search"
-print(f"| GPT-{preset} | {mesh} | {r['ops_before_merging']} | {r['ops_after_merging']} | {size} | "
-      f"{s['status']} | {r['objective']:.6g} | {s['seconds']:.1f} | {float(end) - float(start):.1f} | "
-      f"{int(rss_kb) / 1024:.0f} MiB |")
+size = f"{s['variables']:,} vars, {s['constraints']:,} cons" if s["variables"] else "search"
+print(f"| GPT-{preset} | {mesh} | {r['ops_before_merging']:,} | {r['ops_after_merging']:,} | {reduced} | {size} | "
+      f"{s['status']} | {r['objective']:.6g} | {s['seconds']:.1f} | {seconds:.1f} | {int(rss_kb) / 1024:.0f} MiB |")
 PY
   done
 done
