@@ -99,7 +99,10 @@ pub fn run_milp(m: &Model, opts: &IlpOptions) -> Result<IlpOutcome, IlpFailure> 
         .set_threads(opts.threads.max(1))
         .set_option("mip_rel_gap", 1e-9)
         .set_option("mip_abs_gap", 1e-9)
-        .set_option("random_seed", 0);
+        .set_option("random_seed", 0)
+        .set_option("mip_heuristic_run_feasibility_jump", false)
+        .set_option("output_flag", std::env::var_os("ALPA_HIGHS_LOG").is_some())
+        .set_option("log_to_console", std::env::var_os("ALPA_HIGHS_LOG").is_some());
     if let Some(t) = opts.time_limit {
         problem = problem.set_time_limit(t.max(0.01));
     }
@@ -186,13 +189,13 @@ fn build(m: &Model, opts: &IlpOptions) -> Result<Built, IlpFailure> {
         if free {
             continue;
         }
-        let mut rows: Vec<Expression> = vec![Expression::default(); nu];
-        let mut cols: Vec<Expression> = vec![Expression::default(); nv];
-        for i in 0..nu {
-            let Some(xi) = su[i] else { continue };
-            for j in 0..nv {
-                let Some(_) = sv[j] else { continue };
-                let c = e.costs[i * nv + j];
+        let classes = EdgeClasses::of(&e.costs, su, sv);
+        let mut rows: Vec<Expression> = vec![Expression::default(); classes.row_members.len()];
+        let mut cols: Vec<Expression> = vec![Expression::default(); classes.col_members.len()];
+        let init_pair = init.map(|a| (classes.row_of[a[e.u]], classes.col_of[a[e.v]]));
+        for (a, row_members) in classes.row_members.iter().enumerate() {
+            for (b, col_members) in classes.col_members.iter().enumerate() {
+                let c = e.costs[row_members[0] * nv + col_members[0]];
                 if !c.is_finite() {
                     continue;
                 }
@@ -200,25 +203,24 @@ fn build(m: &Model, opts: &IlpOptions) -> Result<Built, IlpFailure> {
                 if cost_weight != 0.0 && c != 0.0 {
                     objective.add_mul(c, y);
                 }
-                rows[i].add_mul(1.0, y);
-                cols[j].add_mul(1.0, y);
-                if let Some(a) = init {
-                    initial.push((y, if a[e.u] == i && a[e.v] == j { 1.0 } else { 0.0 }));
+                rows[a].add_mul(1.0, y);
+                cols[b].add_mul(1.0, y);
+                if let Some(pair) = init_pair {
+                    initial.push((y, if pair == (Some(a), Some(b)) { 1.0 } else { 0.0 }));
                 }
             }
-            let _ = xi;
         }
-        for (i, mut r) in rows.into_iter().enumerate() {
-            if let Some(x) = su[i] {
-                r.add_mul(-1.0, x);
-                constraints.push(r.eq(0.0));
+        for (mut r, members) in rows.into_iter().zip(&classes.row_members) {
+            for &i in members {
+                r.add_mul(-1.0, su[i].expect("classes hold allowed strategies only"));
             }
+            constraints.push(r.eq(0.0));
         }
-        for (j, mut c) in cols.into_iter().enumerate() {
-            if let Some(x) = sv[j] {
-                c.add_mul(-1.0, x);
-                constraints.push(c.eq(0.0));
+        for (mut c, members) in cols.into_iter().zip(&classes.col_members) {
+            for &j in members {
+                c.add_mul(-1.0, sv[j].expect("classes hold allowed strategies only"));
             }
+            constraints.push(c.eq(0.0));
         }
     }
 
@@ -297,4 +299,49 @@ fn build(m: &Model, opts: &IlpOptions) -> Result<Built, IlpFailure> {
         }
     }
     Ok(Built { vars, objective, constraints, s, initial })
+}
+
+/// The allowed strategies of an edge's two ends grouped by identical cost rows (resp. columns).
+/// Resharding costs depend only on the produced and the required sharding, so many strategies
+/// share a row; one edge variable per pair of classes, with the class marginals tied to the
+/// sums of their strategies' variables, is exact and as tight as one variable per pair.
+struct EdgeClasses {
+    row_members: Vec<Vec<usize>>,
+    col_members: Vec<Vec<usize>>,
+    row_of: Vec<Option<usize>>,
+    col_of: Vec<Option<usize>>,
+}
+
+impl EdgeClasses {
+    fn of(costs: &[f64], su: &[Option<Variable>], sv: &[Option<Variable>]) -> Self {
+        let (nu, nv) = (su.len(), sv.len());
+        let allowed_cols: Vec<usize> = (0..nv).filter(|&j| sv[j].is_some()).collect();
+        let allowed_rows: Vec<usize> = (0..nu).filter(|&i| su[i].is_some()).collect();
+        let (row_members, row_of) =
+            group_identical(nu, &allowed_rows, |i| allowed_cols.iter().map(move |&j| costs[i * nv + j].to_bits()));
+        let (col_members, col_of) =
+            group_identical(nv, &allowed_cols, |j| allowed_rows.iter().map(move |&i| costs[i * nv + j].to_bits()));
+        EdgeClasses { row_members, col_members, row_of, col_of }
+    }
+}
+
+/// Groups `members` by the key sequence `key` yields, classes in order of first member.
+fn group_identical<K: Iterator<Item = u64>>(
+    n: usize,
+    members: &[usize],
+    key: impl Fn(usize) -> K,
+) -> (Vec<Vec<usize>>, Vec<Option<usize>>) {
+    let mut index: std::collections::HashMap<Vec<u64>, usize> = std::collections::HashMap::new();
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    let mut class_of = vec![None; n];
+    for &m in members {
+        let k: Vec<u64> = key(m).collect();
+        let c = *index.entry(k).or_insert_with(|| {
+            classes.push(Vec::new());
+            classes.len() - 1
+        });
+        classes[c].push(m);
+        class_of[m] = Some(c);
+    }
+    (classes, class_of)
 }
