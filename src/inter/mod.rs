@@ -23,6 +23,7 @@ mod cluster_graph;
 mod clustering;
 mod cost;
 mod error;
+mod layer_assignment;
 mod memory;
 mod pipeline;
 mod placement;
@@ -50,6 +51,7 @@ pub use clustering::{
 };
 pub use cost::{FnCost, StageCost, StageCostResult};
 pub use error::InterError;
+pub use layer_assignment::{assign_layers, clustered_ops, clustering_ops, LayerAssignment, LayerAssignmentError};
 pub use memory::{fits, max_fitting_depth, stage_memory, Schedule};
 pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan};
 pub use placement::place_stages;

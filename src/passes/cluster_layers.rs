@@ -7,49 +7,12 @@ use super::options::PassOptions;
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::inter::train_step::{analyze, Phase};
-use crate::inter::{cluster_operators, AutoLayers, ClusterOptions, InterError, LayerCount, OpNode, Operand, ValueRef};
+use crate::inter::{assign_layers, clustered_ops, AutoLayers, ClusterOptions, LayerAssignmentError, LayerCount};
 use crate::intra::merge::is_heavy;
-use crate::ir::cost::op_cost;
-use crate::ir::graph::{Graph, ValueRef as GraphValue};
 use crate::ir::summary::human_bytes;
 use mlir_sys::MlirOperation;
 
 const PASS: &str = "alpa-cluster-layers";
-
-/// The clustering's view of the ops `selected` (in order): each op's FLOPs and the bytes of
-/// each operand; values from ops outside the selection count as graph inputs.
-fn clustering_ops(graph: &Graph, handles: &[MlirOperation], selected: &[usize]) -> Result<Vec<OpNode>, Vec<Diagnostic>> {
-    let mut position = vec![None; graph.ops().len()];
-    for (p, &op) in selected.iter().enumerate() {
-        position[op] = Some(p);
-    }
-    let outside = graph.args.len();
-    selected
-        .iter()
-        .map(|&index| {
-            let op = &graph.ops()[index];
-            let cost = op_cost(op, &graph.operand_tensors(index))
-                .map_err(|e| vec![Diagnostic::error(handles[index], e.to_string())])?;
-            let operands = op
-                .operands
-                .iter()
-                .filter_map(|value| {
-                    let bytes = graph.value_type(*value)?.byte_size();
-                    let value = match *value {
-                        GraphValue::Arg(i) => ValueRef::GraphInput(i),
-                        GraphValue::Op { op, result } => match position[op] {
-                            Some(p) => ValueRef::Op { op: p, result },
-                            None => ValueRef::GraphInput(outside + op),
-                        },
-                        GraphValue::Outer => return None,
-                    };
-                    Some(Operand { value, bytes })
-                })
-                .collect();
-            Ok(OpNode { flops: cost.flops as f64, operands })
-        })
-        .collect()
-}
 
 pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
@@ -68,10 +31,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     // A train step: cluster its forward ops (paper §5.1) and place backward and update ops with
     // their forward counterparts. Anything else: cluster all ops in order.
     let step = analyze(graph).ok();
-    let selected: Vec<usize> = match &step {
-        Some(step) => (0..graph.ops().len()).filter(|&i| step.phase[i] == Phase::Forward).collect(),
-        None => (0..graph.ops().len()).collect(),
-    };
+    let selected = clustered_ops(graph, step.as_ref());
     let layers = match options.string("layers").unwrap_or("auto").trim() {
         "auto" | "" => {
             let heavy = graph.ops().iter().filter(|op| is_heavy(op)).count();
@@ -82,27 +42,17 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
             _ => return Err(fail(format!("layers must be auto or a number from 1 to {} (the ops clustered), got '{text}'", selected.len()))),
         },
     };
-    let ops = clustering_ops(graph, &read.handles, &selected)?;
-    let clustering = cluster_operators(&ops, &ClusterOptions { layers, delta, progress: ops.len() > 20_000 })
-        .map_err(|e| match e {
-            InterError::ClusteringInfeasible { .. } => fail(e.to_string()),
-            other => fail(other.to_string()),
-        })?;
-    let mut layer_of = vec![None; graph.ops().len()];
-    for (layer, range) in clustering.boundaries.windows(2).enumerate() {
-        for &op in &selected[range[0]..range[1]] {
-            layer_of[op] = Some(layer);
-        }
-    }
+    let cluster_options = ClusterOptions { layers, delta, progress: selected.len() > 20_000 };
+    let assignment = assign_layers(graph, step.as_ref(), &cluster_options).map_err(|e| match e {
+        LayerAssignmentError::Op { op, message } => match read.handles.get(op) {
+            Some(handle) => vec![Diagnostic::error(*handle, message)],
+            None => fail(message),
+        },
+        LayerAssignmentError::Clustering(e) => fail(e.to_string()),
+    })?;
+    let clustering = &assignment.clustering;
     let context = mlir::context(module);
-    let mut previous = 0;
-    for (index, handle) in read.handles.iter().enumerate() {
-        let layer = match (&step, layer_of[index]) {
-            (_, Some(layer)) => layer,
-            (Some(step), None) => step.anchor[index].and_then(|a| layer_of[a]).unwrap_or(previous),
-            (None, None) => previous,
-        };
-        previous = layer;
+    for (index, (handle, &layer)) in read.handles.iter().zip(&assignment.layer_of).enumerate() {
         mlir::set_i64_attr(*handle, "alpa.layer", layer as i64);
         if let Some(step) = &step {
             let phase = match step.phase[index] {

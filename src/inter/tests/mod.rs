@@ -1,6 +1,7 @@
 mod baselines;
 mod cache;
 mod clustering;
+pub(crate) mod graphs;
 mod pipeline;
 mod placement;
 mod stage_dp;

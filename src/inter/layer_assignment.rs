@@ -1,0 +1,195 @@
+//! The layer of every op of a function (paper §5.1-§5.2): the ops that are clustered (a train
+//! step's forward ops, or all ops of anything else) are cut into layers by Eq. 6; a backward or
+//! update op takes the layer of the forward op it is anchored at (train_step.rs), and an op
+//! with no anchor (a dead op) the layer of the op before it.
+//!
+//! Shared by the `alpa-cluster-layers` pass, which writes the layers as attributes, and by the
+//! stage cost oracle (graph_oracle.rs), which needs them without MLIR.
+
+use super::cluster_graph::{OpNode, Operand, ValueRef};
+use super::clustering::{cluster_operators, ClusterOptions, Clustering};
+use super::error::InterError;
+use super::train_step::{Phase, TrainStep};
+use crate::ir::cost::op_cost;
+use crate::ir::graph::{Graph, ValueRef as GraphValue};
+use thiserror::Error;
+
+/// Why the layers of a graph could not be assigned.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum LayerAssignmentError {
+    /// Op `op` (an index into the graph's ops) has no FLOP count (the op table cannot describe
+    /// it); the pass reports this at the op's location.
+    #[error("{message}")]
+    Op { op: usize, message: String },
+    /// Clustering failed (no ops, infeasible FLOP cap, bad options).
+    #[error(transparent)]
+    Clustering(#[from] InterError),
+}
+
+/// The layers of every op.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerAssignment {
+    /// The Eq. 6 clustering of the clustered ops (its boundaries index into `clustered`).
+    pub clustering: Clustering,
+    /// The graph ops that were clustered, in program order.
+    pub clustered: Vec<usize>,
+    /// The layer of every graph op.
+    pub layer_of: Vec<usize>,
+}
+
+impl LayerAssignment {
+    pub fn num_layers(&self) -> usize {
+        self.clustering.num_layers()
+    }
+}
+
+/// The ops that are clustered: a train step's forward ops (the paper clusters the forward
+/// pass and places the rest with it), or every op when `step` is `None`.
+pub fn clustered_ops(graph: &Graph, step: Option<&TrainStep>) -> Vec<usize> {
+    match step {
+        Some(step) => (0..graph.ops().len()).filter(|&i| step.phase.get(i) == Some(&Phase::Forward)).collect(),
+        None => (0..graph.ops().len()).collect(),
+    }
+}
+
+/// The clustering's view of the ops `selected` (graph op indices, in order): each op's FLOPs
+/// and the bytes of each operand. Values from ops outside the selection count as graph inputs
+/// (they are not communication between the selected ops' layers).
+pub fn clustering_ops(graph: &Graph, selected: &[usize]) -> Result<Vec<OpNode>, LayerAssignmentError> {
+    let n = graph.ops().len();
+    let mut position = vec![None; n];
+    for (p, &op) in selected.iter().enumerate() {
+        if op >= n {
+            return Err(InterError::InvalidInput(format!("op {op} selected for clustering, the graph has {n}")).into());
+        }
+        position[op] = Some(p);
+    }
+    let outside = graph.args.len();
+    selected
+        .iter()
+        .map(|&index| {
+            let op = &graph.ops()[index];
+            let cost = op_cost(op, &graph.operand_tensors(index))
+                .map_err(|e| LayerAssignmentError::Op { op: index, message: e.to_string() })?;
+            let operands = op
+                .operands
+                .iter()
+                .filter_map(|value| {
+                    let bytes = graph.value_type(*value)?.byte_size();
+                    let value = match *value {
+                        GraphValue::Arg(i) => ValueRef::GraphInput(i),
+                        GraphValue::Op { op, result } => match position.get(op).copied().flatten() {
+                            Some(p) => ValueRef::Op { op: p, result },
+                            None => ValueRef::GraphInput(outside + op),
+                        },
+                        GraphValue::Outer => return None,
+                    };
+                    Some(Operand { value, bytes })
+                })
+                .collect();
+            Ok(OpNode { flops: cost.flops as f64, operands })
+        })
+        .collect()
+}
+
+/// Clusters the ops of `graph` into layers and places every other op (see the module doc).
+/// `step` is the train step of `graph` (`train_step::analyze`), if it is one.
+pub fn assign_layers(
+    graph: &Graph,
+    step: Option<&TrainStep>,
+    options: &ClusterOptions,
+) -> Result<LayerAssignment, LayerAssignmentError> {
+    let n = graph.ops().len();
+    if let Some(step) = step {
+        if step.phase.len() != n || step.anchor.len() != n {
+            return Err(InterError::InvalidInput(format!(
+                "the train step describes {} ops, the graph has {n}",
+                step.phase.len()
+            ))
+            .into());
+        }
+    }
+    let clustered = clustered_ops(graph, step);
+    let ops = clustering_ops(graph, &clustered)?;
+    let clustering = cluster_operators(&ops, options)?;
+    let layer_of = place_all_ops(n, step, &clustered, &clustering);
+    Ok(LayerAssignment { clustering, clustered, layer_of })
+}
+
+/// The layer of every op given the clustering of `clustered`.
+fn place_all_ops(n: usize, step: Option<&TrainStep>, clustered: &[usize], clustering: &Clustering) -> Vec<usize> {
+    let mut clustered_layer = vec![None; n];
+    for (layer, range) in clustering.layers().into_iter().enumerate() {
+        for &op in &clustered[range] {
+            clustered_layer[op] = Some(layer);
+        }
+    }
+    let mut layer_of = Vec::with_capacity(n);
+    let mut previous = 0;
+    for index in 0..n {
+        let layer = match (step, clustered_layer[index]) {
+            (_, Some(layer)) => layer,
+            (Some(step), None) => step.anchor[index].and_then(|a| clustered_layer.get(a).copied().flatten()).unwrap_or(previous),
+            (None, None) => previous,
+        };
+        previous = layer;
+        layer_of.push(layer);
+    }
+    layer_of
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inter::clustering::LayerCount;
+    use crate::inter::tests::graphs::tanh_mlp_step;
+    use crate::inter::train_step::analyze;
+
+    fn fixed(layers: usize) -> ClusterOptions {
+        ClusterOptions { layers: LayerCount::Fixed(layers), delta: 1.0, progress: false }
+    }
+
+    #[test]
+    fn forward_ops_are_clustered_and_the_rest_follow_their_anchors() {
+        let graph = tanh_mlp_step(3, 8, 16);
+        let step = analyze(&graph).unwrap();
+        let a = assign_layers(&graph, Some(&step), &fixed(3)).unwrap();
+        let forward: Vec<usize> = (0..graph.ops().len()).filter(|&i| step.phase[i] == Phase::Forward).collect();
+        assert_eq!(a.clustered, forward);
+        assert_eq!(a.num_layers(), 3);
+        assert_eq!(a.layer_of.len(), graph.ops().len());
+        for (i, &layer) in a.layer_of.iter().enumerate() {
+            if let Some(anchor) = step.anchor[i] {
+                assert_eq!(layer, a.layer_of[anchor], "op {i} goes with its anchor {anchor}");
+            }
+        }
+        // One matmul per layer, and each weight update lands with the matmul reading it.
+        let dots: Vec<usize> = forward.iter().copied().filter(|&i| graph.ops()[i].short_name() == "dot_general").collect();
+        assert_eq!(dots.iter().map(|&d| a.layer_of[d]).collect::<Vec<_>>(), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn without_a_train_step_every_op_is_clustered() {
+        let graph = tanh_mlp_step(2, 8, 16);
+        let a = assign_layers(&graph, None, &fixed(3)).unwrap();
+        assert_eq!(a.clustered, (0..graph.ops().len()).collect::<Vec<_>>());
+        assert_eq!(a.layer_of, a.clustering.layer_of_ops());
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let graph = tanh_mlp_step(2, 8, 16);
+        assert!(assign_layers(&graph, None, &fixed(graph.ops().len() + 1)).is_err(), "more layers than ops");
+        let step = analyze(&graph).unwrap();
+        let mut shorter = graph.clone();
+        shorter.body.ops.pop();
+        assert!(assign_layers(&shorter, Some(&step), &fixed(2)).is_err(), "the step of another graph");
+        // An op the op table cannot describe is reported with its index.
+        let mut broken = graph.clone();
+        broken.body.ops[0].operands.truncate(1);
+        match assign_layers(&broken, None, &fixed(2)) {
+            Err(LayerAssignmentError::Op { op, .. }) => assert_eq!(op, 0),
+            other => panic!("{other:?}"),
+        }
+    }
+}

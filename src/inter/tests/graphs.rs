@@ -1,0 +1,126 @@
+//! Small hand-built train steps for the layer assignment and the stage oracle.
+
+use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, Region, ValueRef};
+use crate::ir::types::{ElementType, TensorType, ValueType};
+
+pub fn t(shape: &[i64]) -> ValueType {
+    ValueType::Tensor(TensorType::new(shape.to_vec(), ElementType::f32()))
+}
+
+pub fn v(op: usize) -> ValueRef {
+    ValueRef::Op { op, result: 0 }
+}
+
+/// Appends ops and returns their values.
+pub struct Builder {
+    pub ops: Vec<OpNode>,
+}
+
+impl Builder {
+    pub fn new() -> Self {
+        Builder { ops: Vec::new() }
+    }
+
+    pub fn op(&mut self, name: &str, operands: Vec<ValueRef>, result: ValueType, attrs: Attrs) -> ValueRef {
+        self.ops.push(OpNode { name: name.into(), location: String::new(), operands, results: vec![result], attrs, regions: vec![] });
+        v(self.ops.len() - 1)
+    }
+
+    pub fn unary(&mut self, name: &str, x: ValueRef, ty: ValueType) -> ValueRef {
+        self.op(name, vec![x], ty, Attrs::new())
+    }
+
+    pub fn binary(&mut self, name: &str, a: ValueRef, b: ValueRef, ty: ValueType) -> ValueRef {
+        self.op(name, vec![a, b], ty, Attrs::new())
+    }
+
+    /// `dot_general` contracting `lhs` dim `l` with `rhs` dim `r`.
+    pub fn dot(&mut self, a: ValueRef, b: ValueRef, l: i64, r: i64, ty: ValueType) -> ValueRef {
+        let mut attrs = Attrs::new();
+        attrs.insert(
+            "dot_dimension_numbers".into(),
+            Attr::Opaque {
+                dialect: "stablehlo".into(),
+                data: format!("dot<lhs_contracting_dimensions = [{l}], rhs_contracting_dimensions = [{r}]>"),
+            },
+        );
+        self.op("stablehlo.dot_general", vec![a, b], ty, attrs)
+    }
+
+    /// The sum of all elements of a rank-2 value.
+    pub fn sum(&mut self, x: ValueRef) -> ValueRef {
+        let mut zero = Attrs::new();
+        zero.insert(
+            "value".into(),
+            Attr::Elements { ty: TensorType::new(vec![], ElementType::f32()), splat: true },
+        );
+        let init = self.op("stablehlo.constant", vec![], t(&[]), zero);
+        let mut attrs = Attrs::new();
+        attrs.insert("dimensions".into(), Attr::I64Array(vec![0, 1]));
+        let out = self.op("stablehlo.reduce", vec![x, init], t(&[]), attrs);
+        let add = OpNode {
+            name: "stablehlo.add".into(),
+            location: String::new(),
+            operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)],
+            results: vec![t(&[])],
+            attrs: Attrs::new(),
+            regions: vec![],
+        };
+        let body = Region { blocks: vec![Block { args: vec![t(&[]), t(&[])], ops: vec![add], terminator: None }] };
+        if let Some(last) = self.ops.last_mut() {
+            last.regions.push(body);
+        }
+        out
+    }
+}
+
+fn donated(result: usize) -> Param {
+    let mut attrs = Attrs::new();
+    attrs.insert("tf.aliasing_output".into(), Attr::Int(result as i64));
+    Param { ty: t(&[0]), attrs }
+}
+
+/// A train step of `depth` tanh layers of width `width` on a batch of `batch`:
+/// a_{k+1} = tanh(a_k @ w_k), loss = sum(a_depth * a_depth); a backward pass of the same
+/// shape as the real one (g = 2 a_depth; per layer: g = g * (g - a_{k+1}^2) standing in for
+/// the tanh derivative, dw_k = a_k^T g, g = g w_k^T); SGD update w_k' = w_k - dw_k. Arguments: w_0..w_{depth-1} (donated, aliased to results 0..depth), x.
+/// Results: the new weights, then the loss.
+pub fn tanh_mlp_step(depth: usize, batch: i64, width: i64) -> Graph {
+    let act = t(&[batch, width]);
+    let weight = t(&[width, width]);
+    let mut b = Builder::new();
+    let mut acts = vec![ValueRef::Arg(depth)];
+    for k in 0..depth {
+        let h = b.dot(acts[k], ValueRef::Arg(k), 1, 0, act.clone());
+        acts.push(b.unary("stablehlo.tanh", h, act.clone()));
+    }
+    let sq = b.binary("stablehlo.multiply", acts[depth], acts[depth], act.clone());
+    let loss = b.sum(sq);
+    let mut g = b.binary("stablehlo.add", acts[depth], acts[depth], act.clone());
+    let mut grads = vec![ValueRef::Outer; depth];
+    for k in (0..depth).rev() {
+        let a2 = b.binary("stablehlo.multiply", acts[k + 1], acts[k + 1], act.clone());
+        let one_minus = b.binary("stablehlo.subtract", g, a2, act.clone());
+        g = b.binary("stablehlo.multiply", g, one_minus, act.clone());
+        grads[k] = b.dot(acts[k], g, 0, 0, weight.clone());
+        if k > 0 {
+            g = b.dot(g, ValueRef::Arg(k), 1, 1, act.clone());
+        }
+    }
+    let mut returned = Vec::new();
+    for (k, grad) in grads.iter().enumerate() {
+        returned.push(b.binary("stablehlo.subtract", ValueRef::Arg(k), *grad, weight.clone()));
+    }
+    returned.push(loss);
+    let mut args: Vec<Param> = (0..depth).map(|k| Param { ty: weight.clone(), ..donated(k) }).collect();
+    args.push(Param { ty: act, attrs: Attrs::new() });
+    let mut results: Vec<Param> = (0..depth).map(|_| Param { ty: weight.clone(), attrs: Attrs::new() }).collect();
+    results.push(Param { ty: t(&[]), attrs: Attrs::new() });
+    Graph {
+        func_name: "main".into(),
+        body: Block { args: args.iter().map(|p| p.ty.clone()).collect(), ops: b.ops, terminator: None },
+        args,
+        results,
+        returned,
+    }
+}
