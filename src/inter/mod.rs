@@ -3,6 +3,11 @@
 //! - Operator clustering (Eq. 6): [`cluster_operators`] cuts ops in topological order into L
 //!   layers minimising the largest communication a layer receives, under a FLOP balance cap,
 //!   ties broken by FLOP variance; `layers=auto` via [`AutoLayers`].
+//! - Layer assignment: [`assign_layers`] clusters a graph's (forward) ops and places every
+//!   other op with its anchor, as `alpa-cluster-layers` does.
+//! - Stage cost oracle: [`GraphStageOracle`] cuts a layer range out of the graph
+//!   ([`StageGraph`]) and plans it with the intra-op pass on every logical mesh of a submesh;
+//!   [`layer_signatures`] lets [`CachedCost`] reuse the answers of identical layers.
 //! - Stage-mesh DP (Eq. 3-5): a [`StageCost`] oracle (the intra-op pass) is queried for every
 //!   (layer range, submesh) through a [`CachedCost`] into a [`CostTable`];
 //!   [`solve_stage_dp`] finds the stages, submeshes and logical meshes minimising
@@ -23,6 +28,7 @@ mod cluster_graph;
 mod clustering;
 mod cost;
 mod error;
+mod graph_oracle;
 mod layer_assignment;
 mod memory;
 mod pipeline;
@@ -51,6 +57,7 @@ pub use clustering::{
 };
 pub use cost::{FnCost, StageCost, StageCostResult};
 pub use error::InterError;
+pub use graph_oracle::{layer_signatures, GraphStageOracle, OracleOptions, QueryFailure, StageEvaluation, StageGraph, StageInput};
 pub use layer_assignment::{assign_layers, clustered_ops, clustering_ops, LayerAssignment, LayerAssignmentError};
 pub use memory::{fits, max_fitting_depth, stage_memory, Schedule};
 pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan};

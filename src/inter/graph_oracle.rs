@@ -1,0 +1,934 @@
+//! The stage cost oracle of the stage DP on a real graph (paper §5.2): a layer range is cut out
+//! of the function as its own sub-graph and planned by the intra-op pass on every logical mesh
+//! of the submesh.
+//!
+//! For layers `k..i` on a submesh of `d` devices viewed as the logical mesh [a, b]:
+//! - latency = compute + communication + resharding, in seconds, where
+//!   compute = sum over the stage's ops of FLOPs / (d x peak FLOP/s of the op's element type)
+//!   (Alpa divides the work of a stage evenly over its devices; heavy ops are never replicated),
+//!   and communication + resharding are the collectives of the intra-op plan's strategies and
+//!   the conversions between them, priced by the cluster's alpha-beta links on that mesh;
+//! - mem_param = sum over the stage's donated arguments (parameters, optimizer state) of their
+//!   per-device bytes as the plan shards them, twice for a parameter a forward op of the stage
+//!   reads (its gradient has the parameter's size and sharding);
+//! - mem_act = the per-device bytes, as sharded by the plan, of every forward value that a
+//!   backward op of the stage reads: forward results of the stage's own ops, and stage inputs
+//!   that are forward activations of an earlier stage or per-microbatch inputs (non-donated
+//!   arguments). 1F1B keeps exactly these alive from a microbatch's forward to its backward.
+//!   Without a train step there is no backward pass and mem_act is 0.
+//!
+//! A (range, logical mesh) the planner cannot handle is dropped and recorded as a
+//! [`QueryFailure`]; a range with no plan on any logical mesh has no options.
+
+use super::cost::{StageCost, StageCostResult};
+use super::error::InterError;
+use super::progress::Progress;
+use super::submesh::{logical_meshes, SubmeshShape};
+use super::train_step::{Phase, TrainStep};
+use crate::cluster::mesh::{DeviceMesh, PhysicalSubmesh};
+use crate::cluster::spec::Cluster;
+use crate::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, PlanError};
+use crate::intra::solution::SolveOptions;
+use crate::ir::cost::op_cost;
+use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, Region, ValueRef};
+use crate::ir::types::ValueType;
+use crate::sharding::strategy::StrategyOptions;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
+use std::ops::Range;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// How the oracle runs the intra-op pass. The mesh of [`IntraOptions`] is set per query; the
+/// memory budget is left to the stage DP (it checks mem_param + s x mem_act itself).
+#[derive(Clone, Debug)]
+pub struct OracleOptions {
+    pub strategy: StrategyOptions,
+    pub allow_replicated_parameters: bool,
+    pub merge_trivial_ops: bool,
+    /// Solver options of every plan; `solve.time_limit` is the limit of one (range, logical
+    /// mesh) plan.
+    pub solve: SolveOptions,
+    /// Periodic progress lines on stderr while queries run.
+    pub progress: bool,
+}
+
+impl Default for OracleOptions {
+    fn default() -> Self {
+        OracleOptions {
+            strategy: StrategyOptions::default(),
+            allow_replicated_parameters: true,
+            merge_trivial_ops: true,
+            solve: SolveOptions { time_limit: Some(10.0), ..SolveOptions::default() },
+            progress: false,
+        }
+    }
+}
+
+/// Where an argument of a stage comes from in the whole function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StageInput {
+    /// Argument `i` of the function (its type and attributes are kept).
+    Arg(usize),
+    /// Result `result` of op `op` of the function, computed by another stage.
+    Value { op: usize, result: usize },
+}
+
+/// A set of ops of a function cut out as a function of its own: values produced outside become
+/// arguments, values used outside (or returned by the function) become results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageGraph {
+    pub graph: Graph,
+    /// The function's op index of every stage op.
+    pub ops: Vec<usize>,
+    /// The origin of every stage argument: the function's arguments first (in their order),
+    /// then values of other stages (in producer order).
+    pub inputs: Vec<StageInput>,
+    /// The function's value (op, result) of every stage result, in producer order.
+    pub outputs: Vec<(usize, usize)>,
+}
+
+const ALIAS_ATTR: &str = "tf.aliasing_output";
+
+impl StageGraph {
+    /// Cuts `ops` (function op indices, strictly increasing) out of `graph`. A function
+    /// argument keeps its `Param` (type, donation, sharding attributes); its
+    /// `tf.aliasing_output` is renumbered to the stage result it is aliased to, or dropped when
+    /// that result is not computed by the stage. Values from other stages become plain
+    /// arguments; results the function returns keep the function's result attributes.
+    pub fn extract(graph: &Graph, ops: &[usize], name: String) -> Result<StageGraph, InterError> {
+        let n = graph.ops().len();
+        if ops.is_empty() {
+            return Err(InterError::InvalidInput("a stage needs at least one op".into()));
+        }
+        if ops.windows(2).any(|w| w[0] >= w[1]) || ops.iter().any(|&i| i >= n) {
+            return Err(InterError::InvalidInput(format!("stage ops must be increasing op indices below {n}")));
+        }
+        let mut position = vec![None; n];
+        for (p, &op) in ops.iter().enumerate() {
+            position[op] = Some(p);
+        }
+        let in_stage = |op: usize| position.get(op).copied().flatten().is_some();
+
+        // Inputs: the function's arguments and other stages' values the stage reads.
+        let mut args = BTreeSet::new();
+        let mut values = BTreeSet::new();
+        for &index in ops {
+            for operand in &graph.ops()[index].operands {
+                match *operand {
+                    ValueRef::Arg(a) if a < graph.args.len() => {
+                        args.insert(a);
+                    }
+                    ValueRef::Op { op, result } if !in_stage(op) => {
+                        if op >= index {
+                            return Err(InterError::InvalidInput(format!("op {index} reads op {op}, which is not before it")));
+                        }
+                        values.insert((op, result));
+                    }
+                    ValueRef::Arg(a) => {
+                        return Err(InterError::InvalidInput(format!("op {index} reads argument {a} of {}", graph.args.len())));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let inputs: Vec<StageInput> = args
+            .iter()
+            .map(|&a| StageInput::Arg(a))
+            .chain(values.iter().map(|&(op, result)| StageInput::Value { op, result }))
+            .collect();
+        let input_index: HashMap<StageInput, usize> = inputs.iter().enumerate().map(|(i, v)| (*v, i)).collect();
+
+        // Outputs: stage values read by other stages or returned by the function.
+        let mut outputs = BTreeSet::new();
+        for (index, op) in graph.ops().iter().enumerate() {
+            if in_stage(index) {
+                continue;
+            }
+            for operand in &op.operands {
+                if let ValueRef::Op { op, result } = *operand {
+                    if in_stage(op) {
+                        outputs.insert((op, result));
+                    }
+                }
+            }
+        }
+        for value in &graph.returned {
+            if let ValueRef::Op { op, result } = *value {
+                if in_stage(op) {
+                    outputs.insert((op, result));
+                }
+            }
+        }
+        let outputs: Vec<(usize, usize)> = outputs.into_iter().collect();
+        let output_index: HashMap<(usize, usize), usize> = outputs.iter().enumerate().map(|(i, v)| (*v, i)).collect();
+
+        let value_type = |op: usize, result: usize| {
+            graph.ops()[op].results.get(result).cloned().ok_or_else(|| {
+                InterError::InvalidInput(format!("op {op} has no result {result}"))
+            })
+        };
+        let mut stage_args = Vec::with_capacity(inputs.len());
+        for input in &inputs {
+            stage_args.push(match *input {
+                StageInput::Arg(a) => {
+                    let mut param = graph.args[a].clone();
+                    let aliased = param.aliased_output().and_then(|r| match graph.returned.get(r) {
+                        Some(ValueRef::Op { op, result }) => output_index.get(&(*op, *result)).copied(),
+                        _ => None,
+                    });
+                    match aliased {
+                        Some(r) => param.attrs.insert(ALIAS_ATTR.into(), Attr::Int(r as i64)),
+                        None => param.attrs.remove(ALIAS_ATTR),
+                    };
+                    param
+                }
+                StageInput::Value { op, result } => Param { ty: value_type(op, result)?, attrs: Attrs::new() },
+            });
+        }
+        let mut stage_results = Vec::with_capacity(outputs.len());
+        for &(op, result) in &outputs {
+            let returned_as = graph.returned.iter().position(|v| *v == ValueRef::Op { op, result });
+            stage_results.push(match returned_as.and_then(|r| graph.results.get(r)) {
+                Some(param) => param.clone(),
+                None => Param { ty: value_type(op, result)?, attrs: Attrs::new() },
+            });
+        }
+
+        let remap = |value: ValueRef| match value {
+            ValueRef::Arg(a) => ValueRef::Arg(input_index[&StageInput::Arg(a)]),
+            ValueRef::Op { op, result } => match position[op] {
+                Some(p) => ValueRef::Op { op: p, result },
+                None => ValueRef::Arg(input_index[&StageInput::Value { op, result }]),
+            },
+            ValueRef::Outer => ValueRef::Outer,
+        };
+        let body_ops: Vec<OpNode> = ops
+            .iter()
+            .map(|&index| {
+                let mut op = graph.ops()[index].clone();
+                for operand in &mut op.operands {
+                    *operand = remap(*operand);
+                }
+                op
+            })
+            .collect();
+        let returned = outputs.iter().map(|&(op, result)| remap(ValueRef::Op { op, result })).collect();
+        let graph = Graph {
+            func_name: name,
+            body: Block { args: stage_args.iter().map(|p| p.ty.clone()).collect(), ops: body_ops, terminator: None },
+            args: stage_args,
+            results: stage_results,
+            returned,
+        };
+        Ok(StageGraph { graph, ops: ops.to_vec(), inputs, outputs })
+    }
+}
+
+/// Why one (layer range, logical mesh) has no plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryFailure {
+    pub layers: Range<usize>,
+    pub submesh: SubmeshShape,
+    pub logical_mesh: [usize; 2],
+    pub message: String,
+}
+
+/// One stage planned on one logical mesh: the cost the DP sees and its parts.
+#[derive(Clone, Debug)]
+pub struct StageEvaluation {
+    pub cost: StageCostResult,
+    /// FLOPs / (devices x peak), summed over the stage's ops.
+    pub compute_seconds: f64,
+    /// Collectives of the chosen strategies.
+    pub communication_seconds: f64,
+    /// Conversions between the chosen strategies.
+    pub resharding_seconds: f64,
+    pub stage: StageGraph,
+    pub plan: IntraPlan,
+}
+
+struct PlannedParts {
+    cost: StageCostResult,
+    compute_seconds: f64,
+    communication_seconds: f64,
+    resharding_seconds: f64,
+    plan: IntraPlan,
+}
+
+/// [`StageCost`] of a function whose ops are assigned to layers: see the module doc.
+pub struct GraphStageOracle<'g> {
+    graph: &'g Graph,
+    layer_of: Vec<usize>,
+    num_layers: usize,
+    phase: Option<Vec<Phase>>,
+    cluster: Cluster,
+    options: OracleOptions,
+    /// Seconds of each op on one device at peak, or why its FLOPs are unknown.
+    op_seconds: Vec<Result<f64, String>>,
+    failures: Mutex<Vec<QueryFailure>>,
+    progress: Progress,
+}
+
+impl<'g> GraphStageOracle<'g> {
+    /// `layer_of[op]` is the layer of every op of `graph` (layer_assignment.rs); layers are
+    /// `0..=max(layer_of)`. `step` (the train step of `graph`, if it is one) tells forward
+    /// from backward ops for mem_param's gradients and mem_act.
+    pub fn new(
+        graph: &'g Graph,
+        layer_of: Vec<usize>,
+        step: Option<&TrainStep>,
+        cluster: Cluster,
+        options: OracleOptions,
+    ) -> Result<Self, InterError> {
+        let n = graph.ops().len();
+        if layer_of.len() != n {
+            return Err(InterError::InvalidInput(format!("{} layer ids for {n} ops", layer_of.len())));
+        }
+        let Some(num_layers) = layer_of.iter().max().map(|m| m + 1) else {
+            return Err(InterError::InvalidInput("the graph has no ops".into()));
+        };
+        let mut has_ops = vec![false; num_layers];
+        for &l in &layer_of {
+            has_ops[l] = true;
+        }
+        if let Some(empty) = has_ops.iter().position(|h| !h) {
+            return Err(InterError::InvalidInput(format!("layer {empty} of {num_layers} has no ops")));
+        }
+        if let Some(step) = step {
+            if step.phase.len() != n {
+                return Err(InterError::InvalidInput(format!("the train step describes {} ops, the graph has {n}", step.phase.len())));
+            }
+        }
+        cluster.validate().map_err(|e| InterError::InvalidInput(e.to_string()))?;
+        let op_seconds = (0..n)
+            .map(|i| {
+                let op = &graph.ops()[i];
+                let operands = graph.operand_tensors(i);
+                let cost = op_cost(op, &operands).map_err(|e| e.to_string())?;
+                // The element type the op computes in: its inputs' (a bf16 matmul accumulating
+                // into f32 runs at the bf16 rate), else its result's.
+                let element = operands
+                    .iter()
+                    .find_map(|t| *t)
+                    .or_else(|| op.results.iter().find_map(ValueType::tensor))
+                    .map_or_else(|| "f32".to_string(), |t| t.element.to_string());
+                Ok(cluster.compute_seconds(cost.flops as f64, &element))
+            })
+            .collect();
+        Ok(GraphStageOracle {
+            graph,
+            layer_of,
+            num_layers,
+            phase: step.map(|s| s.phase.clone()),
+            cluster,
+            progress: Progress::new(options.progress, "stage oracle"),
+            options,
+            op_seconds,
+            failures: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub fn graph(&self) -> &'g Graph {
+        self.graph
+    }
+
+    pub fn num_layers(&self) -> usize {
+        self.num_layers
+    }
+
+    pub fn layer_of(&self) -> &[usize] {
+        &self.layer_of
+    }
+
+    pub fn cluster(&self) -> &Cluster {
+        &self.cluster
+    }
+
+    /// The signature of every layer (see [`layer_signatures`]), for
+    /// [`CachedCost::with_signatures`](super::CachedCost::with_signatures).
+    pub fn layer_signatures(&self) -> Vec<u64> {
+        signatures(self.graph, &self.layer_of, self.num_layers, self.phase.as_deref())
+    }
+
+    /// Every (range, logical mesh) that had no plan so far, in (range, submesh, mesh) order.
+    pub fn failures(&self) -> Vec<QueryFailure> {
+        let mut f = self.failures.lock().map(|f| f.clone()).unwrap_or_default();
+        f.sort_by_key(|q| (q.layers.start, q.layers.end, q.submesh, q.logical_mesh));
+        f
+    }
+
+    /// The options the intra-op pass runs with on `mesh`.
+    pub fn intra_options(&self, mesh: DeviceMesh) -> IntraOptions {
+        IntraOptions {
+            mesh,
+            strategy: self.options.strategy.clone(),
+            allow_replicated_parameters: self.options.allow_replicated_parameters,
+            memory_budget: None,
+            merge_trivial_ops: self.options.merge_trivial_ops,
+            solve: self.options.solve.clone(),
+        }
+    }
+
+    /// The ops of `layers`, all phases, in program order.
+    pub fn stage_graph(&self, layers: Range<usize>) -> Result<StageGraph, InterError> {
+        if layers.start >= layers.end || layers.end > self.num_layers {
+            return Err(InterError::InvalidInput(format!("layer range {layers:?} of {} layers", self.num_layers)));
+        }
+        let ops: Vec<usize> = (0..self.layer_of.len()).filter(|&i| layers.contains(&self.layer_of[i])).collect();
+        let name = format!("{}_layers_{}_{}", self.graph.func_name, layers.start, layers.end);
+        StageGraph::extract(self.graph, &ops, name)
+    }
+
+    /// Plans `layers` on `submesh` viewed as `logical_mesh` (see the module doc).
+    pub fn evaluate(&self, layers: Range<usize>, submesh: SubmeshShape, logical_mesh: [usize; 2]) -> Result<StageEvaluation, String> {
+        let stage = self.stage_graph(layers).map_err(|e| e.to_string())?;
+        let parts = self.plan_stage(&stage, submesh, logical_mesh)?;
+        Ok(StageEvaluation {
+            cost: parts.cost,
+            compute_seconds: parts.compute_seconds,
+            communication_seconds: parts.communication_seconds,
+            resharding_seconds: parts.resharding_seconds,
+            stage,
+            plan: parts.plan,
+        })
+    }
+
+    fn plan_stage(&self, stage: &StageGraph, submesh: SubmeshShape, logical_mesh: [usize; 2]) -> Result<PlannedParts, String> {
+        let physical = PhysicalSubmesh::new(submesh.hosts, submesh.devices_per_host);
+        let mesh = DeviceMesh::from_submesh(&self.cluster, &physical, logical_mesh).map_err(|e| e.to_string())?;
+        let mut one_device_seconds = 0.0;
+        for &op in &stage.ops {
+            match &self.op_seconds[op] {
+                Ok(s) => one_device_seconds += s,
+                Err(e) => return Err(format!("op {op} ({}): {e}", self.graph.ops()[op].name)),
+            }
+        }
+        let options = self.intra_options(mesh);
+        let plan = plan_intra_op(&stage.graph, &options).map_err(|e| match e {
+            PlanError::Op { op, message } => {
+                let original = stage.ops.get(op).copied().unwrap_or(op);
+                format!("op {original} ({}): {message}", self.graph.ops().get(original).map_or("?", |o| o.name.as_str()))
+            }
+            PlanError::OutOfMemory { budget, least_memory, .. } => {
+                format!("needs {least_memory} bytes per device, budget {budget}")
+            }
+            PlanError::Solver(message) => format!("solver: {message}"),
+        })?;
+        let compute_seconds = one_device_seconds / submesh.devices() as f64;
+        // The strategies' own collectives, without the planner's all-reduce tie-break.
+        let communication_seconds: f64 =
+            plan.args.iter().flatten().chain(&plan.ops).map(|s| s.communication_cost).sum();
+        let resharding_seconds = plan.resharding_cost;
+        let cost = StageCostResult {
+            latency: compute_seconds + communication_seconds + resharding_seconds,
+            mem_param: self.param_bytes(stage, &plan),
+            mem_act: self.activation_bytes(stage, &plan, &options.mesh),
+            logical_mesh,
+        };
+        if !cost.is_valid() {
+            return Err(format!("invalid cost {cost:?}"));
+        }
+        Ok(PlannedParts { cost, compute_seconds, communication_seconds, resharding_seconds, plan })
+    }
+
+    /// Donated arguments as sharded, parameters read by the forward pass twice (gradients).
+    fn param_bytes(&self, stage: &StageGraph, plan: &IntraPlan) -> f64 {
+        let mut forward_read = vec![false; stage.inputs.len()];
+        if let Some(phase) = &self.phase {
+            for (k, op) in stage.graph.ops().iter().enumerate() {
+                if phase[stage.ops[k]] == Phase::Forward {
+                    for operand in &op.operands {
+                        if let ValueRef::Arg(a) = *operand {
+                            forward_read[a] = true;
+                        }
+                    }
+                }
+            }
+        }
+        stage
+            .inputs
+            .iter()
+            .enumerate()
+            .filter(|(_, input)| matches!(input, StageInput::Arg(a) if self.graph.args[*a].is_donated()))
+            .map(|(j, _)| {
+                let bytes = plan.args[j].as_ref().map_or(0, |s| s.result_bytes_per_device) as f64;
+                if forward_read[j] { 2.0 * bytes } else { bytes }
+            })
+            .sum()
+    }
+
+    /// Forward values the stage's backward ops read, per device as sharded.
+    fn activation_bytes(&self, stage: &StageGraph, plan: &IntraPlan, mesh: &DeviceMesh) -> f64 {
+        let Some(phase) = &self.phase else { return 0.0 };
+        let is_forward_input = |j: usize| match stage.inputs[j] {
+            StageInput::Arg(a) => !self.graph.args[a].is_donated(),
+            StageInput::Value { op, .. } => phase[op] == Phase::Forward,
+        };
+        let mut kept = BTreeSet::new();
+        for (k, op) in stage.graph.ops().iter().enumerate() {
+            if phase[stage.ops[k]] != Phase::Backward {
+                continue;
+            }
+            for operand in &op.operands {
+                let keep = match *operand {
+                    ValueRef::Op { op, .. } => phase[stage.ops[op]] == Phase::Forward,
+                    ValueRef::Arg(j) => is_forward_input(j),
+                    ValueRef::Outer => false,
+                };
+                if keep {
+                    kept.insert(*operand);
+                }
+            }
+        }
+        kept.iter()
+            .map(|value| match *value {
+                ValueRef::Arg(j) => plan.args[j].as_ref().map_or_else(
+                    || stage.graph.args[j].ty.byte_size(),
+                    |s| s.result_bytes_per_device,
+                ),
+                ValueRef::Op { op, result } => {
+                    let total = stage.graph.ops()[op].results.get(result).map_or(0, ValueType::byte_size);
+                    match plan.ops[op].result_specs.get(result).and_then(Option::as_ref) {
+                        Some(spec) => spec.tile_bytes(total, mesh.shape),
+                        None => total,
+                    }
+                }
+                ValueRef::Outer => 0,
+            } as f64)
+            .sum()
+    }
+
+    /// The logical meshes tried on `submesh`. The 1-D views d x 1 and 1 x d are the same mesh
+    /// to the planner (one axis of size 1 carries no collective), so only 1 x d is tried
+    /// unless a batch dim is forced onto a mesh axis (then the two differ).
+    fn meshes(&self, submesh: SubmeshShape) -> Vec<[usize; 2]> {
+        let d = submesh.devices();
+        logical_meshes(submesh)
+            .into_iter()
+            .filter(|m| d == 1 || *m != [d, 1] || self.options.strategy.force_batch_dim_to_mesh_dim.is_some())
+            .collect()
+    }
+}
+
+impl StageCost for GraphStageOracle<'_> {
+    fn cost(&self, layers: Range<usize>, submesh: SubmeshShape) -> Option<StageCostResult> {
+        self.cost_options(layers, submesh).into_iter().min_by(|a, b| a.latency.total_cmp(&b.latency))
+    }
+
+    fn cost_options(&self, layers: Range<usize>, submesh: SubmeshShape) -> Vec<StageCostResult> {
+        let meshes = self.meshes(submesh);
+        let record = |logical_mesh: [usize; 2], message: String| {
+            if let Ok(mut f) = self.failures.lock() {
+                f.push(QueryFailure { layers: layers.clone(), submesh, logical_mesh, message });
+            }
+        };
+        let stage = match self.stage_graph(layers.clone()) {
+            Ok(stage) => stage,
+            Err(e) => {
+                meshes.into_iter().for_each(|m| record(m, e.to_string()));
+                return Vec::new();
+            }
+        };
+        let mut options = Vec::new();
+        for logical_mesh in meshes {
+            let start = Instant::now();
+            match self.plan_stage(&stage, submesh, logical_mesh) {
+                Ok(parts) => options.push(parts.cost),
+                Err(message) => record(logical_mesh, message),
+            }
+            self.progress.tick(|| {
+                format!(
+                    "layers {layers:?} on {submesh} as {}x{}: {:.2}s",
+                    logical_mesh[0],
+                    logical_mesh[1],
+                    start.elapsed().as_secs_f64()
+                )
+            });
+        }
+        options
+    }
+}
+
+/// A deterministic 64-bit FNV-1a hasher (the std hasher's output may change between Rust
+/// releases; signatures only need to be stable within a run, but reproducible is better).
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+}
+
+fn hash_attr(attr: &Attr, h: &mut Fnv) {
+    std::mem::discriminant(attr).hash(h);
+    match attr {
+        Attr::Unit => {}
+        Attr::Bool(b) => b.hash(h),
+        Attr::Int(v) => v.hash(h),
+        Attr::Float(f) => f.to_bits().hash(h),
+        Attr::Str(s) | Attr::SymbolRef(s) | Attr::Other(s) => s.hash(h),
+        Attr::I64Array(v) => v.hash(h),
+        Attr::BoolArray(v) => v.hash(h),
+        Attr::Array(items) => {
+            items.len().hash(h);
+            items.iter().for_each(|a| hash_attr(a, h));
+        }
+        Attr::Dict(map) => hash_attrs(map, h),
+        Attr::Elements { ty, splat } => {
+            ty.hash(h);
+            splat.hash(h);
+        }
+        Attr::Opaque { dialect, data } => {
+            dialect.hash(h);
+            data.hash(h);
+        }
+        Attr::Type(ty) => ty.hash(h),
+    }
+}
+
+fn hash_attrs(attrs: &BTreeMap<String, Attr>, h: &mut Fnv) {
+    attrs.len().hash(h);
+    for (name, attr) in attrs {
+        name.hash(h);
+        hash_attr(attr, h);
+    }
+}
+
+/// Nested bodies: their ops, types and attributes, with values by their local position.
+fn hash_region(region: &Region, h: &mut Fnv) {
+    region.blocks.len().hash(h);
+    for block in &region.blocks {
+        block.args.hash(h);
+        for op in block.ops.iter().chain(&block.terminator) {
+            op.name.hash(h);
+            op.operands.hash(h);
+            op.results.hash(h);
+            hash_attrs(&op.attrs, h);
+            op.regions.iter().for_each(|r| hash_region(r, h));
+        }
+    }
+}
+
+/// A hash of every layer's structure, equal for layers that are copies of each other: over the
+/// layer's ops in program order, their names, phases, attributes (not locations), result types,
+/// nested bodies, and operands by relative position: an operand produced in the layer by its
+/// distance back and result index; one from outside (an argument or another layer's value) by
+/// its type, whether it is a donated argument, and its first-use number within the layer; and
+/// per result whether anything outside the layer reads it. SSA numbering never enters, so the
+/// identical transformer blocks of a model hash alike.
+pub fn layer_signatures(graph: &Graph, layer_of: &[usize], step: Option<&TrainStep>) -> Result<Vec<u64>, InterError> {
+    let n = graph.ops().len();
+    if layer_of.len() != n {
+        return Err(InterError::InvalidInput(format!("{} layer ids for {n} ops", layer_of.len())));
+    }
+    let phase = match step {
+        Some(s) if s.phase.len() != n => {
+            return Err(InterError::InvalidInput(format!("the train step describes {} ops, the graph has {n}", s.phase.len())))
+        }
+        Some(s) => Some(s.phase.as_slice()),
+        None => None,
+    };
+    let layers = layer_of.iter().max().map_or(0, |m| m + 1);
+    Ok(signatures(graph, layer_of, layers, phase))
+}
+
+fn signatures(graph: &Graph, layer_of: &[usize], layers: usize, phase: Option<&[Phase]>) -> Vec<u64> {
+    let n = graph.ops().len();
+    // Position of each op within its layer, and whether each result is read outside it.
+    let mut position = vec![0usize; n];
+    let mut count = vec![0usize; layers];
+    for i in 0..n {
+        position[i] = count[layer_of[i]];
+        count[layer_of[i]] += 1;
+    }
+    let mut read_outside: Vec<Vec<bool>> = graph.ops().iter().map(|op| vec![false; op.results.len()]).collect();
+    for (user, op) in graph.ops().iter().enumerate() {
+        for operand in &op.operands {
+            if let ValueRef::Op { op, result } = *operand {
+                if layer_of.get(op) != Some(&layer_of[user]) {
+                    if let Some(flag) = read_outside.get_mut(op).and_then(|r| r.get_mut(result)) {
+                        *flag = true;
+                    }
+                }
+            }
+        }
+    }
+    for value in &graph.returned {
+        if let ValueRef::Op { op, result } = *value {
+            if let Some(flag) = read_outside.get_mut(op).and_then(|r| r.get_mut(result)) {
+                *flag = true;
+            }
+        }
+    }
+
+    let mut hashers: Vec<Fnv> = (0..layers).map(|_| Fnv(0xcbf2_9ce4_8422_2325)).collect();
+    let mut external: Vec<HashMap<ValueRef, usize>> = vec![HashMap::new(); layers];
+    for (index, op) in graph.ops().iter().enumerate() {
+        let layer = layer_of[index];
+        let h = &mut hashers[layer];
+        op.name.hash(h);
+        phase.map(|p| p[index] as u8).hash(h);
+        hash_attrs(&op.attrs, h);
+        op.results.hash(h);
+        read_outside[index].hash(h);
+        op.operands.len().hash(h);
+        for operand in &op.operands {
+            match *operand {
+                ValueRef::Op { op: producer, result } if producer < n && layer_of[producer] == layer => {
+                    0u8.hash(h);
+                    // Producers come first in a well-formed graph; the sign keeps a malformed
+                    // one from colliding with it rather than underflowing.
+                    (producer < index).hash(h);
+                    position[index].abs_diff(position[producer]).hash(h);
+                    result.hash(h);
+                }
+                ValueRef::Outer => 2u8.hash(h),
+                value => {
+                    1u8.hash(h);
+                    let seen = external[layer].len();
+                    let number = *external[layer].entry(value).or_insert(seen);
+                    number.hash(h);
+                    graph.value_type(value).hash(h);
+                    let donated = matches!(value, ValueRef::Arg(a) if graph.args.get(a).is_some_and(Param::is_donated));
+                    donated.hash(h);
+                }
+            }
+        }
+        op.regions.len().hash(h);
+        op.regions.iter().for_each(|r| hash_region(r, h));
+    }
+    hashers.iter().zip(&count).map(|(h, c)| {
+        let mut h = Fnv(h.finish());
+        c.hash(&mut h);
+        h.finish()
+    }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inter::clustering::{ClusterOptions, LayerCount};
+    use crate::inter::layer_assignment::assign_layers;
+    use crate::inter::tests::graphs::tanh_mlp_step;
+    use crate::inter::train_step::analyze;
+    use crate::inter::{plan_pipeline_parallel, CachedCost, ClusterShape, StageDpOptions, TableOptions};
+
+    fn cluster() -> Cluster {
+        Cluster::load("p3.16xlarge-x1").unwrap()
+    }
+
+    fn layers_of(graph: &Graph, step: Option<&TrainStep>, layers: usize) -> Vec<usize> {
+        let options = ClusterOptions { layers: LayerCount::Fixed(layers), delta: 1.0, progress: false };
+        assign_layers(graph, step, &options).unwrap().layer_of
+    }
+
+    /// The oracle of `graph` cut into `layers` layers (as a train step when `train`).
+    fn oracle(graph: &Graph, layers: usize, train: bool) -> GraphStageOracle<'_> {
+        let step = train.then(|| analyze(graph).unwrap());
+        let layer_of = layers_of(graph, step.as_ref(), layers);
+        GraphStageOracle::new(graph, layer_of, step.as_ref(), cluster(), OracleOptions::default()).unwrap()
+    }
+
+    fn sub(devices: usize) -> SubmeshShape {
+        SubmeshShape::new(1, devices)
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-30)
+    }
+
+    #[test]
+    fn boundary_values_become_arguments_and_results() {
+        let graph = tanh_mlp_step(2, 8, 16);
+        let o = oracle(&graph, 2, true);
+        let stage = o.stage_graph(1..2).unwrap();
+        let ops: BTreeSet<usize> = stage.ops.iter().copied().collect();
+        // Every operand from outside is an argument, every value read outside is a result.
+        for (k, &index) in stage.ops.iter().enumerate() {
+            for (operand, original) in stage.graph.ops()[k].operands.iter().zip(&graph.ops()[index].operands) {
+                match (*original, *operand) {
+                    (ValueRef::Op { op, result }, ValueRef::Arg(j)) => {
+                        assert!(!ops.contains(&op));
+                        assert_eq!(stage.inputs[j], StageInput::Value { op, result });
+                        assert!(stage.graph.args[j].attrs.is_empty(), "values of other stages are plain arguments");
+                    }
+                    (ValueRef::Op { op, result }, ValueRef::Op { op: p, result: r }) => {
+                        assert_eq!((stage.ops[p], r), (op, result));
+                    }
+                    (ValueRef::Arg(a), ValueRef::Arg(j)) => {
+                        assert_eq!(stage.inputs[j], StageInput::Arg(a));
+                        assert_eq!(stage.graph.args[j].ty, graph.args[a].ty);
+                    }
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
+        for (r, &(op, result)) in stage.outputs.iter().enumerate() {
+            assert_eq!(stage.graph.returned[r], ValueRef::Op { op: stage.ops.binary_search(&op).unwrap(), result });
+            let read_outside = graph.ops().iter().enumerate().any(|(i, user)| {
+                !ops.contains(&i) && user.operands.contains(&ValueRef::Op { op, result })
+            });
+            assert!(read_outside || graph.returned.contains(&ValueRef::Op { op, result }));
+        }
+        // Layer 1 holds w_1, the loss and w_1's update: the donated w_1 stays aliased to the
+        // stage result that is its new value; w_0 is not an input.
+        assert!(!stage.inputs.contains(&StageInput::Arg(0)));
+        let j = stage.inputs.iter().position(|i| *i == StageInput::Arg(1)).expect("w_1 is an input");
+        let r = stage.graph.args[j].aliased_output().expect("w_1 stays aliased");
+        assert_eq!(stage.outputs[r], match graph.returned[1] { ValueRef::Op { op, result } => (op, result), _ => unreachable!() });
+        let loss = match graph.returned[2] { ValueRef::Op { op, result } => (op, result), _ => unreachable!() };
+        assert!(stage.outputs.contains(&loss));
+    }
+
+    #[test]
+    fn an_alias_whose_result_is_in_another_stage_is_dropped() {
+        // Clustered in program order without a train step, w_0's reader is in the first layer
+        // and its update in the last.
+        let graph = tanh_mlp_step(2, 8, 16);
+        let o = oracle(&graph, 2, false);
+        let first = o.stage_graph(0..1).unwrap();
+        let j = first.inputs.iter().position(|i| *i == StageInput::Arg(0)).unwrap();
+        assert_eq!(first.graph.args[j].aliased_output(), None);
+        let whole = o.stage_graph(0..2).unwrap();
+        for (a, input) in whole.inputs.iter().enumerate() {
+            let StageInput::Arg(original) = *input else { panic!("the whole graph has no values from elsewhere") };
+            let expected = graph.args[original].aliased_output().map(|r| graph.returned[r]);
+            assert_eq!(whole.graph.args[a].aliased_output().map(|r| whole.graph.returned[r]).map(|v| match v {
+                ValueRef::Op { op, result } => ValueRef::Op { op: whole.ops[op], result },
+                other => other,
+            }), expected);
+        }
+    }
+
+    #[test]
+    fn the_whole_range_is_planned_like_the_whole_graph() {
+        for train in [false, true] {
+            let graph = tanh_mlp_step(3, 16, 32);
+            let o = oracle(&graph, 3, train);
+            for (devices, mesh) in [(4, [2, 2]), (4, [1, 4]), (2, [1, 2])] {
+                let e = o.evaluate(0..3, sub(devices), mesh).unwrap();
+                let device_mesh = DeviceMesh::from_submesh(o.cluster(), &PhysicalSubmesh::new(1, devices), mesh).unwrap();
+                let whole = plan_intra_op(&graph, &o.intra_options(device_mesh)).unwrap();
+                assert!(close(e.plan.objective, whole.objective), "{} vs {}", e.plan.objective, whole.objective);
+                assert!(close(e.compute_seconds + e.communication_seconds + e.resharding_seconds, e.cost.latency));
+            }
+        }
+    }
+
+    #[test]
+    fn latency_grows_with_flops_and_compute_shrinks_with_devices() {
+        let small = tanh_mlp_step(2, 8, 16);
+        let large = tanh_mlp_step(2, 64, 16);
+        let (s, l) = (oracle(&small, 2, true), oracle(&large, 2, true));
+        // One device: no communication, latency is the compute term.
+        let es = s.evaluate(0..2, sub(1), [1, 1]).unwrap();
+        let el = l.evaluate(0..2, sub(1), [1, 1]).unwrap();
+        assert_eq!(es.cost.latency, es.compute_seconds);
+        assert!(el.cost.latency > es.cost.latency);
+        let flops: f64 = small
+            .ops()
+            .iter()
+            .enumerate()
+            .map(|(i, op)| op_cost(op, &small.operand_tensors(i)).unwrap().flops as f64)
+            .sum();
+        assert!(close(es.compute_seconds, flops / cluster().peak_flops("f32")));
+        // The compute term divides evenly over the devices.
+        for devices in [2, 4, 8] {
+            let e = l.evaluate(0..2, sub(devices), [1, devices]).unwrap();
+            assert!(close(e.compute_seconds * devices as f64, el.compute_seconds));
+            assert!(e.cost.latency > 0.0 && e.cost.latency.is_finite());
+        }
+        // More layers, more work.
+        assert!(l.evaluate(0..1, sub(1), [1, 1]).unwrap().cost.latency < el.cost.latency);
+    }
+
+    #[test]
+    fn memory_counts_parameters_with_gradients_and_stored_activations() {
+        let graph = tanh_mlp_step(2, 8, 16);
+        let o = oracle(&graph, 2, true);
+        let e = o.evaluate(0..2, sub(1), [1, 1]).unwrap();
+        // Two 16x16 f32 weights and their gradients.
+        assert_eq!(e.cost.mem_param, 2.0 * 2.0 * 1024.0);
+        // The backward pass reads x, a_1 and a_2 (8x16 f32 each); w_1 counts as a parameter.
+        assert_eq!(e.cost.mem_act, 3.0 * 512.0);
+        // Sharded over two devices, nothing needs more memory per device.
+        let half = o.evaluate(0..2, sub(2), [1, 2]).unwrap();
+        assert!(half.cost.mem_param <= e.cost.mem_param && half.cost.mem_act <= e.cost.mem_act);
+        // Not a train step: no gradients, nothing stored for a backward pass.
+        let inference = oracle(&graph, 2, false).evaluate(0..2, sub(1), [1, 1]).unwrap();
+        assert_eq!((inference.cost.mem_param, inference.cost.mem_act), (2.0 * 1024.0, 0.0));
+    }
+
+    #[test]
+    fn failed_plans_are_dropped_and_recorded() {
+        let mut graph = tanh_mlp_step(2, 8, 16);
+        let step = analyze(&graph).unwrap();
+        let layer_of = layers_of(&graph, Some(&step), 2);
+        // Break a matmul of the last layer.
+        let bad = (0..graph.ops().len()).rev().find(|&i| layer_of[i] == 1 && graph.ops()[i].short_name() == "dot_general").unwrap();
+        graph.body.ops[bad].attrs.clear();
+        let o = GraphStageOracle::new(&graph, layer_of, Some(&step), cluster(), OracleOptions::default()).unwrap();
+        assert!(!o.cost_options(0..1, sub(2)).is_empty());
+        assert!(o.cost_options(1..2, sub(2)).is_empty());
+        assert_eq!(o.cost(0..2, sub(2)), None);
+        let failures = o.failures();
+        assert!(failures.iter().all(|f| f.message.contains(&format!("op {bad}"))), "{failures:?}");
+        assert_eq!(failures.len(), 2, "one per range, the 2x1 view is not tried: {failures:?}");
+        assert!(o.evaluate(2..3, sub(1), [1, 1]).is_err(), "a range beyond the layers");
+    }
+
+    #[test]
+    fn bad_layer_ids_are_rejected() {
+        let graph = tanh_mlp_step(2, 8, 16);
+        let n = graph.ops().len();
+        assert!(GraphStageOracle::new(&graph, vec![0; n - 1], None, cluster(), OracleOptions::default()).is_err());
+        let mut gap = vec![0; n];
+        gap[n - 1] = 2;
+        assert!(GraphStageOracle::new(&graph, gap, None, cluster(), OracleOptions::default()).is_err(), "layer 1 is empty");
+        assert!(layer_signatures(&graph, &[0], None).is_err());
+    }
+
+    #[test]
+    fn identical_layers_have_equal_signatures() {
+        let graph = tanh_mlp_step(4, 8, 16);
+        let step = analyze(&graph).unwrap();
+        let layer_of = layers_of(&graph, Some(&step), 4);
+        let sig = layer_signatures(&graph, &layer_of, Some(&step)).unwrap();
+        assert_eq!(sig[1], sig[2], "the middle layers are copies");
+        assert_ne!(sig[0], sig[1], "the first layer reads the batch and passes no gradient back");
+        assert_ne!(sig[2], sig[3], "the last layer computes the loss");
+        assert_eq!(layer_signatures(&graph, &layer_of, Some(&step)).unwrap(), sig, "deterministic");
+        // Any change of an op's name, attributes or types changes its layer's signature only.
+        let mut changed = graph.clone();
+        let op = (0..changed.ops().len()).find(|&i| layer_of[i] == 2 && changed.ops()[i].short_name() == "tanh").unwrap();
+        changed.body.ops[op].name = "stablehlo.logistic".into();
+        let other = layer_signatures(&changed, &layer_of, Some(&step)).unwrap();
+        assert_eq!((other[0], other[1], other[3]), (sig[0], sig[1], sig[3]));
+        assert_ne!(other[2], sig[2]);
+    }
+
+    #[test]
+    fn the_stage_dp_plans_a_pipeline_with_the_oracle() {
+        fn sync<T: Sync>(_: &T) {}
+        let graph = tanh_mlp_step(4, 32, 64);
+        let o = oracle(&graph, 4, true);
+        sync(&o);
+        let signatures = o.layer_signatures();
+        let cached = CachedCost::with_signatures(o, signatures);
+        let table = TableOptions { threads: 2, ..TableOptions::default() };
+        let (plan, _) =
+            plan_pipeline_parallel(&cached, 4, ClusterShape::new(1, 4), &table, &StageDpOptions::default()).unwrap();
+        let covered: Vec<usize> = plan.plan.stages.iter().flat_map(|s| s.layers.clone()).collect();
+        assert_eq!(covered, vec![0, 1, 2, 3]);
+        assert!(plan.plan.stages.iter().all(|s| s.latency > 0.0 && s.latency.is_finite()));
+        assert!(plan.queries.signature_hits > 0, "{:?}", plan.queries);
+        assert!(cached.inner().failures().is_empty());
+    }
+}
