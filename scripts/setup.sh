@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs everything a fresh Debian 12 machine lacks to build and test alpa-mlir:
-# the LLVM/MLIR 22 packages, CMake, and the Python venv for the JAX bridge. Idempotent.
+# the LLVM/MLIR 22 packages, CMake, Chromium (headless, for tests/report_html.rs, which renders
+# the inter-op report page) and the Python venv for the JAX bridge. Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libclang-22-dev clang-22
-          libpolly-22-dev libzstd-dev libz3-dev libxml2-dev cmake python3-venv)
+          libpolly-22-dev libzstd-dev libz3-dev libxml2-dev cmake python3-venv chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -16,6 +16,7 @@
 //! - Baselines with the same table: [`intra_op_only`], [`inter_op_only`], [`equal_layer`],
 //!   [`equal_layer_equal_mesh`], [`megatron_grid`]; equal-operator layers via
 //!   [`equal_operator_boundaries`].
+//! - The plan report: [`InterReport`] (JSON) and [`render_html`] (one self-contained page).
 //! - Brute force references for tests: [`brute_force_stage_plan`], [`brute_force_clustering`].
 
 mod baselines;
@@ -30,11 +31,13 @@ mod cost;
 mod error;
 mod graph_oracle;
 mod layer_assignment;
+mod html;
 mod memory;
 mod pipeline;
 mod placement;
 mod plan;
 mod progress;
+mod report;
 mod stage_dp;
 mod stage_moves;
 mod stage_table;
@@ -59,10 +62,15 @@ pub use cost::{FnCost, StageCost, StageCostResult};
 pub use error::InterError;
 pub use graph_oracle::{layer_signatures, GraphStageOracle, OracleOptions, QueryFailure, StageEvaluation, StageGraph, StageInput};
 pub use layer_assignment::{assign_layers, clustered_ops, clustering_ops, LayerAssignment, LayerAssignmentError};
+pub use html::{esc as html_escape, render_html, PALETTE};
 pub use memory::{fits, max_fitting_depth, stage_memory, Schedule};
 pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan};
 pub use placement::place_stages;
 pub use plan::{best_fitting, evaluate_stages, pipeline_time, PlannedStage, StageDpOptions, StagePlan};
+pub use report::{
+    BaselineStage, BaselineStatus, InterReport, LayerWork, MegatronDegrees, ReportBaseline, ReportCluster, ReportExtras,
+    ReportOptions, ReportStage, BASELINE_NAMES, MAX_GRID_DEVICES,
+};
 pub use stage_dp::{solve_stage_dp, solve_stage_dp_filtered, DpStats, StageDpResult};
 pub use submesh::{logical_meshes, submesh_shapes, ClusterShape, SubmeshShape, SubmeshSpace};
 pub use table::{CostTable, ImbalancePrune, TableOptions};
