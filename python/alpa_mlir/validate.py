@@ -558,13 +558,14 @@ _SOURCE = re.compile(r"resharding operand (\d+) from ((?:op|argument) \d+): (\S+
 
 
 def normalize_report(report: dict, dedupe_reshardings: bool = True,
-                     merge_gathers: bool = True) -> list[dict]:
+                     merge_gathers: bool = False) -> list[dict]:
     """The report's collectives as elementary ``(kind, bytes, axes)`` items.
 
     With ``merge_gathers``, the all-gathers of one resharding over different
     mesh axes (the report lists ``S10 -> R`` as a gather over axis 0, then one
     over axis 1) become one all-gather over the union of the axes with the
-    final tile's bytes: that is what XLA emits, and it moves the same bytes.
+    final tile's bytes. Off by default: the emitter pins every step of a
+    resharding, and XLA then runs one all-gather per step, as reported.
 
     With ``dedupe_reshardings``, a resharding of the same value from the same
     spec to the same spec needed by several consumers is kept once: the

@@ -129,7 +129,8 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let returned = graph.returned.iter().map(|v| Shardings::of_value(&arg_specs, &op_specs, *v)).collect();
     let operand_specs: Vec<Vec<_>> = plan.ops.iter().map(|s| s.operand_specs.iter().map(Option::as_ref).collect()).collect();
     let operand_values = graph.ops().iter().map(|op| op.operands.clone()).collect();
-    let shardings = Shardings { args: arg_specs, ops: op_specs, operands: operand_specs, operand_values, returned };
+    let resharding_steps = plan.reshardings.iter().map(|r| ((r.op, r.operand), r.resharding.steps.as_slice())).collect();
+    let shardings = Shardings { args: arg_specs, ops: op_specs, operands: operand_specs, operand_values, returned, resharding_steps };
     write_shardings::write(module, entry, &read.handles, &shardings, mesh.shape, format)
         .map_err(|e| fail(format!("{PASS}: {e}")))?;
 

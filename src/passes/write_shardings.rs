@@ -6,6 +6,7 @@ use crate::intra::config::OutputFormat;
 use crate::ir::graph::ValueRef;
 use crate::sharding::{sharding_per_value, NamedMesh, ShardingSpec};
 use mlir_sys::*;
+use std::collections::HashMap;
 
 /// The chosen sharding of every value the annotations mention.
 pub struct Shardings<'a> {
@@ -17,6 +18,9 @@ pub struct Shardings<'a> {
     /// Per op, per operand: where the operand comes from in the graph.
     pub operand_values: Vec<Vec<ValueRef>>,
     pub returned: Vec<Option<&'a ShardingSpec>>,
+    /// Per (op, operand): the layouts a resharding passes through on its way to the operand's
+    /// required sharding, in order (see `Resharding::steps`).
+    pub resharding_steps: HashMap<(usize, usize), &'a [ShardingSpec]>,
 }
 
 impl<'a> Shardings<'a> {
@@ -113,8 +117,9 @@ pub fn write(
 
 /// Leaves XLA no choice: every op result is constrained to its sharding (Shardy re-propagates
 /// from the function boundary otherwise), and every operand whose sharding the op's strategy
-/// changes goes through an explicit resharding to it, free slices included, so that XLA
-/// performs the plan's collectives and not others of its own choosing.
+/// changes goes through an explicit resharding to it, free slices included, one constraint per
+/// step of the planned resharding, so that XLA performs the plan's collectives in the plan's
+/// order and not others of its own choosing.
 fn pin(
     handles: &[MlirOperation],
     shardings: &Shardings,
@@ -159,9 +164,13 @@ fn pin(
             if produced == Some(*required) {
                 continue;
             }
-            let operand = mlir::operands(*op)[position];
-            let pinned = constraint(operand, required, *op, false)?;
-            unsafe { mlirOperationSetOperand(*op, position as isize, mlir::results(pinned)[0]) };
+            let mut operand = mlir::operands(*op)[position];
+            let steps = shardings.resharding_steps.get(&(index, position)).copied().unwrap_or_default();
+            for spec in steps.iter().chain([*required]) {
+                let pinned = constraint(operand, spec, *op, false)?;
+                operand = mlir::results(pinned)[0];
+            }
+            unsafe { mlirOperationSetOperand(*op, position as isize, operand) };
         }
     }
     Ok(())

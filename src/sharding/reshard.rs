@@ -10,8 +10,11 @@
 //!   tile *after* the gather (the gathered buffer, the `B` of `collective.rs`).
 //! - **all-to-all** over axis `a`: move `a` from the minor end of one dim to the minor end of
 //!   another. Bytes: the per-device tile (the same before and after).
-//! - the same gather and all-to-all for a dim split over **both** axes at once (`S01`/`S10` to
-//!   `R`, or to another dim), as one collective over the whole mesh.
+//!
+//! Every collective runs over one mesh axis: a dim split over both axes is gathered or moved one
+//! axis at a time. That is what XLA's SPMD partitioner runs (it gathers `S10 -> R` as two
+//! all-gathers and turns a two-axis all-to-all into an all-gather), and the emitter pins every
+//! intermediate layout ([`Resharding::steps`]) so that it runs exactly these moves.
 //!
 //! A plan only makes progress towards `to`: per dim, the axes that already form a prefix of
 //! `to`'s axes for that dim stay; the others (*wrong* axes) are gathered or moved by all-to-all,
@@ -30,9 +33,9 @@
 //!   data.
 //!
 //! It is not a metric: `cost(a, c) <= cost(a, b) + cost(b, c)` fails where a detour through a
-//! layout that is not on the way is cheaper, e.g. `S0R -> RS01` costs an all-to-all over axis 0
-//! of half the tensor, while `S0R -> S01R` (a free slice) then `S01R -> RS01` (one whole-mesh
-//! all-to-all of an eighth) is cheaper under the alpha-beta formulas. Searching all detours
+//! layout that is not on the way is cheaper, e.g. on a 2x4 mesh `S1R -> S01R` has to gather
+//! axis 1 out of the way first, while `S1R -> RS1` (an all-to-all) then `RS1 -> S01R` (a slice
+//! and an all-to-all) is cheaper under the alpha-beta formulas. Searching all detours
 //! would make it a metric but would price plans no partitioner runs; the ILP can still choose
 //! such a detour where an op actually produces the intermediate layout.
 //!
@@ -70,6 +73,10 @@ impl CollectiveUse {
 pub struct Resharding {
     pub cost: f64,
     pub collectives: Vec<CollectiveUse>,
+    /// The layouts the plan passes through between `from` and `to`, in order (free slices
+    /// included): constraining a value to each in turn makes an SPMD partitioner run exactly
+    /// these moves instead of choosing its own.
+    pub steps: Vec<ShardingSpec>,
 }
 
 impl Resharding {
@@ -77,6 +84,7 @@ impl Resharding {
         Resharding {
             cost: 0.0,
             collectives: Vec::new(),
+            steps: Vec::new(),
         }
     }
 }
@@ -198,7 +206,6 @@ impl Layout {
         self.axes_of(dim).iter().map(|&a| mesh_shape[a]).product()
     }
 
-    #[cfg(test)]
     fn to_spec(self, rank: usize) -> Option<ShardingSpec> {
         let dims = (0..rank)
             .map(|d| crate::sharding::spec::DimSharding::from_mesh_axes(&self.axes_of(d)))
@@ -269,29 +276,6 @@ impl Tensor<'_> {
                 Some(_) => {}
             }
         }
-        // A dim split over both axes, both wrong: gather it or move it whole in one collective
-        // over the whole mesh.
-        if let (Some((d0, _)), Some((d1, _))) = (cur.at[0], cur.at[1]) {
-            let major = cur.axes_of(d0)[0];
-            if d0 == d1 && wrong(major) {
-                let gathered = Layout { at: [None; 2] };
-                let (cost, c) =
-                    self.collective(Collective::AllGather, MeshAxes::Both, self.bytes(&gathered));
-                out.push((gathered, cost, c));
-                for other in (0..rank).filter(|&o| o != d0 && cur.axes_of(o).is_empty()) {
-                    let mut moved = *cur;
-                    for a in 0..2 {
-                        moved.at[a] = cur.at[a].map(|(_, p)| (other, p));
-                    }
-                    if to.axes_of(other) == cur.axes_of(d0) {
-                        let bytes = self.bytes(cur).max(self.bytes(&moved));
-                        let (cost, c) =
-                            self.collective(Collective::AllToAll, MeshAxes::Both, bytes);
-                        out.push((moved, cost, c));
-                    }
-                }
-            }
-        }
         out
     }
 
@@ -319,19 +303,25 @@ impl Tensor<'_> {
                 return Resharding {
                     cost: f64::INFINITY,
                     collectives: Vec::new(),
+                    steps: Vec::new(),
                 };
             };
             nodes[i].done = true;
             if nodes[i].layout == to {
                 let mut collectives = Vec::new();
+                let mut steps = Vec::new();
                 let mut at = i;
                 while let Some((prev, c)) = nodes[at].prev {
                     collectives.extend(c);
+                    if prev != 0 {
+                        steps.extend(nodes[prev].layout.to_spec(self.shape.len()));
+                    }
                     at = prev;
                 }
                 collectives.reverse();
+                steps.reverse();
                 let cost = collectives.iter().map(|c| c.cost(self.mesh)).sum();
-                return Resharding { cost, collectives };
+                return Resharding { cost, collectives, steps };
             }
             let (layout, dist) = (nodes[i].layout, nodes[i].dist);
             for (next, step, c) in self.moves(&layout, &to) {
@@ -447,22 +437,12 @@ mod tests {
         let fast0 = DeviceMesh::abstract_units([2, 4], [1.0, 1.0], [0.1, 1.0]).unwrap();
         let r = resharding(&f32t(&[8, 16]), &spec("S01R"), &spec("RR"), &fast0).unwrap();
         // Axis 1 is minor in S01, so it must go first: 1 + 1 * 3/4 * 256 = 193, then axis 0:
-        // 1 + 0.1 * 1/2 * 512 = 26.6; the whole-mesh gather would be 1 + 1 * 7/8 * 512 = 449.
+        // 1 + 0.1 * 1/2 * 512 = 26.6.
         assert_eq!(
             r.collectives,
             vec![cu(AllGather, Axis1, 256), cu(AllGather, Axis0, 512)]
         );
         assert!(close(r.cost, 219.6));
-    }
-
-    #[test]
-    fn whole_mesh_gather_when_cheaper() {
-        // Equal links and no latency difference: one 8-way gather (1 + 7/8 * 512 = 449) beats
-        // 1 + 3/4 * 256 = 193 plus 1 + 1/2 * 512 = 257 (= 450) by one latency.
-        let m = DeviceMesh::abstract_units([2, 4], [1.0, 1.0], [1.0, 1.0]).unwrap();
-        let r = reshard(&[8, 16], "S01R", "RR", &m);
-        assert_eq!(r.collectives, vec![cu(AllGather, Both, 512)]);
-        assert!(close(r.cost, 449.0));
     }
 
     #[test]
@@ -477,11 +457,9 @@ mod tests {
         let r = reshard(&[8, 16], "RS1", "S1R", &m);
         assert_eq!(r.collectives, vec![cu(AllToAll, Axis1, 128)]);
         assert!(close(r.cost, 3.4));
-        // S01R -> RS01 as one all-mesh all-to-all of 64 bytes: 1 + 1 * 7/64 * 64 = 8, cheaper
-        // than two per-axis moves.
+        // A dim split over both axes moves one axis at a time.
         let r = reshard(&[8, 16], "S01R", "RS01", &m);
-        assert_eq!(r.collectives, vec![cu(AllToAll, Both, 64)]);
-        assert!(close(r.cost, 8.0));
+        assert!(r.collectives.iter().all(|c| c.axes != Both), "{r:?}");
     }
 
     #[test]
@@ -604,16 +582,43 @@ mod tests {
         }
     }
 
+    proptest! {
+        #[test]
+        fn steps_replay_the_plan_one_move_at_a_time((shape, dims, [a, b, _]) in case()) {
+            // Resharding through each step in turn costs the same and runs the same
+            // collectives, each hop at most one.
+            let m = DeviceMesh::alpa_test(shape).unwrap();
+            let whole = resharding_shape(&dims, 32, &a, &b, &m).unwrap();
+            let mut hops = vec![a.clone()];
+            hops.extend(whole.steps.iter().cloned());
+            hops.push(b.clone());
+            let mut collectives = Vec::new();
+            for pair in hops.windows(2) {
+                let hop = resharding_shape(&dims, 32, &pair[0], &pair[1], &m).unwrap();
+                prop_assert!(hop.collectives.len() <= 1, "{} -> {}: {:?}", pair[0], pair[1], hop);
+                prop_assert!(hop.steps.is_empty());
+                collectives.extend(hop.collectives);
+            }
+            prop_assert_eq!(&collectives, &whole.collectives, "{} -> {} via {:?}", a, b, whole.steps);
+        }
+    }
+
+    #[test]
+    fn slicing_comes_before_the_gather_it_shrinks() {
+        let r = reshard(&[8, 16], "S0R", "RS1", &mesh24());
+        assert_eq!(r.steps, vec![spec("S0S1")]);
+        assert_eq!(r.collectives, vec![cu(AllGather, Axis0, 128)]);
+    }
+
     #[test]
     fn not_a_metric_by_design() {
-        // See the module docs: the detour through S01R is cheaper than the direct plan.
+        // See the module docs: the detour through RS1 is cheaper than the direct plan.
         let m = mesh24();
-        let direct = reshard(&[8, 16], "S0R", "RS01", &m);
-        assert_eq!(direct.collectives, vec![cu(AllToAll, Axis0, 256)]);
-        assert!(close(direct.cost, 65.0));
-        assert_eq!(reshard(&[8, 16], "S0R", "S01R", &m), Resharding::free());
-        let second = reshard(&[8, 16], "S01R", "RS01", &m);
-        assert!(close(second.cost, 8.0));
+        let direct = reshard(&[8, 16], "S1R", "S01R", &m);
+        let first = reshard(&[8, 16], "S1R", "RS1", &m);
+        let second = reshard(&[8, 16], "RS1", "S01R", &m);
+        assert!(close(direct.cost, 39.4) && close(first.cost, 3.4) && close(second.cost, 2.2));
+        assert_eq!(first.collectives, vec![cu(AllToAll, Axis1, 128)]);
     }
 
     #[test]

@@ -92,13 +92,19 @@ impl<'a> OpView<'a> {
                 axes.dedup();
                 axes
             };
-            // A partial sum over the axes of the sharded reductions this result lacks.
-            if let Some(axes) = mesh_axes(&axes_where(FactorKind::Reduction, false)) {
-                collectives.push(CollectiveUse {
-                    kind: Collective::AllReduce,
-                    axes,
-                    bytes,
-                });
+            // A partial sum over the axes of each sharded reduction this result lacks: one
+            // all-reduce per reduced factor, as XLA's partitioner runs them (a reduce over a
+            // dim on axis 0 and a dim on axis 1 is two all-reduces, not one over the mesh).
+            for f in (0..rule.factors.len())
+                .filter(|&f| rule.factors[f].kind == FactorKind::Reduction && !has_factor(dims, f))
+            {
+                if let Some(axes) = mesh_axes(&factor_axes[f]) {
+                    collectives.push(CollectiveUse {
+                        kind: Collective::AllReduce,
+                        axes,
+                        bytes,
+                    });
+                }
             }
             // Reversed dims: each tile comes from the mirrored device.
             if let Some(axes) = mesh_axes(&axes_where(FactorKind::Permutation, true)) {

@@ -42,8 +42,15 @@ fn reduce_over_a_sharded_dim_all_reduces_the_result() {
     assert_eq!(find(&all, "S01 = S01R x []").communication_cost, 0.0);
     // A full reduction to a scalar.
     let all = reduce(&[16, 32], &[0, 1], &[]).light(&m);
-    let s = find(&all, "[] = S0S1 x [] @ allreduce{0,1}");
-    assert_eq!(s.collectives[0].bytes, 4);
+    let s = find(&all, "[] = S0S1 x [] @ allreduce{0}, allreduce{1}");
+    // Two reduced dims on two axes: one all-reduce per axis, as XLA runs them.
+    assert_eq!(
+        s.collectives,
+        vec![
+            CollectiveUse { kind: Collective::AllReduce, axes: MeshAxes::Axis0, bytes: 4 },
+            CollectiveUse { kind: Collective::AllReduce, axes: MeshAxes::Axis1, bytes: 4 },
+        ]
+    );
 }
 
 #[test]
