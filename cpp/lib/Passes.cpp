@@ -14,6 +14,7 @@ namespace alpa {
 #define GEN_PASS_DEF_ALPAANNOTATECOSTS
 #define GEN_PASS_DEF_ALPAINTRAOPSHARD
 #define GEN_PASS_DEF_ALPACLUSTERLAYERS
+#define GEN_PASS_DEF_ALPAINTEROPSTAGE
 #define GEN_PASS_DEF_ALPATESTPANIC
 #define GEN_PASS_REGISTRATION
 #include "alpa/Passes.h.inc"
@@ -97,6 +98,27 @@ struct AlpaClusterLayers : public alpa::impl::AlpaClusterLayersBase<AlpaClusterL
         .add("layers", std::string(layers))
         .add("delta", static_cast<double>(delta))
         .add("devices", static_cast<int>(devices));
+    runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
+  }
+};
+
+struct AlpaInterOpStage : public alpa::impl::AlpaInterOpStageBase<AlpaInterOpStage> {
+  using AlpaInterOpStageBase::AlpaInterOpStageBase;
+  void runOnOperation() override {
+    OptionList options;
+    options.add("entry", std::string(entry))
+        .add("cluster", std::string(cluster))
+        .add("microbatches", static_cast<int>(microbatches))
+        .add("layers", std::string(layers))
+        .add("delta", static_cast<double>(delta))
+        .add("epsilon", static_cast<double>(epsilon))
+        .add("imbalance-tolerance", static_cast<double>(imbalanceTolerance))
+        .add("submesh-shapes", std::string(submeshShapes))
+        .add("schedule", std::string(schedule))
+        .add("time-limit", static_cast<double>(timeLimit))
+        .add("threads", static_cast<int>(threads))
+        .add("report", std::string(report))
+        .add("report-html", std::string(reportHtml));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }
 };

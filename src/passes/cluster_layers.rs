@@ -6,32 +6,37 @@ use super::mlir;
 use super::options::PassOptions;
 use super::read_graph::read_function;
 use super::PassResult;
-use crate::inter::train_step::{analyze, Phase};
-use crate::inter::{assign_layers, clustered_ops, AutoLayers, ClusterOptions, LayerAssignmentError, LayerCount};
+use crate::inter::train_step::{analyze, Phase, TrainStep};
+use crate::inter::{assign_layers, clustered_ops, AutoLayers, ClusterOptions, LayerAssignment, LayerAssignmentError, LayerCount};
+use crate::ir::graph::Graph;
 use crate::intra::merge::is_heavy;
 use crate::ir::summary::human_bytes;
 use mlir_sys::MlirOperation;
 
 const PASS: &str = "alpa-cluster-layers";
 
-pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
-    let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
-    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
-    let delta: f64 = options.string("delta").unwrap_or("0.5").trim().parse().map_err(|_| fail("delta must be a number".into()))?;
-    if !(delta.is_finite() && delta >= 0.0) {
-        return Err(fail(format!("delta must be a non-negative number, got {delta}")));
+/// The clustering's FLOP balance tolerance (option `delta`, default 0.5).
+pub(crate) fn delta_option(options: &PassOptions) -> Result<f64, String> {
+    let text = options.string("delta").unwrap_or("0.5").trim();
+    match text.parse::<f64>() {
+        Ok(delta) if delta.is_finite() && delta >= 0.0 => Ok(delta),
+        Ok(delta) => Err(format!("delta must be a non-negative number, got {delta}")),
+        Err(_) => Err(format!("delta must be a number, got '{text}'")),
     }
-    let devices: usize = options.string("devices").unwrap_or("8").trim().parse().ok().filter(|d| *d > 0)
-        .ok_or_else(|| fail("devices must be a positive integer".into()))?;
-    let read = read_function(entry)?;
-    let graph = &read.graph;
-    if graph.ops().is_empty() {
-        return Err(fail("the entry function has no ops to cluster".into()));
-    }
-    // A train step: cluster its forward ops (paper §5.1) and place backward and update ops with
-    // their forward counterparts. Anything else: cluster all ops in order.
-    let step = analyze(graph).ok();
-    let selected = clustered_ops(graph, step.as_ref());
+}
+
+/// The Eq. 6 layers of `graph` from the `layers` option (auto: from the heavy ops and
+/// `devices`); an op the clustering cannot price gets the diagnostic at its location.
+pub(crate) fn layer_assignment(
+    graph: &Graph,
+    handles: &[MlirOperation],
+    step: Option<&TrainStep>,
+    options: &PassOptions,
+    delta: f64,
+    devices: usize,
+    fail: &dyn Fn(String) -> Vec<Diagnostic>,
+) -> Result<LayerAssignment, Vec<Diagnostic>> {
+    let selected = clustered_ops(graph, step);
     let layers = match options.string("layers").unwrap_or("auto").trim() {
         "auto" | "" => {
             let heavy = graph.ops().iter().filter(|op| is_heavy(op)).count();
@@ -43,13 +48,30 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
         },
     };
     let cluster_options = ClusterOptions { layers, delta, progress: selected.len() > 20_000 };
-    let assignment = assign_layers(graph, step.as_ref(), &cluster_options).map_err(|e| match e {
-        LayerAssignmentError::Op { op, message } => match read.handles.get(op) {
+    assign_layers(graph, step, &cluster_options).map_err(|e| match e {
+        LayerAssignmentError::Op { op, message } => match handles.get(op) {
             Some(handle) => vec![Diagnostic::error(*handle, message)],
             None => fail(message),
         },
         LayerAssignmentError::Clustering(e) => fail(e.to_string()),
-    })?;
+    })
+}
+
+pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
+    let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
+    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
+    let delta = delta_option(options).map_err(fail)?;
+    let devices: usize = options.string("devices").unwrap_or("8").trim().parse().ok().filter(|d| *d > 0)
+        .ok_or_else(|| fail("devices must be a positive integer".into()))?;
+    let read = read_function(entry)?;
+    let graph = &read.graph;
+    if graph.ops().is_empty() {
+        return Err(fail("the entry function has no ops to cluster".into()));
+    }
+    // A train step: cluster its forward ops (paper §5.1) and place backward and update ops with
+    // their forward counterparts. Anything else: cluster all ops in order.
+    let step = analyze(graph).ok();
+    let assignment = layer_assignment(graph, &read.handles, step.as_ref(), options, delta, devices, &fail)?;
     let clustering = &assignment.clustering;
     let context = mlir::context(module);
     for (index, (handle, &layer)) in read.handles.iter().zip(&assignment.layer_of).enumerate() {

@@ -12,6 +12,7 @@ pub mod diagnostics;
 pub mod entry;
 pub mod ffi;
 pub mod inline;
+pub mod inter_op_stage;
 pub mod intra_op_shard;
 pub mod mlir;
 pub mod options;
@@ -34,6 +35,7 @@ fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassRes
         "alpa-annotate-costs" => annotate_costs::run(module, options),
         "alpa-intra-op-shard" => intra_op_shard::run(module, options),
         "alpa-cluster-layers" => cluster_layers::run(module, options),
+        "alpa-inter-op-stage" => inter_op_stage::run(module, options),
 
         "alpa-test-panic" => panic!("{}", options.string("message").unwrap_or("test panic")),
         other => Err(vec![Diagnostic::error(module, format!("no Rust implementation for pass '{other}'"))]),

@@ -97,6 +97,46 @@ def AlpaClusterLayers : Pass<"alpa-cluster-layers", "::mlir::ModuleOp"> {
   ];
 }
 
+def AlpaInterOpStage : Pass<"alpa-inter-op-stage", "::mlir::ModuleOp"> {
+  let summary = "Cut the train step into pipeline stages and the cluster into submeshes (Alpa's stage DP)";
+  let description = [{
+    Clusters the entry function's ops into layers (Eq. 6), asks the intra-op ILP for the
+    latency and memory of every (layer range, submesh, logical mesh), runs the stage-mesh DP
+    (Eq. 3-5) minimising sum of stage latencies + (B - 1) x the slowest under the schedule's
+    memory rule, and places the stages on the cluster. Every op gets `alpa.layer`,
+    `alpa.phase` and `alpa.stage`; the entry gets `alpa.pipeline` (per stage: layers,
+    submesh, logical mesh, device ids, latency) and `alpa.microbatches`.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function (default: main, or the only public function)">,
+    Option<"cluster", "cluster", "std::string", /*default=*/"\"p3.16xlarge-x1\"",
+           "Cluster preset (p3.16xlarge-xN, h100-xN) or JSON file">,
+    Option<"microbatches", "microbatches", "int", /*default=*/"1",
+           "Microbatches per iteration (B)">,
+    Option<"layers", "layers", "std::string", /*default=*/"\"auto\"",
+           "Number of layers, or auto">,
+    Option<"delta", "delta", "double", /*default=*/"0.5",
+           "Layer FLOP balance tolerance of the clustering">,
+    Option<"epsilon", "epsilon", "double", /*default=*/"1e-6",
+           "t_max candidates closer than this (seconds) are evaluated together">,
+    Option<"imbalanceTolerance", "imbalance-tolerance", "double", /*default=*/"0",
+           "Skip stage candidates whose FLOPs per device are off the balanced share by more than this factor (0: off)">,
+    Option<"submeshShapes", "submesh-shapes", "std::string", /*default=*/"\"power-of-two\"",
+           "Submesh shapes: power-of-two (paper) or all">,
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"1f1b\"",
+           "Pipeline schedule for the memory rule: 1f1b or gpipe">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
+           "Seconds for each intra-op plan and for the DP's search">,
+    Option<"threads", "threads", "int", /*default=*/"0",
+           "Worker threads for the stage queries (0: all cores)">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the JSON report to this file (- for stderr)">,
+    Option<"reportHtml", "report-html", "std::string", /*default=*/"\"\"",
+           "Write the HTML report to this file">,
+  ];
+}
+
 def AlpaTestPanic : Pass<"alpa-test-panic", "::mlir::ModuleOp"> {
   let summary = "Testing only: panics inside Rust to show it becomes a diagnostic";
   let options = [

@@ -1,0 +1,22 @@
+// RUN: not alpa-opt --alpa-inter-op-stage="microbatches=0" %s 2>&1 | FileCheck %s --check-prefix=MICRO
+// RUN: not alpa-opt --alpa-inter-op-stage="schedule=zigzag" %s 2>&1 | FileCheck %s --check-prefix=SCHED
+// RUN: not alpa-opt --alpa-inter-op-stage="submesh-shapes=odd" %s 2>&1 | FileCheck %s --check-prefix=SHAPES
+// RUN: not alpa-opt --alpa-inter-op-stage="cluster=no-such-cluster" %s 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// RUN: not alpa-opt --alpa-inter-op-stage="imbalance-tolerance=0.5" %s 2>&1 | FileCheck %s --check-prefix=IMBALANCE
+// RUN: not alpa-opt --alpa-inter-op-stage="layers=5" %s 2>&1 | FileCheck %s --check-prefix=LAYERS
+// RUN: not alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-tiny-memory.json microbatches=2" %inputs/mlp.mlir 2>&1 | FileCheck %s --check-prefix=MEMORY
+// MICRO: error: alpa-inter-op-stage: microbatches must be a positive integer, got '0'
+// SCHED: error: alpa-inter-op-stage: schedule must be 1f1b or gpipe, got 'zigzag'
+// SHAPES: error: alpa-inter-op-stage: submesh-shapes must be power-of-two or all, got 'odd'
+// CLUSTER: error: alpa-inter-op-stage: cluster 'no-such-cluster':
+// IMBALANCE: error: alpa-inter-op-stage: imbalance-tolerance must be 0 (off) or a number >= 1
+// LAYERS: error: alpa-inter-op-stage: layers must be auto or a number from 1 to 4 (the ops clustered), got '5'
+// No stage fits in 4 KiB per device: the error says what the smallest stage needs.
+// MEMORY: error: alpa-inter-op-stage: no pipeline plan for cluster tiny-memory (2 x 4 devices, 4.00 KiB per device) with 2 microbatches: no stage plan: layer {{[0-9]+}} needs at least {{.*}} bytes per device in any stage
+func.func @main(%x: tensor<64x64xf32>, %w1: tensor<64x64xf32>, %w2: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = "stablehlo.dot_general"(%x, %w1) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %1 = "stablehlo.tanh"(%0) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  %2 = "stablehlo.dot_general"(%1, %w2) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  %3 = "stablehlo.tanh"(%2) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %3 : tensor<64x64xf32>
+}

@@ -1,0 +1,30 @@
+// The stage-mesh DP on Alpa's MLP train step (6 Dense layers, Adam) on two hosts of four
+// GPUs: three layers, every op marked with its layer, phase and stage; each backward matmul
+// runs in the stage of the forward matmul it transposes; the entry records the pipeline; the
+// JSON and HTML reports cover the stages, the device grid and the baselines.
+// RUN: alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-2xa100.json microbatches=4 layers=3 report=%t.json report-html=%t.html" %inputs/mlp.mlir -o %t.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: FileCheck %s --check-prefix=IR < %t.mlir
+// RUN: FileCheck %s --check-prefix=JSON < %t.json
+// RUN: FileCheck %s --check-prefix=HTML < %t.html
+// REMARK: remark: alpa-inter-op-stage: 3 stages over 3 layers on two-a100-hosts (4 microbatches): iteration {{[0-9.]+}} ms modeled; layers 0..1 on {{.*}}; layers 1..2 on {{.*}}; layers 2..3 on
+// IR: func.func public @main({{.*}} attributes {alpa.microbatches = 4 : i64, alpa.pipeline = [{devices = array<i64: {{[0-9, ]+}}>, latency = {{.*}}, layers = array<i64: 0, 1>, logical_mesh = array<i64: {{.*}}>, submesh = array<i64: {{.*}}>}, {{{.*}}layers = array<i64: 1, 2>{{.*}}}, {{{.*}}layers = array<i64: 2, 3>{{.*}}}]
+// IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 0 : i64, alpa.phase = "forward", alpa.stage = 0 : i64
+// IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 1 : i64, alpa.phase = "forward", alpa.stage = 1 : i64
+// IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 2 : i64, alpa.phase = "forward", alpa.stage = 2 : i64
+// IR-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 2 : i64, alpa.phase = "backward", alpa.stage = 2 : i64
+// IR-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 1 : i64, alpa.phase = "backward", alpa.stage = 1 : i64
+// IR-COUNT-3: "stablehlo.dot_general"{{.*}}alpa.layer = 0 : i64, alpa.phase = "backward", alpa.stage = 0 : i64
+// IR-NOT: "stablehlo.dot_general"
+// JSON: "stages": [
+// JSON: "layers": [
+// JSON-NEXT: 0,
+// JSON-NEXT: 1
+// JSON: "iteration_time":
+// JSON: "baselines": [
+// JSON: "name": "equal-operator"
+// JSON: "name": "equal-layer"
+// JSON: "name": "intra-op only"
+// JSON: "name": "inter-op only"
+// JSON: "name": "best Megatron"
+// HTML-COUNT-8: <td class="dev stage-{{[0-2]}} c{{[0-2]}}" data-device="{{[0-7]}}" data-stage="{{[0-2]}}"
+// HTML-NOT: class="dev idle"

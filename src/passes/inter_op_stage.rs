@@ -1,0 +1,263 @@
+//! `alpa-inter-op-stage`: Alpa's inter-op pass (paper §5) on the entry function: layers by
+//! Eq. 6, every (layer range, submesh, logical mesh) planned by the intra-op ILP, the stage-mesh
+//! DP (Eq. 3-5) and the placement; each op gets `alpa.layer`, `alpa.phase` and `alpa.stage`,
+//! the entry function gets `alpa.pipeline` (one dictionary per stage), and the JSON / HTML
+//! reports are written on request.
+
+use super::cluster_layers::{delta_option, layer_assignment};
+use super::diagnostics::Diagnostic;
+use super::entry::{find_entry, DEFAULT_ENTRY};
+use super::mlir;
+use super::options::PassOptions;
+use super::read_graph::read_function;
+use super::PassResult;
+use crate::cluster::Cluster;
+use crate::inter::train_step::{analyze, Phase};
+use crate::inter::{
+    plan_pipeline_parallel, render_html, CachedCost, ClusterShape, GraphStageOracle, ImbalancePrune, InterError,
+    InterReport, LayerWork, OracleOptions, PipelinePlan, ReportCluster, ReportExtras, Schedule, StageDpOptions,
+    SubmeshSpace, TableOptions,
+};
+use crate::intra::SolveOptions;
+use crate::ir::summary::human_bytes;
+use mlir_sys::MlirOperation;
+use std::time::Duration;
+
+const PASS: &str = "alpa-inter-op-stage";
+
+/// The pass options, parsed.
+struct StageOptions {
+    cluster: Cluster,
+    microbatches: usize,
+    delta: f64,
+    epsilon: f64,
+    imbalance_tolerance: Option<f64>,
+    shapes: SubmeshSpace,
+    schedule: Schedule,
+    /// Solver limit of one (range, logical mesh) plan, and of the DP's t_max enumeration.
+    time_limit: f64,
+    threads: usize,
+    report: String,
+    report_html: String,
+}
+
+fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
+    let text = |name: &str, default: &'static str| options.string(name).unwrap_or(default).trim().to_string();
+    let number = |name: &str, default: &'static str| -> Result<f64, String> {
+        let t = text(name, default);
+        t.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or(format!("{name} must be a non-negative number, got '{t}'"))
+    };
+    let cluster_name = text("cluster", "p3.16xlarge-x1");
+    let cluster = Cluster::load(&cluster_name).map_err(|e| format!("cluster '{cluster_name}': {e}"))?;
+    let microbatches = match text("microbatches", "1").parse::<usize>() {
+        Ok(b) if b >= 1 => b,
+        _ => return Err(format!("microbatches must be a positive integer, got '{}'", text("microbatches", "1"))),
+    };
+    let imbalance_tolerance = match text("imbalance-tolerance", "0").as_str() {
+        "" | "off" => None,
+        t => match t.parse::<f64>() {
+            Ok(v) if v == 0.0 => None,
+            Ok(v) if v >= 1.0 && v.is_finite() => Some(v),
+            _ => return Err(format!("imbalance-tolerance must be 0 (off) or a number >= 1, got '{t}'")),
+        },
+    };
+    let shapes = match text("submesh-shapes", "power-of-two").as_str() {
+        "power-of-two" => SubmeshSpace::PowerOfTwo,
+        "all" => SubmeshSpace::All,
+        other => return Err(format!("submesh-shapes must be power-of-two or all, got '{other}'")),
+    };
+    let schedule = match text("schedule", "1f1b").as_str() {
+        "1f1b" => Schedule::OneFOneB,
+        "gpipe" => Schedule::GPipe,
+        other => return Err(format!("schedule must be 1f1b or gpipe, got '{other}'")),
+    };
+    let time_limit = number("time-limit", "60")?;
+    if time_limit == 0.0 {
+        return Err("time-limit must be positive".into());
+    }
+    let threads = match text("threads", "0").parse::<usize>() {
+        Ok(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Ok(n) => n,
+        Err(_) => return Err(format!("threads must be a non-negative integer, got '{}'", text("threads", "0"))),
+    };
+    Ok(StageOptions {
+        cluster,
+        microbatches,
+        delta: delta_option(options)?,
+        epsilon: number("epsilon", "1e-6")?,
+        imbalance_tolerance,
+        shapes,
+        schedule,
+        time_limit,
+        threads,
+        report: text("report", ""),
+        report_html: text("report-html", ""),
+    })
+}
+
+pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
+    let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
+    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
+    let opts = parse_options(options).map_err(fail)?;
+    let read = read_function(entry)?;
+    let graph = &read.graph;
+    if graph.ops().is_empty() {
+        return Err(fail("the entry function has no ops to place in stages".into()));
+    }
+    let step = analyze(graph).ok();
+    let cluster_shape = ClusterShape::new(opts.cluster.hosts, opts.cluster.devices_per_host);
+    let assignment =
+        layer_assignment(graph, &read.handles, step.as_ref(), options, opts.delta, cluster_shape.devices(), &fail)?;
+
+    let oracle_options = OracleOptions {
+        solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
+        progress: true,
+        ..OracleOptions::default()
+    };
+    let oracle = GraphStageOracle::new(graph, assignment.layer_of.clone(), step.as_ref(), opts.cluster.clone(), oracle_options)
+        .map_err(|e| fail(e.to_string()))?;
+    let signatures = oracle.layer_signatures();
+    let cached = CachedCost::with_signatures(oracle, signatures);
+    let layers = assignment.num_layers();
+    let table_options = TableOptions {
+        shapes: opts.shapes,
+        threads: opts.threads.max(1),
+        imbalance: opts
+            .imbalance_tolerance
+            .map(|tolerance| ImbalancePrune { layer_flops: assignment.clustering.layer_flops.clone(), tolerance }),
+        progress: true,
+    };
+    let dp_options = StageDpOptions {
+        microbatches: opts.microbatches,
+        mem_device: opts.cluster.device.memory_bytes as f64,
+        epsilon: opts.epsilon,
+        schedule: opts.schedule,
+        time_limit: Some(Duration::from_secs_f64(opts.time_limit)),
+        progress: true,
+    };
+    let (plan, table) = plan_pipeline_parallel(&cached, layers, cluster_shape, &table_options, &dp_options)
+        .map_err(|e| fail(plan_failure(&e, &opts)))?;
+    for failure in cached.inner().failures().iter().take(5) {
+        Diagnostic::warning(entry.op, format!("{PASS}: a stage candidate could not be planned: {failure:?}")).emit();
+    }
+
+    annotate(module, entry.op, &read.handles, &assignment.layer_of, step.as_ref().map(|s| s.phase.as_slice()), &plan);
+
+    let report = InterReport::new(
+        &plan,
+        &table,
+        &dp_options,
+        ReportCluster::from_cluster(&opts.cluster),
+        &ReportExtras { layer_work: Some(LayerWork::from_clustering(&assignment.clustering)), equal_operator: None },
+    );
+    write_output(&opts.report, || report.to_json_pretty()).map_err(|e| fail(format!("report: {e}")))?;
+    write_output(&opts.report_html, || render_html(&report)).map_err(|e| fail(format!("report-html: {e}")))?;
+    Diagnostic::remark(entry.op, summary(&plan, layers, &opts)).emit();
+    Ok(())
+}
+
+fn plan_failure(error: &InterError, opts: &StageOptions) -> String {
+    format!(
+        "no pipeline plan for cluster {} ({} x {} devices, {} per device) with {} microbatches: {error}",
+        opts.cluster.name,
+        opts.cluster.hosts,
+        opts.cluster.devices_per_host,
+        human_bytes(opts.cluster.device.memory_bytes),
+        opts.microbatches
+    )
+}
+
+/// `alpa.stage` on every op (the stage owning its layer) and `alpa.pipeline` on the entry.
+fn annotate(
+    module: MlirOperation,
+    entry: MlirOperation,
+    handles: &[MlirOperation],
+    layer_of: &[usize],
+    phases: Option<&[Phase]>,
+    plan: &PipelinePlan,
+) {
+    let context = mlir::context(module);
+    let stage_of_layer = |layer: usize| plan.plan.stages.iter().position(|s| s.layers.contains(&layer)).unwrap_or(0);
+    for (index, (handle, &layer)) in handles.iter().zip(layer_of).enumerate() {
+        mlir::set_i64_attr(*handle, "alpa.layer", layer as i64);
+        mlir::set_i64_attr(*handle, "alpa.stage", stage_of_layer(layer) as i64);
+        if let Some(phase) = phases.and_then(|p| p.get(index)) {
+            let name = match phase {
+                Phase::Forward => "forward",
+                Phase::Backward => "backward",
+                Phase::Update => "update",
+            };
+            mlir::set_attr(*handle, "alpa.phase", mlir::string_attr_value(context, name));
+        }
+    }
+    let stages: Vec<String> = plan
+        .plan
+        .stages
+        .iter()
+        .zip(&plan.devices)
+        .map(|(s, devices)| {
+            let ids: Vec<String> = devices.iter().map(|d| d.to_string()).collect();
+            format!(
+                "{{layers = array<i64: {}, {}>, submesh = array<i64: {}, {}>, logical_mesh = array<i64: {}, {}>, devices = array<i64: {}>, latency = {:e} : f64}}",
+                s.layers.start,
+                s.layers.end,
+                s.submesh.hosts,
+                s.submesh.devices_per_host,
+                s.logical_mesh[0],
+                s.logical_mesh[1],
+                ids.join(", "),
+                s.latency
+            )
+        })
+        .collect();
+    let text = format!("[{}]", stages.join(", "));
+    if let Ok(attr) = mlir::parse_attr(context, &text) {
+        mlir::set_attr(entry, "alpa.pipeline", attr);
+    }
+    mlir::set_attr(entry, "alpa.microbatches", mlir::parse_attr(context, &format!("{} : i64", plan.plan.microbatches)).expect("an integer attribute parses"));
+}
+
+fn summary(plan: &PipelinePlan, layers: usize, opts: &StageOptions) -> String {
+    let stages: Vec<String> = plan
+        .plan
+        .stages
+        .iter()
+        .zip(&plan.devices)
+        .map(|(s, d)| {
+            format!(
+                "layers {}..{} on {}x{} (logical {}x{}, devices {}..={}) {:.3} ms",
+                s.layers.start,
+                s.layers.end,
+                s.submesh.hosts,
+                s.submesh.devices_per_host,
+                s.logical_mesh[0],
+                s.logical_mesh[1],
+                d.first().copied().unwrap_or(0),
+                d.last().copied().unwrap_or(0),
+                s.latency * 1e3
+            )
+        })
+        .collect();
+    format!(
+        "{PASS}: {} stages over {layers} layers on {} ({} microbatches): iteration {:.3} ms modeled; {}; {} oracle queries, {} cache hits",
+        plan.plan.stages.len(),
+        opts.cluster.name,
+        plan.plan.microbatches,
+        plan.plan.iteration_time * 1e3,
+        stages.join("; "),
+        plan.queries.queries,
+        plan.queries.cache_hits
+    )
+}
+
+/// Writes `content()` to `path` (`-` = stderr); nothing when `path` is empty.
+fn write_output(path: &str, content: impl FnOnce() -> String) -> Result<(), String> {
+    match path {
+        "" => Ok(()),
+        "-" => {
+            eprintln!("{}", content());
+            Ok(())
+        }
+        path => std::fs::write(path, content()).map_err(|e| format!("cannot write {path}: {e}")),
+    }
+}
