@@ -118,7 +118,10 @@ struct AlpaInterOpStage : public alpa::impl::AlpaInterOpStageBase<AlpaInterOpSta
         .add("time-limit", static_cast<double>(timeLimit))
         .add("threads", static_cast<int>(threads))
         .add("report", std::string(report))
-        .add("report-html", std::string(reportHtml));
+        .add("report-html", std::string(reportHtml))
+        .add("slice", static_cast<bool>(slice))
+        .add("transfers", static_cast<bool>(transfers))
+        .add("gradient-accumulation", std::string(gradientAccumulation));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }
 };

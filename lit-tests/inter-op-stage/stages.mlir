@@ -7,14 +7,47 @@
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: FileCheck %s --check-prefix=HTML < %t.html
 // REMARK: remark: alpa-inter-op-stage: 3 stages over 3 layers on two-a100-hosts (4 microbatches): iteration {{[0-9.]+}} ms modeled; layers 0..1 on {{.*}}; layers 1..2 on {{.*}}; layers 2..3 on
-// IR: func.func public @main({{.*}} attributes {alpa.microbatches = 4 : i64, alpa.pipeline = [{devices = array<i64: {{[0-9, ]+}}>, latency = {{.*}}, layers = array<i64: 0, 1>, logical_mesh = array<i64: {{.*}}>, submesh = array<i64: {{.*}}>}, {{{.*}}layers = array<i64: 1, 2>{{.*}}}, {{{.*}}layers = array<i64: 2, 3>{{.*}}}]
+// The step is sliced: per stage a forward, a backward and an apply function carrying the
+// stage's devices and logical mesh; each backward matmul sits in the stage of the forward
+// matmul it transposes.
+// IR-LABEL: func.func private @stage0_forward(%arg0: tensor<32x256xf32>
+// IR-SAME: attributes {alpa.devices = array<i64: {{[0-9, ]+}}>, alpa.logical_mesh = array<i64: {{[0-9]+}}, {{[0-9]+}}>, alpa.stage = 0 : i64}
 // IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 0 : i64, alpa.phase = "forward", alpa.stage = 0 : i64
+// IR-LABEL: func.func private @stage1_forward(
 // IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 1 : i64, alpa.phase = "forward", alpa.stage = 1 : i64
+// IR-LABEL: func.func private @stage2_forward(
 // IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 2 : i64, alpa.phase = "forward", alpa.stage = 2 : i64
-// IR-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 2 : i64, alpa.phase = "backward", alpa.stage = 2 : i64
-// IR-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 1 : i64, alpa.phase = "backward", alpa.stage = 1 : i64
+// IR-LABEL: func.func private @stage0_backward(
 // IR-COUNT-3: "stablehlo.dot_general"{{.*}}alpa.layer = 0 : i64, alpa.phase = "backward", alpa.stage = 0 : i64
+// IR-LABEL: func.func private @stage1_backward(
+// IR-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 1 : i64, alpa.phase = "backward", alpa.stage = 1 : i64
+// IR-LABEL: func.func private @stage2_backward(
+// IR-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 2 : i64, alpa.phase = "backward", alpa.stage = 2 : i64
+// Adam's update runs once per iteration, in the apply functions.
+// IR-LABEL: func.func private @stage0_apply(
 // IR-NOT: "stablehlo.dot_general"
+// IR: "stablehlo.sqrt"{{.*}}alpa.phase = "update", alpa.stage = 0 : i64
+// IR-LABEL: func.func private @stage2_apply(
+// The entry takes the global batch (4 x 32 rows), slices it into microbatches, runs the 1F1B
+// schedule (stage 0 warms up with two forwards), marks values crossing stages, averages the
+// gradients and applies once.
+// IR-LABEL: func.func public @main(
+// IR-SAME: %arg37: tensor<128x256xf32>, %arg38: tensor<128x256xf32>)
+// IR-SAME: attributes {alpa.microbatches = 4 : i64, alpa.pipeline = [{devices = array<i64: {{[0-9, ]+}}>, latency = {{.*}}, layers = array<i64: 0, 1>, logical_mesh = array<i64: {{.*}}>, submesh = array<i64: {{.*}}>}, {{{.*}}layers = array<i64: 1, 2>{{.*}}}, {{{.*}}layers = array<i64: 2, 3>{{.*}}}]
+// IR-COUNT-4: "stablehlo.slice"(%arg37)
+// IR: call @stage0_forward
+// IR: "alpa.transfer"({{.*}}) {dst_devices = array<i64: {{[0-9, ]+}}>, dst_logical_mesh = array<i64: {{.*}}>, dst_stage = 1 : i64, src_devices = array<i64: {{[0-9, ]+}}>, src_logical_mesh = array<i64: {{.*}}>, src_stage = 0 : i64}
+// IR: call @stage0_forward
+// IR: call @stage1_forward
+// IR: call @stage0_forward
+// IR: call @stage1_forward
+// IR: call @stage2_forward
+// IR: call @stage2_backward
+// IR: "stablehlo.divide"
+// IR: call @stage0_apply
+// IR: call @stage1_apply
+// IR: call @stage2_apply
+// IR: return
 // JSON: "stages": [
 // JSON: "layers": [
 // JSON-NEXT: 0,

@@ -37,6 +37,7 @@ mod pipeline;
 mod placement;
 mod plan;
 mod progress;
+pub mod program;
 mod report;
 mod stage_dp;
 mod stage_moves;

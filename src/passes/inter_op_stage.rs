@@ -2,7 +2,8 @@
 //! Eq. 6, every (layer range, submesh, logical mesh) planned by the intra-op ILP, the stage-mesh
 //! DP (Eq. 3-5) and the placement; each op gets `alpa.layer`, `alpa.phase` and `alpa.stage`,
 //! the entry function gets `alpa.pipeline` (one dictionary per stage), and the JSON / HTML
-//! reports are written on request.
+//! reports are written on request. A train step is then sliced into stage functions that the
+//! rewritten entry calls over the microbatches (`inter::program`, `stage_slicing`).
 
 use super::cluster_layers::{delta_option, layer_assignment};
 use super::diagnostics::Diagnostic;
@@ -12,6 +13,8 @@ use super::options::PassOptions;
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::cluster::Cluster;
+use super::stage_slicing::{self, StagePlacement};
+use crate::inter::program::{build_program, GradientCombine, ProgramError};
 use crate::inter::train_step::{analyze, Phase};
 use crate::inter::{
     plan_pipeline_parallel, render_html, CachedCost, ClusterShape, GraphStageOracle, ImbalancePrune, InterError,
@@ -39,6 +42,12 @@ struct StageOptions {
     threads: usize,
     report: String,
     report_html: String,
+    /// Slice a train step into stage functions (off: annotations only).
+    slice: bool,
+    /// Mark values crossing stages with `alpa.transfer` (off: plain values, runnable on one
+    /// device as is).
+    transfers: bool,
+    combine: GradientCombine,
 }
 
 fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
@@ -92,6 +101,13 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
         threads,
         report: text("report", ""),
         report_html: text("report-html", ""),
+        slice: options.flag("slice", true)?,
+        transfers: options.flag("transfers", true)?,
+        combine: match text("gradient-accumulation", "mean").as_str() {
+            "mean" => GradientCombine::Mean,
+            "sum" => GradientCombine::Sum,
+            other => return Err(format!("gradient-accumulation must be mean or sum, got '{other}'")),
+        },
     })
 }
 
@@ -141,7 +157,12 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
         Diagnostic::warning(entry.op, format!("{PASS}: a stage candidate could not be planned: {failure:?}")).emit();
     }
 
-    annotate(module, entry.op, &read.handles, &assignment.layer_of, step.as_ref().map(|s| s.phase.as_slice()), &plan);
+    let stage_of_op: Vec<usize> = assignment
+        .layer_of
+        .iter()
+        .map(|&layer| plan.plan.stages.iter().position(|s| s.layers.contains(&layer)).unwrap_or(0))
+        .collect();
+    annotate(module, entry.op, &read.handles, &assignment.layer_of, &stage_of_op, step.as_ref().map(|s| s.phase.as_slice()), &plan);
 
     let report = InterReport::new(
         &plan,
@@ -153,6 +174,32 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     write_output(&opts.report, || report.to_json_pretty()).map_err(|e| fail(format!("report: {e}")))?;
     write_output(&opts.report_html, || render_html(&report)).map_err(|e| fail(format!("report-html: {e}")))?;
     Diagnostic::remark(entry.op, summary(&plan, layers, &opts)).emit();
+
+    // A train step is sliced into stage functions called by the schedule from the entry.
+    if let (Some(step), true) = (&step, opts.slice) {
+        let program = build_program(
+            graph,
+            step,
+            &stage_of_op,
+            plan.plan.stages.len(),
+            plan.plan.microbatches,
+            opts.schedule,
+            opts.combine,
+        )
+        .map_err(|e| match e {
+            ProgramError::Capture { op } => vec![Diagnostic::error(read.handles[op], format!("{PASS}: {e}"))],
+            other => fail(other.to_string()),
+        })?;
+        let placements: Vec<StagePlacement> = plan
+            .plan
+            .stages
+            .iter()
+            .zip(&plan.devices)
+            .map(|(s, devices)| StagePlacement { devices: devices.clone(), logical_mesh: s.logical_mesh })
+            .collect();
+        stage_slicing::emit(module, entry, &read.handles, &program, &graph.returned, &placements, opts.transfers)
+            .map_err(|e| fail(format!("slicing into stage functions: {e}")))?;
+    }
     Ok(())
 }
 
@@ -173,14 +220,14 @@ fn annotate(
     entry: MlirOperation,
     handles: &[MlirOperation],
     layer_of: &[usize],
+    stage_of_op: &[usize],
     phases: Option<&[Phase]>,
     plan: &PipelinePlan,
 ) {
     let context = mlir::context(module);
-    let stage_of_layer = |layer: usize| plan.plan.stages.iter().position(|s| s.layers.contains(&layer)).unwrap_or(0);
     for (index, (handle, &layer)) in handles.iter().zip(layer_of).enumerate() {
         mlir::set_i64_attr(*handle, "alpa.layer", layer as i64);
-        mlir::set_i64_attr(*handle, "alpa.stage", stage_of_layer(layer) as i64);
+        mlir::set_i64_attr(*handle, "alpa.stage", stage_of_op[index] as i64);
         if let Some(phase) = phases.and_then(|p| p.get(index)) {
             let name = match phase {
                 Phase::Forward => "forward",

@@ -18,6 +18,7 @@ pub mod mlir;
 pub mod options;
 pub mod plugin;
 pub mod read_graph;
+pub mod stage_slicing;
 pub mod standalone;
 pub mod write_shardings;
 

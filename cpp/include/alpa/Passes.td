@@ -105,7 +105,11 @@ def AlpaInterOpStage : Pass<"alpa-inter-op-stage", "::mlir::ModuleOp"> {
     (Eq. 3-5) minimising sum of stage latencies + (B - 1) x the slowest under the schedule's
     memory rule, and places the stages on the cluster. Every op gets `alpa.layer`,
     `alpa.phase` and `alpa.stage`; the entry gets `alpa.pipeline` (per stage: layers,
-    submesh, logical mesh, device ids, latency) and `alpa.microbatches`.
+    submesh, logical mesh, device ids, latency) and `alpa.microbatches`. A train step
+    (exported at microbatch size) is then sliced into @stage{i}_forward/backward/apply
+    functions, and the entry takes the global batch, runs the schedule over the
+    microbatches with gradient accumulation, applies once, and marks every value that
+    crosses stages with alpa.transfer.
   }];
   let options = [
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
@@ -134,6 +138,12 @@ def AlpaInterOpStage : Pass<"alpa-inter-op-stage", "::mlir::ModuleOp"> {
            "Write the JSON report to this file (- for stderr)">,
     Option<"reportHtml", "report-html", "std::string", /*default=*/"\"\"",
            "Write the HTML report to this file">,
+    Option<"slice", "slice", "bool", /*default=*/"true",
+           "Slice a train step into per-stage forward/backward/apply functions called by the schedule from the entry">,
+    Option<"transfers", "transfers", "bool", /*default=*/"true",
+           "Mark values crossing stages with alpa.transfer (false: plain values, runnable on one device)">,
+    Option<"gradientAccumulation", "gradient-accumulation", "std::string", /*default=*/"\"mean\"",
+           "How microbatch gradients combine: mean (the loss is a batch mean) or sum">,
   ];
 }
 

@@ -4,6 +4,7 @@ mod clustering;
 pub(crate) mod graphs;
 mod pipeline;
 mod placement;
+mod program;
 mod report;
 mod stage_dp;
 mod util;

@@ -1,0 +1,419 @@
+//! The pipelined program of a train step (paper §5, Fig. 5): the step's ops sliced into, per
+//! stage, a forward, a backward and an apply function, and the order in which `@main` calls
+//! them over B microbatches with gradient accumulation. Free of MLIR; `passes/` emits it.
+//!
+//! - The step is exported at microbatch size. Batch inputs (non-donated tensor arguments of
+//!   rank >= 1, on dim 0 unless the argument's `alpa.batch_dim` says otherwise) become B times
+//!   larger in `@main` and are sliced into B microbatches; everything else is shared.
+//! - Apply ops run once per iteration on accumulated values. They are the update-phase ops
+//!   that read no batch-shaped value: an update-phase op that reads a batch-dependent value of
+//!   a type no donated argument has (e.g. the reduction of a bias gradient over the batch) is
+//!   still computing the gradient, so it runs per microbatch with the backward ops.
+//! - A value a per-microbatch function hands to an apply function or returns from the step is
+//!   accumulated over the microbatches: batch-dependent values by their mean (the loss is a
+//!   mean over the batch, so the global-batch gradient is the mean of the microbatch ones) or
+//!   their sum, batch-independent values are taken from the last microbatch.
+//! - Calls follow the schedule (1F1B or GPipe); the order is checked to respect every data
+//!   dependency, so a stage assignment that would need a cycle is an error, never a wrong
+//!   program.
+
+use super::memory::Schedule;
+use super::train_step::{Phase, TrainStep};
+use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::types::ValueType;
+use std::collections::{BTreeSet, HashMap};
+
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FunctionKind {
+    Forward,
+    Backward,
+    Apply,
+}
+
+impl FunctionKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FunctionKind::Forward => "forward",
+            FunctionKind::Backward => "backward",
+            FunctionKind::Apply => "apply",
+        }
+    }
+}
+
+/// One stage function: its ops (indices into the entry's body, in program order), the values
+/// it takes (in order) and the values it returns (in order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageFunction {
+    pub stage: usize,
+    pub kind: FunctionKind,
+    pub ops: Vec<usize>,
+    pub inputs: Vec<ValueRef>,
+    pub outputs: Vec<ValueRef>,
+}
+
+impl StageFunction {
+    pub fn symbol(&self) -> String {
+        format!("stage{}_{}", self.stage, self.kind.name())
+    }
+}
+
+/// One call of `@main`: function `function` on microbatch `microbatch` (apply functions run
+/// once, after all microbatches: `microbatch` is `None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub function: usize,
+    pub microbatch: Option<usize>,
+}
+
+/// How a per-microbatch value that outlives its microbatch is combined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accumulate {
+    Mean,
+    Sum,
+    /// Batch-independent: every microbatch computes the same value.
+    Last,
+}
+
+/// How the gradients of the microbatches combine into the global-batch gradient.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GradientCombine {
+    /// The loss is a mean over the batch (JAX's usual `mean` loss).
+    Mean,
+    /// The loss is a sum over the batch.
+    Sum,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PipelineProgram {
+    pub functions: Vec<StageFunction>,
+    pub calls: Vec<Call>,
+    pub microbatches: usize,
+    /// Per entry argument: the dim it is split on into microbatches, if it is a batch input.
+    pub batch_dims: Vec<Option<usize>>,
+    /// Values accumulated over the microbatches, with how.
+    pub accumulated: Vec<(ValueRef, Accumulate)>,
+    /// Stage of every op of the entry body.
+    pub stage_of_op: Vec<usize>,
+    /// Function of every op of the entry body.
+    pub function_of_op: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProgramError {
+    /// An op the slicing cannot move into a function (it captures values from outside).
+    Capture { op: usize },
+    /// The stage assignment needs a value before the schedule computes it.
+    Order { function: String, needs: String },
+    /// An explicit `alpa.batch_dim` that is not a dim of the argument.
+    BadBatchDim { arg: usize, dim: i64 },
+}
+
+impl std::fmt::Display for ProgramError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProgramError::Capture { .. } => write!(f, "this op's regions use values from outside the op; it cannot move into a stage function"),
+            ProgramError::Order { function, needs } => {
+                write!(f, "the stage assignment makes {function} need {needs} before the schedule computes it")
+            }
+            ProgramError::BadBatchDim { arg, dim } => write!(f, "argument {arg} has alpa.batch_dim = {dim}, not one of its dims (or -1)"),
+        }
+    }
+}
+
+/// The argument attribute that overrides the batch-input rule: the dim to split, or -1 for an
+/// argument every microbatch shares.
+pub const BATCH_DIM_ATTR: &str = "alpa.batch_dim";
+
+/// The dim each argument is split on (see the module docs).
+pub fn batch_dims(graph: &Graph) -> Result<Vec<Option<usize>>, ProgramError> {
+    graph
+        .args
+        .iter()
+        .enumerate()
+        .map(|(arg, param)| {
+            let rank = match &param.ty {
+                ValueType::Tensor(t) => t.rank(),
+                _ => return Ok(None),
+            };
+            match param.attrs.get(BATCH_DIM_ATTR).and_then(|a| a.as_int()) {
+                Some(-1) => Ok(None),
+                Some(d) if d >= 0 && (d as usize) < rank => Ok(Some(d as usize)),
+                Some(d) => Err(ProgramError::BadBatchDim { arg, dim: d }),
+                None => Ok((!param.is_donated() && rank >= 1).then_some(0)),
+            }
+        })
+        .collect()
+}
+
+/// Which ops depend on a batch input.
+fn batch_dependent(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<bool> {
+    let mut dependent = vec![false; graph.ops().len()];
+    for (index, op) in graph.ops().iter().enumerate() {
+        dependent[index] = op.operands.iter().any(|v| match *v {
+            ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_some(),
+            ValueRef::Op { op, .. } => dependent[op],
+            ValueRef::Outer => false,
+        });
+    }
+    dependent
+}
+
+/// Per op: whether it runs in the apply function (see the module docs).
+fn apply_ops(graph: &Graph, step: &TrainStep, batch_dims: &[Option<usize>], dependent: &[bool]) -> Vec<bool> {
+    let donated_types: Vec<&ValueType> = graph.args.iter().filter(|a| a.is_donated()).map(|a| &a.ty).collect();
+    let mut apply = vec![false; graph.ops().len()];
+    for (index, op) in graph.ops().iter().enumerate() {
+        if step.phase[index] != Phase::Update {
+            continue;
+        }
+        let reads_batch_shaped = op.operands.iter().any(|v| match *v {
+            ValueRef::Op { op: p, .. } if dependent[p] && !apply[p] => {
+                graph.value_type(*v).is_some_and(|ty| !donated_types.contains(&ty))
+            }
+            ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_some(),
+            _ => false,
+        });
+        apply[index] = !reads_batch_shaped;
+    }
+    // What a per-microbatch op reads is computed per microbatch too (e.g. the init constant of
+    // a gradient reduction).
+    for index in (0..graph.ops().len()).rev() {
+        if !apply[index] {
+            for operand in &graph.ops()[index].operands {
+                if let ValueRef::Op { op, .. } = *operand {
+                    apply[op] = false;
+                }
+            }
+        }
+    }
+    apply
+}
+
+/// Slices `graph` (a train step with `stage_of_op`) into stage functions and schedules them.
+pub fn build_program(
+    graph: &Graph,
+    step: &TrainStep,
+    stage_of_op: &[usize],
+    num_stages: usize,
+    microbatches: usize,
+    schedule: Schedule,
+    combine: GradientCombine,
+) -> Result<PipelineProgram, ProgramError> {
+    let ops = graph.ops();
+    for (index, op) in ops.iter().enumerate() {
+        if op.regions.iter().flat_map(|r| &r.blocks).any(|b| captures(b)) {
+            return Err(ProgramError::Capture { op: index });
+        }
+    }
+    let batch_dims = batch_dims(graph)?;
+    let dependent = batch_dependent(graph, &batch_dims);
+    let apply = apply_ops(graph, step, &batch_dims, &dependent);
+    let kind_of = |index: usize| match (step.phase[index], apply[index]) {
+        (_, true) => FunctionKind::Apply,
+        (Phase::Forward, _) => FunctionKind::Forward,
+        _ => FunctionKind::Backward,
+    };
+
+    // Functions in a fixed order: forward by stage, backward by stage, apply by stage.
+    let mut index_of: HashMap<(usize, FunctionKind), usize> = HashMap::new();
+    let mut functions: Vec<StageFunction> = Vec::new();
+    for kind in [FunctionKind::Forward, FunctionKind::Backward, FunctionKind::Apply] {
+        for stage in 0..num_stages {
+            let members: Vec<usize> =
+                (0..ops.len()).filter(|&i| stage_of_op[i].min(num_stages - 1) == stage && kind_of(i) == kind).collect();
+            if members.is_empty() {
+                continue;
+            }
+            index_of.insert((stage, kind), functions.len());
+            functions.push(StageFunction { stage, kind, ops: members, inputs: Vec::new(), outputs: Vec::new() });
+        }
+    }
+    let mut function_of_op = vec![0; ops.len()];
+    for (f, function) in functions.iter().enumerate() {
+        for &op in &function.ops {
+            function_of_op[op] = f;
+        }
+    }
+    let owner = |v: ValueRef| match v {
+        ValueRef::Op { op, .. } => Some(function_of_op[op]),
+        _ => None,
+    };
+    // Inputs: operands from outside the function, in order of first use. Outputs: values used
+    // by another function or returned, in program order.
+    let mut outputs: Vec<BTreeSet<(usize, usize)>> = vec![BTreeSet::new(); functions.len()];
+    for (f, function) in functions.iter_mut().enumerate() {
+        let mut seen = BTreeSet::new();
+        for &op in &function.ops {
+            for &v in &ops[op].operands {
+                if owner(v) != Some(f) && !matches!(v, ValueRef::Outer) && seen.insert(v) {
+                    function.inputs.push(v);
+                }
+            }
+        }
+        for &v in &function.inputs {
+            if let ValueRef::Op { op, result } = v {
+                outputs[function_of_op[op]].insert((op, result));
+            }
+        }
+    }
+    for &v in &graph.returned {
+        if let ValueRef::Op { op, result } = v {
+            outputs[function_of_op[op]].insert((op, result));
+        }
+    }
+    for (function, outs) in functions.iter_mut().zip(outputs) {
+        function.outputs = outs.into_iter().map(|(op, result)| ValueRef::Op { op, result }).collect();
+    }
+
+    // Accumulated values: per-microbatch results that apply functions read or the step returns.
+    let mut accumulated: Vec<(ValueRef, Accumulate)> = Vec::new();
+    let per_microbatch = |v: ValueRef| owner(v).is_some_and(|f| functions[f].kind != FunctionKind::Apply);
+    let mut outlives: BTreeSet<ValueRef> = graph.returned.iter().copied().filter(|v| per_microbatch(*v)).collect();
+    for function in functions.iter().filter(|f| f.kind == FunctionKind::Apply) {
+        outlives.extend(function.inputs.iter().copied().filter(|v| per_microbatch(*v)));
+    }
+    for v in outlives {
+        let ValueRef::Op { op, .. } = v else { continue };
+        let mode = match (dependent[op], combine) {
+            (false, _) => Accumulate::Last,
+            (true, GradientCombine::Mean) => Accumulate::Mean,
+            (true, GradientCombine::Sum) => Accumulate::Sum,
+        };
+        accumulated.push((v, mode));
+    }
+
+    let calls = schedule_calls(&functions, &index_of, num_stages, microbatches, schedule);
+    let program = PipelineProgram {
+        functions,
+        calls,
+        microbatches,
+        batch_dims,
+        accumulated,
+        stage_of_op: stage_of_op.to_vec(),
+        function_of_op,
+    };
+    check_order(&program)?;
+    Ok(program)
+}
+
+fn captures(block: &crate::ir::graph::Block) -> bool {
+    block.ops.iter().any(|op| {
+        op.operands.iter().any(|v| matches!(v, ValueRef::Outer))
+            || op.regions.iter().flat_map(|r| &r.blocks).any(captures)
+    }) || block.terminator.as_ref().is_some_and(|t| t.operands.iter().any(|v| matches!(v, ValueRef::Outer)))
+}
+
+/// The calls of one iteration: per-microbatch forward and backward calls in the schedule's
+/// order (1F1B: each stage warms up with as many forwards as stages after it, then alternates
+/// one forward and one backward; GPipe: all forwards, then all backwards), then the apply
+/// functions. The global order lists, tick by tick, every stage whose next task is ready.
+fn schedule_calls(
+    functions: &[StageFunction],
+    index_of: &HashMap<(usize, FunctionKind), usize>,
+    stages: usize,
+    microbatches: usize,
+    schedule: Schedule,
+) -> Vec<Call> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Task {
+        F(usize),
+        B(usize),
+    }
+    let tasks: Vec<Vec<Task>> = (0..stages)
+        .map(|s| match schedule {
+            Schedule::GPipe => (0..microbatches).map(Task::F).chain((0..microbatches).map(Task::B)).collect(),
+            Schedule::OneFOneB => {
+                let warmup = (stages - 1 - s).min(microbatches);
+                let mut list: Vec<Task> = (0..warmup).map(Task::F).collect();
+                let (mut f, mut b) = (warmup, 0);
+                while b < microbatches {
+                    if f < microbatches {
+                        list.push(Task::F(f));
+                        f += 1;
+                    }
+                    list.push(Task::B(b));
+                    b += 1;
+                }
+                list
+            }
+        })
+        .collect();
+    let mut next = vec![0usize; stages];
+    let mut forward_done = vec![vec![false; microbatches]; stages];
+    let mut backward_done = vec![vec![false; microbatches]; stages];
+    let mut calls = Vec::new();
+    let total: usize = tasks.iter().map(Vec::len).sum();
+    let mut listed = 0;
+    while listed < total {
+        let mut progressed = false;
+        // Readiness is judged on the state at the start of the tick: a task finishing in this
+        // tick feeds the next stage in the next tick.
+        let (forward_before, backward_before) = (forward_done.clone(), backward_done.clone());
+        for s in 0..stages {
+            let Some(&task) = tasks[s].get(next[s]) else { continue };
+            let ready = match task {
+                Task::F(k) => s == 0 || forward_before[s - 1][k],
+                Task::B(k) => forward_before[s][k] && (s + 1 == stages || backward_before[s + 1][k]),
+            };
+            if !ready {
+                continue;
+            }
+            let (kind, k) = match task {
+                Task::F(k) => {
+                    forward_done[s][k] = true;
+                    (FunctionKind::Forward, k)
+                }
+                Task::B(k) => {
+                    backward_done[s][k] = true;
+                    (FunctionKind::Backward, k)
+                }
+            };
+            if let Some(&f) = index_of.get(&(s, kind)) {
+                calls.push(Call { function: f, microbatch: Some(k) });
+            }
+            next[s] += 1;
+            listed += 1;
+            progressed = true;
+        }
+        if !progressed {
+            break; // unreachable: the first stage's forwards are always ready
+        }
+    }
+    // Apply functions last, in stage order.
+    for (f, function) in functions.iter().enumerate() {
+        if function.kind == FunctionKind::Apply {
+            calls.push(Call { function: f, microbatch: None });
+        }
+    }
+    calls
+}
+
+/// Every call's inputs are computed by an earlier call (of the same microbatch, or of any
+/// microbatch for an accumulated value read by an apply function).
+fn check_order(p: &PipelineProgram) -> Result<(), ProgramError> {
+    let mut done: BTreeSet<(usize, Option<usize>)> = BTreeSet::new();
+    let all_microbatches_done = |done: &BTreeSet<(usize, Option<usize>)>, f: usize| {
+        (0..p.microbatches).all(|k| done.contains(&(f, Some(k))))
+    };
+    for call in &p.calls {
+        let function = &p.functions[call.function];
+        for &v in &function.inputs {
+            let ValueRef::Op { op, .. } = v else { continue };
+            let producer = p.function_of_op[op];
+            let ready = match (call.microbatch, p.functions[producer].kind) {
+                (Some(k), _) => done.contains(&(producer, Some(k))),
+                (None, FunctionKind::Apply) => done.contains(&(producer, None)),
+                (None, _) => all_microbatches_done(&done, producer),
+            };
+            if !ready {
+                return Err(ProgramError::Order {
+                    function: format!("@{}", function.symbol()),
+                    needs: format!("a result of @{}", p.functions[producer].symbol()),
+                });
+            }
+        }
+        done.insert((call.function, call.microbatch));
+    }
+    Ok(())
+}

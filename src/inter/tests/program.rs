@@ -1,0 +1,111 @@
+//! The pipelined program: functions, schedule order, accumulation, and refused assignments.
+
+use super::graphs::tanh_mlp_step;
+use crate::inter::memory::Schedule;
+use crate::inter::program::{build_program, Accumulate, FunctionKind, GradientCombine, ProgramError};
+use crate::inter::train_step::analyze;
+use crate::ir::graph::{Attr, ValueRef};
+
+/// Stage of every op: ops anchored at the forward matmul of layer k go to stage k * stages / depth.
+fn stages_by_anchor(g: &crate::ir::graph::Graph, stages: usize, depth: usize) -> Vec<usize> {
+    let step = analyze(g).unwrap();
+    let dots: Vec<usize> = (0..g.ops().len()).filter(|&i| g.ops()[i].name == "stablehlo.dot_general").collect();
+    (0..g.ops().len())
+        .map(|i| {
+            let anchor = step.anchor[i].unwrap_or(i);
+            let layer = dots.iter().filter(|&&d| d <= anchor).count().saturating_sub(1).min(depth - 1);
+            layer * stages / depth
+        })
+        .collect()
+}
+
+#[test]
+fn one_f_one_b_order_and_functions() {
+    let g = tanh_mlp_step(4, 8, 16);
+    let step = analyze(&g).unwrap();
+    let stage_of = stages_by_anchor(&g, 2, 4);
+    let p = build_program(&g, &step, &stage_of, 2, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
+    let names: Vec<String> = p.functions.iter().map(|f| f.symbol()).collect();
+    assert_eq!(
+        names,
+        ["stage0_forward", "stage1_forward", "stage0_backward", "stage1_backward", "stage0_apply", "stage1_apply"]
+    );
+    // 1F1B with 2 stages and 3 microbatches: stage 0 warms up with one forward.
+    let order: Vec<String> = p
+        .calls
+        .iter()
+        .map(|c| format!("{}{}", p.functions[c.function].symbol(), c.microbatch.map_or(String::new(), |k| format!("/{k}"))))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "stage0_forward/0",
+            "stage0_forward/1",
+            "stage1_forward/0",
+            "stage1_backward/0",
+            "stage0_backward/0",
+            "stage1_forward/1",
+            "stage0_forward/2",
+            "stage1_backward/1",
+            "stage0_backward/1",
+            "stage1_forward/2",
+            "stage1_backward/2",
+            "stage0_backward/2",
+            "stage0_apply",
+            "stage1_apply",
+        ]
+    );
+    // The only batch input is the activation argument; the weights are shared.
+    assert_eq!(p.batch_dims.iter().filter(|d| d.is_some()).count(), 1);
+    // Four weight gradients are averaged; the loss too.
+    let means = p.accumulated.iter().filter(|(_, m)| *m == Accumulate::Mean).count();
+    assert_eq!(means, 5, "{:?}", p.accumulated);
+    // Every function's inputs come from outside it, its outputs from inside.
+    for (f, function) in p.functions.iter().enumerate() {
+        for v in &function.inputs {
+            if let ValueRef::Op { op, .. } = v {
+                assert_ne!(p.function_of_op[*op], f);
+            }
+        }
+        for v in &function.outputs {
+            let ValueRef::Op { op, .. } = v else { panic!("an argument as an output") };
+            assert_eq!(p.function_of_op[*op], f);
+        }
+    }
+}
+
+#[test]
+fn gpipe_runs_all_forwards_first() {
+    let g = tanh_mlp_step(2, 4, 8);
+    let step = analyze(&g).unwrap();
+    let stage_of = stages_by_anchor(&g, 2, 2);
+    let p = build_program(&g, &step, &stage_of, 2, 2, Schedule::GPipe, GradientCombine::Sum).unwrap();
+    let kinds: Vec<FunctionKind> = p.calls.iter().map(|c| p.functions[c.function].kind).collect();
+    let first_backward = kinds.iter().position(|k| *k == FunctionKind::Backward).unwrap();
+    assert!(kinds[..first_backward].iter().all(|k| *k == FunctionKind::Forward));
+    assert_eq!(kinds[..first_backward].len(), 4);
+    assert!(p.accumulated.iter().all(|(_, m)| *m == Accumulate::Sum));
+}
+
+#[test]
+fn an_assignment_that_needs_a_later_stage_first_is_refused() {
+    // Forward ops of layer 0 in stage 1 and of layer 1 in stage 0: stage 0's forward would
+    // need stage 1's forward, which the schedule runs later.
+    let g = tanh_mlp_step(2, 4, 8);
+    let step = analyze(&g).unwrap();
+    let stage_of: Vec<usize> = stages_by_anchor(&g, 2, 2).into_iter().map(|s| 1 - s).collect();
+    let e = build_program(&g, &step, &stage_of, 2, 2, Schedule::OneFOneB, GradientCombine::Mean).unwrap_err();
+    assert!(matches!(e, ProgramError::Order { .. }), "{e:?}");
+}
+
+#[test]
+fn batch_dim_attribute_overrides_the_rule() {
+    let mut g = tanh_mlp_step(2, 4, 8);
+    let x = g.args.len() - 1;
+    g.args[x].attrs.insert("alpa.batch_dim".into(), Attr::Int(1));
+    assert_eq!(crate::inter::program::batch_dims(&g).unwrap()[x], Some(1));
+    g.args[x].attrs.insert("alpa.batch_dim".into(), Attr::Int(-1));
+    assert_eq!(crate::inter::program::batch_dims(&g).unwrap()[x], None);
+    g.args[x].attrs.insert("alpa.batch_dim".into(), Attr::Int(5));
+    assert!(matches!(crate::inter::program::batch_dims(&g), Err(ProgramError::BadBatchDim { .. })));
+}

@@ -1,0 +1,337 @@
+//! Writes a [`PipelineProgram`] into the module: one private function per stage and kind
+//! (`@stage{i}_forward|backward|apply`, carrying the stage's devices and logical mesh), and the
+//! entry rewritten to take the global batch, slice it into microbatches, call the stage
+//! functions in the schedule's order, accumulate, apply, and return what the step returned.
+//! A value that crosses stages passes through `alpa.transfer` (source and destination stage,
+//! devices and logical mesh), for the cross-mesh resharding to expand.
+
+use super::entry::Function;
+use super::mlir;
+use crate::inter::program::{Accumulate, PipelineProgram};
+use crate::ir::graph::ValueRef;
+use mlir_sys::*;
+use std::collections::HashMap;
+
+/// Where a stage runs.
+#[derive(Clone, Debug)]
+pub struct StagePlacement {
+    pub devices: Vec<usize>,
+    pub logical_mesh: [usize; 2],
+}
+
+/// Appends ops to one block.
+struct Emitter {
+    context: MlirContext,
+    location: MlirLocation,
+    block: MlirBlock,
+}
+
+impl Emitter {
+    fn op(&self, name: &str, operands: &[MlirValue], results: &[MlirType], attrs: &[(&str, MlirAttribute)]) -> MlirOperation {
+        unsafe {
+            let mut state = mlirOperationStateGet(mlir::string_ref(name), self.location);
+            mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+            mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
+            let named: Vec<MlirNamedAttribute> = attrs
+                .iter()
+                .map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(self.context, mlir::string_ref(k)), *v))
+                .collect();
+            mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+            let op = mlirOperationCreate(&mut state);
+            mlirBlockAppendOwnedOperation(self.block, op);
+            op
+        }
+    }
+
+    fn attr(&self, text: &str) -> Result<MlirAttribute, String> {
+        mlir::parse_attr(self.context, text)
+    }
+}
+
+fn value_type(v: MlirValue) -> MlirType {
+    unsafe { mlirValueGetType(v) }
+}
+
+fn i64_array(values: impl IntoIterator<Item = i64>) -> String {
+    let items: Vec<String> = values.into_iter().map(|v| v.to_string()).collect();
+    if items.is_empty() {
+        "array<i64>".into()
+    } else {
+        format!("array<i64: {}>", items.join(", "))
+    }
+}
+
+fn tensor_shape(ty: MlirType) -> Option<Vec<i64>> {
+    unsafe {
+        if !mlirTypeIsARankedTensor(ty) {
+            return None;
+        }
+        Some((0..mlirShapedTypeGetRank(ty)).map(|d| mlirShapedTypeGetDimSize(ty, d as isize)).collect())
+    }
+}
+
+fn with_shape(ty: MlirType, shape: &[i64]) -> MlirType {
+    unsafe { mlirRankedTensorTypeGet(shape.len() as isize, shape.as_ptr(), mlirShapedTypeGetElementType(ty), mlirAttributeGetNull()) }
+}
+
+fn is_float_tensor(ty: MlirType) -> bool {
+    unsafe { mlirTypeIsARankedTensor(ty) && mlirTypeIsAFloat(mlirShapedTypeGetElementType(ty)) }
+}
+
+pub fn emit(
+    module: MlirOperation,
+    entry: Function,
+    handles: &[MlirOperation],
+    program: &PipelineProgram,
+    returned_by_step: &[ValueRef],
+    placements: &[StagePlacement],
+    transfers: bool,
+) -> Result<(), String> {
+    let context = mlir::context(module);
+    let body = mlir::body_block(entry.op).ok_or("the entry has no body")?;
+    let args = mlir::block_args(body);
+    let location = unsafe { mlirOperationGetLocation(entry.op) };
+    let original = |v: ValueRef| -> Result<MlirValue, String> {
+        match v {
+            ValueRef::Arg(a) => args.get(a).copied().ok_or_else(|| format!("no argument {a}")),
+            ValueRef::Op { op, result } => mlir::results(handles[op]).get(result).copied().ok_or_else(|| format!("no result {result} of op {op}")),
+            ValueRef::Outer => Err("a captured value cannot cross a function boundary".into()),
+        }
+    };
+    let module_body = mlir::body_block(module).ok_or("the module has no body")?;
+
+    // The stage functions, before the entry.
+    let mut function_result_types: Vec<Vec<MlirType>> = Vec::new();
+    for function in &program.functions {
+        let inputs: Vec<MlirValue> = function.inputs.iter().map(|v| original(*v)).collect::<Result<_, _>>()?;
+        let outputs: Vec<MlirValue> = function.outputs.iter().map(|v| original(*v)).collect::<Result<_, _>>()?;
+        let input_types: Vec<MlirType> = inputs.iter().map(|v| value_type(*v)).collect();
+        let output_types: Vec<MlirType> = outputs.iter().map(|v| value_type(*v)).collect();
+        function_result_types.push(output_types.clone());
+        let placement = placements.get(function.stage).ok_or("a stage without a placement")?;
+        unsafe {
+            let function_type = mlirFunctionTypeGet(
+                context,
+                input_types.len() as isize,
+                input_types.as_ptr(),
+                output_types.len() as isize,
+                output_types.as_ptr(),
+            );
+            let locations = vec![location; input_types.len()];
+            let block = mlirBlockCreate(input_types.len() as isize, input_types.as_ptr(), locations.as_ptr());
+            let region = mlirRegionCreate();
+            mlirRegionAppendOwnedBlock(region, block);
+            let mut state = mlirOperationStateGet(mlir::string_ref("func.func"), location);
+            let attrs = [
+                ("sym_name", mlir::string_attr_value(context, &function.symbol())),
+                ("function_type", mlirTypeAttrGet(function_type)),
+                ("sym_visibility", mlir::string_attr_value(context, "private")),
+                ("alpa.stage", mlir::parse_attr(context, &format!("{} : i64", function.stage))?),
+                ("alpa.devices", mlir::parse_attr(context, &i64_array(placement.devices.iter().map(|&d| d as i64)))?),
+                ("alpa.logical_mesh", mlir::parse_attr(context, &i64_array(placement.logical_mesh.iter().map(|&d| d as i64)))?),
+            ];
+            let named: Vec<MlirNamedAttribute> =
+                attrs.iter().map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(context, mlir::string_ref(k)), *v)).collect();
+            mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+            mlirOperationStateAddOwnedRegions(&mut state, 1, &region);
+            let func = mlirOperationCreate(&mut state);
+            mlirBlockInsertOwnedOperationBefore(module_body, entry.op, func);
+
+            let mut mapped: HashMap<*mut std::ffi::c_void, MlirValue> = HashMap::new();
+            for (i, v) in inputs.iter().enumerate() {
+                mapped.insert(v.ptr as *mut _, mlirBlockGetArgument(block, i as isize));
+            }
+            for &op in &function.ops {
+                let clone = mlirOperationClone(handles[op]);
+                mlirBlockAppendOwnedOperation(block, clone);
+                for i in 0..mlirOperationGetNumOperands(clone) {
+                    let operand = mlirOperationGetOperand(clone, i);
+                    let new = mapped.get(&(operand.ptr as *mut _)).copied().ok_or("an operand from outside the stage function")?;
+                    mlirOperationSetOperand(clone, i, new);
+                }
+                for (old, new) in mlir::results(handles[op]).into_iter().zip(mlir::results(clone)) {
+                    mapped.insert(old.ptr as *mut _, new);
+                }
+            }
+            let returned: Vec<MlirValue> =
+                outputs.iter().map(|v| mapped.get(&(v.ptr as *mut _)).copied().ok_or("an output from outside")).collect::<Result<_, _>>()?;
+            let emitter = Emitter { context, location, block };
+            emitter.op("func.return", &returned, &[], &[]);
+        }
+    }
+
+    // The entry: erase the old body (users first), retype the batch arguments.
+    let old_ops = mlir::block_ops(body);
+    let terminator = unsafe { mlirBlockGetTerminator(body) };
+    unsafe {
+        mlirOperationDestroy(terminator);
+        for op in old_ops.iter().rev() {
+            if op.ptr != terminator.ptr {
+                mlirOperationDestroy(*op);
+            }
+        }
+    }
+    let b = program.microbatches as i64;
+    let mut microbatch_type: HashMap<usize, MlirType> = HashMap::new();
+    for (a, dim) in program.batch_dims.iter().enumerate() {
+        let Some(dim) = *dim else { continue };
+        let ty = value_type(args[a]);
+        let mut shape = tensor_shape(ty).ok_or("a batch input is not a ranked tensor")?;
+        microbatch_type.insert(a, ty);
+        shape[dim] *= b;
+        unsafe { mlirValueSetType(args[a], with_shape(ty, &shape)) };
+    }
+    let arg_types: Vec<MlirType> = args.iter().map(|v| value_type(*v)).collect();
+
+    let emitter = Emitter { context, location, block: body };
+    // Microbatch slices of the batch inputs.
+    let mut slices: HashMap<(usize, usize), MlirValue> = HashMap::new();
+    for (a, dim) in program.batch_dims.iter().enumerate() {
+        let Some(dim) = *dim else { continue };
+        let ty = microbatch_type[&a];
+        let shape = tensor_shape(ty).ok_or("a batch input is not a ranked tensor")?;
+        for k in 0..program.microbatches {
+            let start: Vec<i64> = (0..shape.len()).map(|d| if d == dim { k as i64 * shape[d] } else { 0 }).collect();
+            let limit: Vec<i64> = (0..shape.len()).map(|d| if d == dim { (k as i64 + 1) * shape[d] } else { shape[d] }).collect();
+            let op = emitter.op(
+                "stablehlo.slice",
+                &[args[a]],
+                &[ty],
+                &[
+                    ("start_indices", emitter.attr(&i64_array(start))?),
+                    ("limit_indices", emitter.attr(&i64_array(limit))?),
+                    ("strides", emitter.attr(&i64_array(vec![1; shape.len()]))?),
+                ],
+            );
+            slices.insert((a, k), mlir::results(op)[0]);
+        }
+    }
+
+    let placement_attrs = |stage: usize, prefix: &str| -> Result<Vec<(String, MlirAttribute)>, String> {
+        let p = placements.get(stage).ok_or("a stage without a placement")?;
+        Ok(vec![
+            (format!("{prefix}_stage"), emitter.attr(&format!("{stage} : i64"))?),
+            (format!("{prefix}_devices"), emitter.attr(&i64_array(p.devices.iter().map(|&d| d as i64)))?),
+            (format!("{prefix}_logical_mesh"), emitter.attr(&i64_array(p.logical_mesh.iter().map(|&d| d as i64)))?),
+        ])
+    };
+    // A value produced in one stage and read in another goes through a transfer, once per
+    // (value, microbatch, destination stage).
+    let mut transferred: HashMap<(ValueRef, Option<usize>, usize), MlirValue> = HashMap::new();
+    let mut transfer = |value: MlirValue, key: (ValueRef, Option<usize>, usize), from: usize| -> Result<MlirValue, String> {
+        let to = key.2;
+        if !transfers || from == to {
+            return Ok(value);
+        }
+        if let Some(v) = transferred.get(&key) {
+            return Ok(*v);
+        }
+        let mut attrs = placement_attrs(from, "src")?;
+        attrs.extend(placement_attrs(to, "dst")?);
+        let attrs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let op = emitter.op("alpa.transfer", &[value], &[value_type(value)], &attrs);
+        let out = mlir::results(op)[0];
+        transferred.insert(key, out);
+        Ok(out)
+    };
+
+    let stage_of = |v: ValueRef| match v {
+        ValueRef::Op { op, .. } => Some(program.stage_of_op[op].min(placements.len().saturating_sub(1))),
+        _ => None,
+    };
+    let mut per_microbatch: HashMap<(ValueRef, usize), MlirValue> = HashMap::new();
+    let mut once: HashMap<ValueRef, MlirValue> = HashMap::new();
+    let mut accumulated: HashMap<ValueRef, MlirValue> = HashMap::new();
+    let accumulate_all = |per_microbatch: &HashMap<(ValueRef, usize), MlirValue>,
+                              accumulated: &mut HashMap<ValueRef, MlirValue>|
+     -> Result<(), String> {
+        for &(v, mode) in &program.accumulated {
+            if accumulated.contains_key(&v) {
+                continue;
+            }
+            let parts: Option<Vec<MlirValue>> = (0..program.microbatches).map(|k| per_microbatch.get(&(v, k)).copied()).collect();
+            let Some(parts) = parts else { continue };
+            let ty = value_type(parts[0]);
+            let result = match mode {
+                Accumulate::Last => *parts.last().expect("at least one microbatch"),
+                Accumulate::Sum | Accumulate::Mean => {
+                    let mut sum = parts[0];
+                    for &p in &parts[1..] {
+                        sum = mlir::results(emitter.op("stablehlo.add", &[sum, p], &[ty], &[]))[0];
+                    }
+                    if mode == Accumulate::Mean && program.microbatches > 1 && is_float_tensor(ty) {
+                        let splat = emitter.attr(&format!("dense<{}.0> : {}", program.microbatches, mlir::print_type(ty)))?;
+                        let count = mlir::results(emitter.op("stablehlo.constant", &[], &[ty], &[("value", splat)]))[0];
+                        sum = mlir::results(emitter.op("stablehlo.divide", &[sum, count], &[ty], &[]))[0];
+                    }
+                    sum
+                }
+            };
+            accumulated.insert(v, result);
+        }
+        Ok(())
+    };
+
+    for call in &program.calls {
+        let function = &program.functions[call.function];
+        if call.microbatch.is_none() {
+            accumulate_all(&per_microbatch, &mut accumulated)?;
+        }
+        let mut operands = Vec::with_capacity(function.inputs.len());
+        for &v in &function.inputs {
+            let value = match (v, call.microbatch) {
+                (ValueRef::Arg(a), Some(k)) if program.batch_dims[a].is_some() => slices[&(a, k)],
+                (ValueRef::Arg(a), _) => args[a],
+                (ValueRef::Op { .. }, Some(k)) => *per_microbatch.get(&(v, k)).ok_or("a value used before the call that computes it")?,
+                (ValueRef::Op { .. }, None) => match accumulated.get(&v).or_else(|| once.get(&v)) {
+                    Some(value) => *value,
+                    None => return Err("an apply function reads a value nothing computed".into()),
+                },
+                (ValueRef::Outer, _) => return Err("a captured value cannot cross a function boundary".into()),
+            };
+            let value = match stage_of(v) {
+                Some(from) => transfer(value, (v, call.microbatch, function.stage), from)?,
+                None => value,
+            };
+            operands.push(value);
+        }
+        let types = &function_result_types[call.function];
+        let callee = emitter.attr(&format!("@{}", function.symbol()))?;
+        let call_op = emitter.op("func.call", &operands, types, &[("callee", callee)]);
+        for (v, r) in function.outputs.iter().zip(mlir::results(call_op)) {
+            match call.microbatch {
+                Some(k) => {
+                    per_microbatch.insert((*v, k), r);
+                }
+                None => {
+                    once.insert(*v, r);
+                }
+            }
+        }
+    }
+    accumulate_all(&per_microbatch, &mut accumulated)?;
+
+    // What the step returns.
+    let mut returned = Vec::new();
+    for &v in returned_by_step {
+        let value = match v {
+            ValueRef::Arg(a) => args[a],
+            ValueRef::Op { .. } => match once.get(&v).or_else(|| accumulated.get(&v)) {
+                Some(value) => *value,
+                None => return Err("a returned value nothing computed".into()),
+            },
+            ValueRef::Outer => return Err("a captured value is returned".into()),
+        };
+        returned.push(value);
+    }
+    emitter.op("func.return", &returned, &[], &[]);
+
+    // The entry's type: global-batch inputs.
+    let result_types: Vec<MlirType> = returned.iter().map(|v| value_type(*v)).collect();
+    unsafe {
+        let function_type =
+            mlirFunctionTypeGet(context, arg_types.len() as isize, arg_types.as_ptr(), result_types.len() as isize, result_types.as_ptr());
+        mlirOperationSetInherentAttributeByName(entry.op, mlir::string_ref("function_type"), mlirTypeAttrGet(function_type));
+    }
+    Ok(())
+}
