@@ -1,29 +1,34 @@
 #!/usr/bin/env bash
-# The main job on the bundled example: a GPT train step exported from JAX, read end to end
-# (inlined, every op looked up in the op table and costed), with the paper's cluster preset.
+# The main job on the bundled example: Alpa end to end (alpa-auto-shard) on a GPT train step
+# exported from JAX at microbatch size, for one p3.16xlarge host (8 V100s) and 4 microbatches:
+# layers, stage-mesh DP over intra-op plans, stage functions with their shardings, the 1F1B
+# schedule in @main. Prints the plan; writes the module and the JSON and HTML reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 cargo build --release --locked
-mkdir -p target/example
+out=target/example
+mkdir -p "$out"
 ./target/release/alpa-opt lit-tests/inputs/gpt_tiny.mlir \
-  --alpa-inline --alpa-annotate-costs="cluster=p3.16xlarge-x8" \
-  -o target/example/gpt_tiny.costs.mlir
-echo "annotated module: target/example/gpt_tiny.costs.mlir" >&2
-
-# Then an intra-op plan for one p3.16xlarge host (1 x 8 V100 on NVLink).
-./target/release/alpa-opt lit-tests/inputs/gpt_tiny.mlir \
-  --alpa-inline --alpa-intra-op-shard="mesh=1x8 cluster=p3.16xlarge-x8 report=target/example/gpt_tiny.plan.json" \
-  -o target/example/gpt_tiny.sharded.mlir
-python3 - <<'PY' >&2
-import json
-r = json.load(open("target/example/gpt_tiny.plan.json"))
-kinds = {}
-for c in r["collectives"]:
-    kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
-print(f"intra-op plan on mesh {r['mesh']['shape']}: modeled communication {r['objective']:.6g} s, "
-      f"{r['ops_before_merging']} -> {r['ops_after_merging']} ILP nodes after merging, "
-      f"solver {r['solver']['status']} in {r['solver']['seconds']:.2f} s, collectives {kinds}")
+  --alpa-auto-shard="cluster=p3.16xlarge-x1 microbatches=4 report=$out/gpt_tiny.plan.json report-html=$out/gpt_tiny.plan.html" \
+  -o "$out/gpt_tiny.pipelined.mlir" 2> "$out/gpt_tiny.log" || { cat "$out/gpt_tiny.log" >&2; exit 1; }
+grep -v '^\[' "$out/gpt_tiny.log" >&2 || true
+python3 - "$out/gpt_tiny.plan.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = r["cluster"]
+print(f"cluster {c['name']}: {c['hosts']} x {c['devices_per_host']} devices; "
+      f"{r['options']['microbatches']} microbatches; modeled iteration {r['iteration_time'] * 1e3:.4f} ms")
+print(f"{'stage':>5}  {'layers':>7}  {'submesh':>7}  {'logical':>7}  {'devices':<16} {'latency ms':>10}  {'memory MiB':>10}")
+for s in r["stages"]:
+    lo, hi = s["layers"]
+    sub = f"{s['submesh']['hosts']}x{s['submesh']['devices_per_host']}"
+    log = "x".join(map(str, s["logical_mesh"]))
+    devs = ",".join(map(str, s["devices"]))
+    print(f"{s['index']:>5}  {lo:>3}..{hi:<3}  {sub:>7}  {log:>7}  {devs:<16} {s['latency'] * 1e3:>10.4f}  {s['memory'] / 2**20:>10.1f}")
+for b in r["baselines"]:
+    t = str(b["status"]).replace("_", " ") if b["iteration_time"] is None else f"{b['iteration_time'] * 1e3:.4f} ms"
+    print(f"baseline {b['name']}: {t}")
 PY
-echo "sharded module: target/example/gpt_tiny.sharded.mlir (report: target/example/gpt_tiny.plan.json)" >&2
+echo "module: $out/gpt_tiny.pipelined.mlir; reports: $out/gpt_tiny.plan.json, $out/gpt_tiny.plan.html" >&2

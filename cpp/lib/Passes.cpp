@@ -15,6 +15,7 @@ namespace alpa {
 #define GEN_PASS_DEF_ALPAINTRAOPSHARD
 #define GEN_PASS_DEF_ALPACLUSTERLAYERS
 #define GEN_PASS_DEF_ALPAINTEROPSTAGE
+#define GEN_PASS_DEF_ALPAAUTOSHARD
 #define GEN_PASS_DEF_ALPATESTPANIC
 #define GEN_PASS_REGISTRATION
 #include "alpa/Passes.h.inc"
@@ -102,26 +103,41 @@ struct AlpaClusterLayers : public alpa::impl::AlpaClusterLayersBase<AlpaClusterL
   }
 };
 
+// The options alpa-inter-op-stage and alpa-auto-shard share (a macro: the generated option
+// members are protected, so only the pass's own member functions can read them).
+#define ALPA_INTER_OP_STAGE_OPTIONS(options)                                                      \
+  options.add("entry", std::string(entry))                                                        \
+      .add("cluster", std::string(cluster))                                                       \
+      .add("microbatches", static_cast<int>(microbatches))                                        \
+      .add("layers", std::string(layers))                                                         \
+      .add("delta", static_cast<double>(delta))                                                   \
+      .add("epsilon", static_cast<double>(epsilon))                                               \
+      .add("imbalance-tolerance", static_cast<double>(imbalanceTolerance))                        \
+      .add("submesh-shapes", std::string(submeshShapes))                                          \
+      .add("schedule", std::string(schedule))                                                     \
+      .add("time-limit", static_cast<double>(timeLimit))                                          \
+      .add("threads", static_cast<int>(threads))                                                  \
+      .add("report", std::string(report))                                                         \
+      .add("report-html", std::string(reportHtml))                                                \
+      .add("slice", static_cast<bool>(slice))                                                     \
+      .add("shardings", static_cast<bool>(shardings))                                             \
+      .add("transfers", static_cast<bool>(transfers))                                             \
+      .add("gradient-accumulation", std::string(gradientAccumulation))
+
 struct AlpaInterOpStage : public alpa::impl::AlpaInterOpStageBase<AlpaInterOpStage> {
   using AlpaInterOpStageBase::AlpaInterOpStageBase;
   void runOnOperation() override {
     OptionList options;
-    options.add("entry", std::string(entry))
-        .add("cluster", std::string(cluster))
-        .add("microbatches", static_cast<int>(microbatches))
-        .add("layers", std::string(layers))
-        .add("delta", static_cast<double>(delta))
-        .add("epsilon", static_cast<double>(epsilon))
-        .add("imbalance-tolerance", static_cast<double>(imbalanceTolerance))
-        .add("submesh-shapes", std::string(submeshShapes))
-        .add("schedule", std::string(schedule))
-        .add("time-limit", static_cast<double>(timeLimit))
-        .add("threads", static_cast<int>(threads))
-        .add("report", std::string(report))
-        .add("report-html", std::string(reportHtml))
-        .add("slice", static_cast<bool>(slice))
-        .add("transfers", static_cast<bool>(transfers))
-        .add("gradient-accumulation", std::string(gradientAccumulation));
+    ALPA_INTER_OP_STAGE_OPTIONS(options);
+    runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
+  }
+};
+
+struct AlpaAutoShard : public alpa::impl::AlpaAutoShardBase<AlpaAutoShard> {
+  using AlpaAutoShardBase::AlpaAutoShardBase;
+  void runOnOperation() override {
+    OptionList options;
+    ALPA_INTER_OP_STAGE_OPTIONS(options);
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }
 };

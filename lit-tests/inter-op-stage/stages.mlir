@@ -10,19 +10,23 @@
 // The step is sliced: per stage a forward, a backward and an apply function carrying the
 // stage's devices and logical mesh; each backward matmul sits in the stage of the forward
 // matmul it transposes.
+// One Shardy mesh per stage (its logical mesh); every op carries its stage's plan.
+// IR: "sdy.mesh"() <{mesh = #sdy.mesh<["x"={{[0-9]+}}, "y"={{[0-9]+}}]>, sym_name = "stage0_mesh"}>
+// IR: "sdy.mesh"() <{mesh = #sdy.mesh<["x"={{[0-9]+}}, "y"={{[0-9]+}}]>, sym_name = "stage1_mesh"}>
+// IR: "sdy.mesh"() <{mesh = #sdy.mesh<["x"={{[0-9]+}}, "y"={{[0-9]+}}]>, sym_name = "stage2_mesh"}>
 // IR-LABEL: func.func private @stage0_forward(%arg0: tensor<32x256xf32>
 // IR-SAME: attributes {alpa.devices = array<i64: {{[0-9, ]+}}>, alpa.logical_mesh = array<i64: {{[0-9]+}}, {{[0-9]+}}>, alpa.stage = 0 : i64}
-// IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 0 : i64, alpa.phase = "forward", alpa.stage = 0 : i64
+// IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 0 : i64, alpa.phase = "forward", alpa.stage = 0 : i64, sdy.sharding = #sdy.sharding_per_value<[<@stage0_mesh
 // IR-LABEL: func.func private @stage1_forward(
-// IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 1 : i64, alpa.phase = "forward", alpa.stage = 1 : i64
+// IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 1 : i64, alpa.phase = "forward", alpa.stage = 1 : i64, sdy.sharding = #sdy.sharding_per_value<[<@stage1_mesh
 // IR-LABEL: func.func private @stage2_forward(
-// IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 2 : i64, alpa.phase = "forward", alpa.stage = 2 : i64
+// IR-COUNT-2: "stablehlo.dot_general"{{.*}}alpa.layer = 2 : i64, alpa.phase = "forward", alpa.stage = 2 : i64, sdy.sharding = #sdy.sharding_per_value<[<@stage2_mesh
 // IR-LABEL: func.func private @stage0_backward(
-// IR-COUNT-3: "stablehlo.dot_general"{{.*}}alpa.layer = 0 : i64, alpa.phase = "backward", alpa.stage = 0 : i64
+// IR-COUNT-3: "stablehlo.dot_general"{{.*}}alpa.layer = 0 : i64, alpa.phase = "backward", alpa.stage = 0 : i64, sdy.sharding = #sdy.sharding_per_value<[<@stage0_mesh
 // IR-LABEL: func.func private @stage1_backward(
-// IR-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 1 : i64, alpa.phase = "backward", alpa.stage = 1 : i64
+// IR-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 1 : i64, alpa.phase = "backward", alpa.stage = 1 : i64, sdy.sharding = #sdy.sharding_per_value<[<@stage1_mesh
 // IR-LABEL: func.func private @stage2_backward(
-// IR-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 2 : i64, alpa.phase = "backward", alpa.stage = 2 : i64
+// IR-COUNT-4: "stablehlo.dot_general"{{.*}}alpa.layer = 2 : i64, alpa.phase = "backward", alpa.stage = 2 : i64, sdy.sharding = #sdy.sharding_per_value<[<@stage2_mesh
 // Adam's update runs once per iteration, in the apply functions.
 // IR-LABEL: func.func private @stage0_apply(
 // IR-NOT: "stablehlo.dot_general"

@@ -13,6 +13,7 @@ use super::options::PassOptions;
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::cluster::Cluster;
+use super::stage_shardings::{self, StageShardings};
 use super::stage_slicing::{self, StagePlacement};
 use crate::inter::program::{build_program, GradientCombine, ProgramError};
 use crate::inter::train_step::{analyze, Phase};
@@ -48,6 +49,8 @@ struct StageOptions {
     /// device as is).
     transfers: bool,
     combine: GradientCombine,
+    /// Write each stage's intra-op shardings (`sdy.sharding`) into its functions.
+    shardings: bool,
 }
 
 fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
@@ -102,6 +105,7 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
         report: text("report", ""),
         report_html: text("report-html", ""),
         slice: options.flag("slice", true)?,
+        shardings: options.flag("shardings", true)?,
         transfers: options.flag("transfers", true)?,
         combine: match text("gradient-accumulation", "mean").as_str() {
             "mean" => GradientCombine::Mean,
@@ -197,8 +201,26 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
             .zip(&plan.devices)
             .map(|(s, devices)| StagePlacement { devices: devices.clone(), logical_mesh: s.logical_mesh })
             .collect();
-        stage_slicing::emit(module, entry, &read.handles, &program, &graph.returned, &placements, opts.transfers)
+        // Each stage's intra-op plan (the one the DP priced) goes onto its functions.
+        let mut stage_plans = Vec::with_capacity(plan.plan.stages.len());
+        for stage in &plan.plan.stages {
+            let evaluation = cached
+                .inner()
+                .evaluate(stage.layers.clone(), stage.submesh, stage.logical_mesh)
+                .map_err(|e| fail(format!("re-planning stage layers {}..{}: {e}", stage.layers.start, stage.layers.end)))?;
+            let mut result_specs = vec![None; graph.ops().len()];
+            for (position, &op) in evaluation.stage.ops.iter().enumerate() {
+                if let Some(strategy) = evaluation.plan.ops.get(position) {
+                    result_specs[op] = Some(strategy.result_specs.clone());
+                }
+            }
+            stage_plans.push(StageShardings { logical_mesh: stage.logical_mesh, result_specs });
+        }
+        let clones = stage_slicing::emit(module, entry, &read.handles, &program, &graph.returned, &placements, opts.transfers)
             .map_err(|e| fail(format!("slicing into stage functions: {e}")))?;
+        if opts.shardings {
+            stage_shardings::write(module, &clones, &stage_plans).map_err(|e| fail(format!("writing stage shardings: {e}")))?;
+        }
     }
     Ok(())
 }

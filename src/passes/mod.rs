@@ -18,6 +18,7 @@ pub mod mlir;
 pub mod options;
 pub mod plugin;
 pub mod read_graph;
+pub mod stage_shardings;
 pub mod stage_slicing;
 pub mod standalone;
 pub mod write_shardings;
@@ -37,6 +38,7 @@ fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassRes
         "alpa-intra-op-shard" => intra_op_shard::run(module, options),
         "alpa-cluster-layers" => cluster_layers::run(module, options),
         "alpa-inter-op-stage" => inter_op_stage::run(module, options),
+        "alpa-auto-shard" => inline::run(module, options).and_then(|()| inter_op_stage::run(module, options)),
 
         "alpa-test-panic" => panic!("{}", options.string("message").unwrap_or("test panic")),
         other => Err(vec![Diagnostic::error(module, format!("no Rust implementation for pass '{other}'"))]),

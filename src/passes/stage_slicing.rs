@@ -86,7 +86,7 @@ pub fn emit(
     returned_by_step: &[ValueRef],
     placements: &[StagePlacement],
     transfers: bool,
-) -> Result<(), String> {
+) -> Result<Vec<Option<MlirOperation>>, String> {
     let context = mlir::context(module);
     let body = mlir::body_block(entry.op).ok_or("the entry has no body")?;
     let args = mlir::block_args(body);
@@ -101,6 +101,7 @@ pub fn emit(
     let module_body = mlir::body_block(module).ok_or("the module has no body")?;
 
     // The stage functions, before the entry.
+    let mut clones: Vec<Option<MlirOperation>> = vec![None; handles.len()];
     let mut function_result_types: Vec<Vec<MlirType>> = Vec::new();
     for function in &program.functions {
         let inputs: Vec<MlirValue> = function.inputs.iter().map(|v| original(*v)).collect::<Result<_, _>>()?;
@@ -144,6 +145,7 @@ pub fn emit(
             for &op in &function.ops {
                 let clone = mlirOperationClone(handles[op]);
                 mlirBlockAppendOwnedOperation(block, clone);
+                clones[op] = Some(clone);
                 for i in 0..mlirOperationGetNumOperands(clone) {
                     let operand = mlirOperationGetOperand(clone, i);
                     let new = mapped.get(&(operand.ptr as *mut _)).copied().ok_or("an operand from outside the stage function")?;
@@ -333,5 +335,5 @@ pub fn emit(
             mlirFunctionTypeGet(context, arg_types.len() as isize, arg_types.as_ptr(), result_types.len() as isize, result_types.as_ptr());
         mlirOperationSetInherentAttributeByName(entry.op, mlir::string_ref("function_type"), mlirTypeAttrGet(function_type));
     }
-    Ok(())
+    Ok(clones)
 }

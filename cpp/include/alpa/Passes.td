@@ -97,21 +97,7 @@ def AlpaClusterLayers : Pass<"alpa-cluster-layers", "::mlir::ModuleOp"> {
   ];
 }
 
-def AlpaInterOpStage : Pass<"alpa-inter-op-stage", "::mlir::ModuleOp"> {
-  let summary = "Cut the train step into pipeline stages and the cluster into submeshes (Alpa's stage DP)";
-  let description = [{
-    Clusters the entry function's ops into layers (Eq. 6), asks the intra-op ILP for the
-    latency and memory of every (layer range, submesh, logical mesh), runs the stage-mesh DP
-    (Eq. 3-5) minimising sum of stage latencies + (B - 1) x the slowest under the schedule's
-    memory rule, and places the stages on the cluster. Every op gets `alpa.layer`,
-    `alpa.phase` and `alpa.stage`; the entry gets `alpa.pipeline` (per stage: layers,
-    submesh, logical mesh, device ids, latency) and `alpa.microbatches`. A train step
-    (exported at microbatch size) is then sliced into @stage{i}_forward/backward/apply
-    functions, and the entry takes the global batch, runs the schedule over the
-    microbatches with gradient accumulation, applies once, and marks every value that
-    crosses stages with alpa.transfer.
-  }];
-  let options = [
+defvar InterOpStageOptions = [
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
            "Name of the entry function (default: main, or the only public function)">,
     Option<"cluster", "cluster", "std::string", /*default=*/"\"p3.16xlarge-x1\"",
@@ -140,11 +126,38 @@ def AlpaInterOpStage : Pass<"alpa-inter-op-stage", "::mlir::ModuleOp"> {
            "Write the HTML report to this file">,
     Option<"slice", "slice", "bool", /*default=*/"true",
            "Slice a train step into per-stage forward/backward/apply functions called by the schedule from the entry">,
+    Option<"shardings", "shardings", "bool", /*default=*/"true",
+           "Annotate every stage function with its stage's intra-op shardings (sdy, one mesh per stage)">,
     Option<"transfers", "transfers", "bool", /*default=*/"true",
            "Mark values crossing stages with alpa.transfer (false: plain values, runnable on one device)">,
     Option<"gradientAccumulation", "gradient-accumulation", "std::string", /*default=*/"\"mean\"",
            "How microbatch gradients combine: mean (the loss is a batch mean) or sum">,
-  ];
+];
+
+def AlpaInterOpStage : Pass<"alpa-inter-op-stage", "::mlir::ModuleOp"> {
+  let summary = "Cut the train step into pipeline stages and the cluster into submeshes (Alpa's stage DP)";
+  let description = [{
+    Clusters the entry function's ops into layers (Eq. 6), asks the intra-op ILP for the
+    latency and memory of every (layer range, submesh, logical mesh), runs the stage-mesh DP
+    (Eq. 3-5) minimising sum of stage latencies + (B - 1) x the slowest under the schedule's
+    memory rule, and places the stages on the cluster. Every op gets `alpa.layer`,
+    `alpa.phase` and `alpa.stage`; the entry gets `alpa.pipeline` (per stage: layers,
+    submesh, logical mesh, device ids, latency) and `alpa.microbatches`. A train step
+    (exported at microbatch size) is then sliced into @stage{i}_forward/backward/apply
+    functions, and the entry takes the global batch, runs the schedule over the
+    microbatches with gradient accumulation, applies once, and marks every value that
+    crosses stages with alpa.transfer.
+  }];
+  let options = InterOpStageOptions;
+}
+
+def AlpaAutoShard : Pass<"alpa-auto-shard", "::mlir::ModuleOp"> {
+  let summary = "Alpa end to end: inline, then alpa-inter-op-stage (layers, stage-mesh DP over intra-op plans, stage functions with their shardings, schedule)";
+  let description = [{
+    Runs alpa-inline on the entry, then alpa-inter-op-stage with the same options: the
+    whole auto-parallelization of a train step exported at microbatch size for a cluster.
+  }];
+  let options = InterOpStageOptions;
 }
 
 def AlpaTestPanic : Pass<"alpa-test-panic", "::mlir::ModuleOp"> {
