@@ -121,6 +121,7 @@ struct AlpaClusterLayers : public alpa::impl::AlpaClusterLayersBase<AlpaClusterL
       .add("report-html", std::string(reportHtml))                                                \
       .add("slice", static_cast<bool>(slice))                                                     \
       .add("shardings", static_cast<bool>(shardings))                                             \
+      .add("baselines", static_cast<bool>(baselines))                                             \
       .add("transfers", static_cast<bool>(transfers))                                             \
       .add("gradient-accumulation", std::string(gradientAccumulation))
 

@@ -7,7 +7,7 @@
 //! stage cost oracle (graph_oracle.rs), which needs them without MLIR.
 
 use super::cluster_graph::{OpNode, Operand, ValueRef};
-use super::clustering::{cluster_operators, ClusterOptions, Clustering};
+use super::clustering::{cluster_operators, describe_clustering, equal_operator_boundaries, ClusterOptions, Clustering};
 use super::error::InterError;
 use super::train_step::{Phase, TrainStep};
 use crate::ir::cost::op_cost;
@@ -113,6 +113,22 @@ pub fn assign_layers(
     let ops = clustering_ops(graph, &clustered)?;
     let clustering = cluster_operators(&ops, options)?;
     let layer_of = place_all_ops(n, step, &clustered, &clustering);
+    Ok(LayerAssignment { clustering, clustered, layer_of })
+}
+
+/// The equal-operator baseline's layers: the clustered ops cut into `layers` runs of equal
+/// op count (not by Eq. 6), every other op placed as in [`assign_layers`].
+pub fn equal_operator_layers(
+    graph: &Graph,
+    step: Option<&TrainStep>,
+    layers: usize,
+    delta: f64,
+) -> Result<LayerAssignment, LayerAssignmentError> {
+    let clustered = clustered_ops(graph, step);
+    let ops = clustering_ops(graph, &clustered)?;
+    let boundaries = equal_operator_boundaries(ops.len(), layers.clamp(1, ops.len().max(1)));
+    let clustering = describe_clustering(&ops, &boundaries, delta)?;
+    let layer_of = place_all_ops(graph.ops().len(), step, &clustered, &clustering);
     Ok(LayerAssignment { clustering, clustered, layer_of })
 }
 

@@ -18,7 +18,7 @@ use super::stage_slicing::{self, StagePlacement};
 use crate::inter::program::{build_program, GradientCombine, ProgramError};
 use crate::inter::train_step::{analyze, Phase};
 use crate::inter::{
-    plan_pipeline_parallel, render_html, CachedCost, ClusterShape, GraphStageOracle, ImbalancePrune, InterError,
+    equal_operator_layers, plan_pipeline_parallel, render_html, CachedCost, ClusterShape, GraphStageOracle, ImbalancePrune, InterError,
     InterReport, LayerWork, OracleOptions, PipelinePlan, ReportCluster, ReportExtras, Schedule, StageDpOptions,
     SubmeshSpace, TableOptions,
 };
@@ -51,6 +51,8 @@ struct StageOptions {
     combine: GradientCombine,
     /// Write each stage's intra-op shardings (`sdy.sharding`) into its functions.
     shardings: bool,
+    /// Also plan the equal-operator baseline (its own table and DP) for the report.
+    baselines: bool,
 }
 
 fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
@@ -106,6 +108,7 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
         report_html: text("report-html", ""),
         slice: options.flag("slice", true)?,
         shardings: options.flag("shardings", true)?,
+        baselines: options.flag("baselines", true)?,
         transfers: options.flag("transfers", true)?,
         combine: match text("gradient-accumulation", "mean").as_str() {
             "mean" => GradientCombine::Mean,
@@ -168,12 +171,18 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
         .collect();
     annotate(module, entry.op, &read.handles, &assignment.layer_of, &stage_of_op, step.as_ref().map(|s| s.phase.as_slice()), &plan);
 
+    // The equal-operator baseline needs its own layers, so its own table and DP.
+    let equal_operator = if opts.baselines {
+        equal_operator_plan(graph, step.as_ref(), &assignment, &opts, cluster_shape, &table_options, &dp_options)
+    } else {
+        None
+    };
     let report = InterReport::new(
         &plan,
         &table,
         &dp_options,
         ReportCluster::from_cluster(&opts.cluster),
-        &ReportExtras { layer_work: Some(LayerWork::from_clustering(&assignment.clustering)), equal_operator: None },
+        &ReportExtras { layer_work: Some(LayerWork::from_clustering(&assignment.clustering)), equal_operator },
     );
     write_output(&opts.report, || report.to_json_pretty()).map_err(|e| fail(format!("report: {e}")))?;
     write_output(&opts.report_html, || render_html(&report)).map_err(|e| fail(format!("report-html: {e}")))?;
@@ -223,6 +232,30 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
         }
     }
     Ok(())
+}
+
+/// The stage DP on layers of equal op count (the paper's equal-operator baseline); `None`
+/// when it has no feasible plan.
+fn equal_operator_plan(
+    graph: &crate::ir::graph::Graph,
+    step: Option<&crate::inter::train_step::TrainStep>,
+    assignment: &crate::inter::LayerAssignment,
+    opts: &StageOptions,
+    cluster: ClusterShape,
+    table_options: &TableOptions,
+    dp_options: &StageDpOptions,
+) -> Option<crate::inter::StagePlan> {
+    let layers = equal_operator_layers(graph, step, assignment.num_layers(), opts.delta).ok()?;
+    let oracle_options = OracleOptions {
+        solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
+        ..OracleOptions::default()
+    };
+    let oracle = GraphStageOracle::new(graph, layers.layer_of.clone(), step, opts.cluster.clone(), oracle_options).ok()?;
+    let signatures = oracle.layer_signatures();
+    let cached = CachedCost::with_signatures(oracle, signatures);
+    let table_options = TableOptions { imbalance: None, progress: false, ..table_options.clone() };
+    let dp_options = StageDpOptions { progress: false, ..dp_options.clone() };
+    plan_pipeline_parallel(&cached, layers.num_layers(), cluster, &table_options, &dp_options).ok().map(|(p, _)| p.plan)
 }
 
 fn plan_failure(error: &InterError, opts: &StageOptions) -> String {

@@ -126,6 +126,8 @@ defvar InterOpStageOptions = [
            "Write the HTML report to this file">,
     Option<"slice", "slice", "bool", /*default=*/"true",
            "Slice a train step into per-stage forward/backward/apply functions called by the schedule from the entry">,
+    Option<"baselines", "baselines", "bool", /*default=*/"true",
+           "Also plan the equal-operator baseline for the report (its own cost table)">,
     Option<"shardings", "shardings", "bool", /*default=*/"true",
            "Annotate every stage function with its stage's intra-op shardings (sdy, one mesh per stage)">,
     Option<"transfers", "transfers", "bool", /*default=*/"true",
