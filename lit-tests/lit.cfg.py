@@ -8,7 +8,7 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.test_source_root, "Output")
-config.excludes = ["inputs", "Output", "cmake-consumer"]
+config.excludes = ["inputs", "Inputs", "Output", "cmake-consumer"]
 
 repo = os.path.dirname(config.test_source_root)
 build = os.environ.get("ALPA_BUILD_DIR", os.path.join(repo, "target", "release"))

@@ -10,7 +10,7 @@
 // SHAPES: error: alpa-inter-op-stage: submesh-shapes must be power-of-two or all, got 'odd'
 // CLUSTER: error: alpa-inter-op-stage: cluster 'no-such-cluster':
 // IMBALANCE: error: alpa-inter-op-stage: imbalance-tolerance must be 0 (off) or a number >= 1
-// LAYERS: error: alpa-inter-op-stage: layers must be auto or a number from 1 to 4 (the ops clustered), got '5'
+// LAYERS: error: alpa-inter-op-stage: layers must be auto, user or a number from 1 to 4 (the ops clustered), got '5'
 // No stage fits in 4 KiB per device: the error says what the smallest stage needs.
 // MEMORY: error: alpa-inter-op-stage: no pipeline plan for cluster tiny-memory (2 x 4 devices, 4.00 KiB per device) with 2 microbatches: no stage plan: layer {{[0-9]+}} needs at least {{.*}} bytes per device in any stage
 func.func @main(%x: tensor<64x64xf32>, %w1: tensor<64x64xf32>, %w2: tensor<64x64xf32>) -> tensor<64x64xf32> {

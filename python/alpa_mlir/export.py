@@ -174,6 +174,8 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--classes", type=int, help="wresnet: number of classes")
     p.add_argument("--dtype", help="compute dtype (float32, bfloat16, float16); params stay float32")
     p.add_argument("--untied", action="store_true", help="gpt/moe: separate LM head instead of tied embedding")
+    p.add_argument("--mark-layers", action="store_true", dest="mark_layers",
+                   help="gpt: mark each block as one user layer (alpa_mlir.layers.layer)")
     p.add_argument("--remat", action="store_true",
                    help="gpt/moe: rematerialise each block in the backward pass (jax.checkpoint)")
 

@@ -116,6 +116,51 @@ pub fn assign_layers(
     Ok(LayerAssignment { clustering, clustered, layer_of })
 }
 
+/// The marker of user-given layers in op locations: ops traced under
+/// `jax.named_scope("alpa_layer_<k>")` (the bridge's `alpa_mlir.layers.layer(k)`) carry
+/// `alpa_layer_<k>` in their location's name.
+pub const USER_LAYER_MARKER: &str = "alpa_layer_";
+
+/// The user layer named in a location, if any (the innermost marker).
+pub fn user_layer_of(location: &str) -> Option<u64> {
+    let at = location.rfind(USER_LAYER_MARKER)? + USER_LAYER_MARKER.len();
+    let digits: String = location[at..].chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
+}
+
+/// The layers the user marked (see [`USER_LAYER_MARKER`]): clustered ops take their marker's
+/// layer, unmarked ones the layer of the op before them (the first marked layer at the start);
+/// every other op is placed as in [`assign_layers`]. `Ok(None)` when no op is marked. Marked
+/// layers must appear in program order, each as one contiguous run.
+pub fn user_layers(graph: &Graph, step: Option<&TrainStep>, delta: f64) -> Result<Option<LayerAssignment>, LayerAssignmentError> {
+    let clustered = clustered_ops(graph, step);
+    let marks: Vec<Option<u64>> = clustered.iter().map(|&op| user_layer_of(&graph.ops()[op].location)).collect();
+    let Some(first) = marks.iter().flatten().next().copied() else { return Ok(None) };
+    let mut boundaries = vec![0];
+    let mut current = first;
+    let mut seen = vec![first];
+    for (position, mark) in marks.iter().enumerate() {
+        let Some(mark) = *mark else { continue };
+        if mark == current {
+            continue;
+        }
+        if seen.contains(&mark) {
+            return Err(LayerAssignmentError::Op {
+                op: clustered[position],
+                message: format!("user layer {mark} ({USER_LAYER_MARKER}{mark}) appears again after layer {current}: marked layers must be contiguous and in program order"),
+            });
+        }
+        seen.push(mark);
+        current = mark;
+        boundaries.push(position);
+    }
+    boundaries.push(clustered.len());
+    let ops = clustering_ops(graph, &clustered)?;
+    let clustering = describe_clustering(&ops, &boundaries, delta)?;
+    let layer_of = place_all_ops(graph.ops().len(), step, &clustered, &clustering);
+    Ok(Some(LayerAssignment { clustering, clustered, layer_of }))
+}
+
 /// The equal-operator baseline's layers: the clustered ops cut into `layers` runs of equal
 /// op count (not by Eq. 6), every other op placed as in [`assign_layers`].
 pub fn equal_operator_layers(
@@ -190,6 +235,31 @@ mod tests {
         let a = assign_layers(&graph, None, &fixed(3)).unwrap();
         assert_eq!(a.clustered, (0..graph.ops().len()).collect::<Vec<_>>());
         assert_eq!(a.layer_of, a.clustering.layer_of_ops());
+    }
+
+    #[test]
+    fn user_markers_set_the_layers() {
+        let mut graph = tanh_mlp_step(4, 8, 16);
+        let step = analyze(&graph).unwrap();
+        assert!(user_layers(&graph, Some(&step), 1.0).unwrap().is_none(), "no markers, no user layers");
+        // Mark the first two forward matmuls layer 7, the last two layer 9.
+        let dots: Vec<usize> = (0..graph.ops().len())
+            .filter(|&i| step.phase[i] == Phase::Forward && graph.ops()[i].short_name() == "dot_general")
+            .collect();
+        for (k, &d) in dots.iter().enumerate() {
+            graph.body.ops[d].location = format!("loc(\"jit(step)/jvp(alpa_layer_{})/dot_general\")", if k < 2 { 7 } else { 9 });
+        }
+        let a = user_layers(&graph, Some(&step), 1.0).unwrap().unwrap();
+        assert_eq!(a.num_layers(), 2);
+        assert_eq!(dots.iter().map(|&d| a.layer_of[d]).collect::<Vec<_>>(), vec![0, 0, 1, 1]);
+        // A layer that comes back after another is refused at the op where it does.
+        graph.body.ops[dots[3]].location = "loc(\"alpa_layer_7\")".into();
+        match user_layers(&graph, Some(&step), 1.0) {
+            Err(LayerAssignmentError::Op { op, .. }) => assert_eq!(op, dots[3]),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(user_layer_of("loc(\"a/alpa_layer_3/b/alpa_layer_12/c\")"), Some(12));
+        assert_eq!(user_layer_of("loc(\"alpa_layer_x\")"), None);
     }
 
     #[test]

@@ -62,7 +62,7 @@ pub use clustering::{
 pub use cost::{FnCost, StageCost, StageCostResult};
 pub use error::InterError;
 pub use graph_oracle::{layer_signatures, GraphStageOracle, OracleOptions, QueryFailure, StageEvaluation, StageGraph, StageInput};
-pub use layer_assignment::{assign_layers, equal_operator_layers, clustered_ops, clustering_ops, LayerAssignment, LayerAssignmentError};
+pub use layer_assignment::{assign_layers, equal_operator_layers, user_layer_of, user_layers, USER_LAYER_MARKER, clustered_ops, clustering_ops, LayerAssignment, LayerAssignmentError};
 pub use html::{esc as html_escape, render_html, PALETTE};
 pub use memory::{fits, max_fitting_depth, stage_memory, Schedule};
 pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan};

@@ -7,7 +7,10 @@ use super::options::PassOptions;
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::inter::train_step::{analyze, Phase, TrainStep};
-use crate::inter::{assign_layers, clustered_ops, AutoLayers, ClusterOptions, LayerAssignment, LayerAssignmentError, LayerCount};
+use crate::inter::{
+    assign_layers, clustered_ops, user_layers, AutoLayers, ClusterOptions, LayerAssignment, LayerAssignmentError, LayerCount,
+    USER_LAYER_MARKER,
+};
 use crate::ir::graph::Graph;
 use crate::intra::merge::is_heavy;
 use crate::ir::summary::human_bytes;
@@ -37,24 +40,35 @@ pub(crate) fn layer_assignment(
     fail: &dyn Fn(String) -> Vec<Diagnostic>,
 ) -> Result<LayerAssignment, Vec<Diagnostic>> {
     let selected = clustered_ops(graph, step);
-    let layers = match options.string("layers").unwrap_or("auto").trim() {
+    let to_diagnostics = |e: LayerAssignmentError| match e {
+        LayerAssignmentError::Op { op, message } => match handles.get(op) {
+            Some(handle) => vec![Diagnostic::error(*handle, message)],
+            None => fail(message),
+        },
+        LayerAssignmentError::Clustering(e) => fail(e.to_string()),
+    };
+    // Layers the user marked (alpa_layer_<k> scopes) win over `auto`; `user` requires them.
+    let requested = options.string("layers").unwrap_or("auto").trim();
+    if matches!(requested, "auto" | "" | "user") {
+        if let Some(user) = user_layers(graph, step, delta).map_err(to_diagnostics)? {
+            return Ok(user);
+        }
+        if requested == "user" {
+            return Err(fail(format!("layers=user needs ops traced under jax.named_scope(\"{USER_LAYER_MARKER}<k>\") (alpa_mlir.layers.layer(k)); none found")));
+        }
+    }
+    let layers = match requested {
         "auto" | "" => {
             let heavy = graph.ops().iter().filter(|op| is_heavy(op)).count();
             LayerCount::Auto(AutoLayers::for_graph(heavy, devices))
         }
         text => match text.parse::<usize>() {
             Ok(n) if n >= 1 && n <= selected.len() => LayerCount::Fixed(n),
-            _ => return Err(fail(format!("layers must be auto or a number from 1 to {} (the ops clustered), got '{text}'", selected.len()))),
+            _ => return Err(fail(format!("layers must be auto, user or a number from 1 to {} (the ops clustered), got '{text}'", selected.len()))),
         },
     };
     let cluster_options = ClusterOptions { layers, delta, progress: selected.len() > 20_000 };
-    assign_layers(graph, step, &cluster_options).map_err(|e| match e {
-        LayerAssignmentError::Op { op, message } => match handles.get(op) {
-            Some(handle) => vec![Diagnostic::error(*handle, message)],
-            None => fail(message),
-        },
-        LayerAssignmentError::Clustering(e) => fail(e.to_string()),
-    })
+    assign_layers(graph, step, &cluster_options).map_err(to_diagnostics)
 }
 
 pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {

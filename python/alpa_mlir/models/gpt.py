@@ -18,6 +18,7 @@ import flax.linen as nn
 import jax
 import jax.numpy as jnp
 
+from ..layers import layer
 from .common import (ANY, TrainStep, adam_hints, adam_init, adam_update, count_params,
                      cross_entropy, dtype_of, int_bound, resolve_config)
 
@@ -32,6 +33,7 @@ class GPTConfig:
     heads: int = 4
     tied: bool = True
     remat: bool = False  # rematerialise each block in the backward pass (jax.checkpoint)
+    mark_layers: bool = False  # each block is one user layer (alpa_mlir.layers.layer)
     dtype: str = "float32"
 
 
@@ -111,7 +113,12 @@ class GPT(nn.Module):
         block_cls = nn.remat(Block) if getattr(cfg, "remat", False) else Block
         for i in range(cfg.layers):
             ffn, kw = (MLPBlock, ()) if self.ffn_for_layer is None else self.ffn_for_layer(i)
-            x = block_cls(cfg.hidden, cfg.heads, dtype, ffn=ffn, ffn_kwargs=kw, name=f"h_{i}")(x)
+            block = block_cls(cfg.hidden, cfg.heads, dtype, ffn=ffn, ffn_kwargs=kw, name=f"h_{i}")
+            if getattr(cfg, "mark_layers", False):
+                with layer(i):
+                    x = block(x)
+            else:
+                x = block(x)
         x = nn.LayerNorm(dtype=dtype, name="ln_f")(x)
         if cfg.tied:
             return wte.attend(x)
