@@ -153,6 +153,7 @@ fn options(mesh: DeviceMesh, merge: bool, budget: Option<u64>) -> IntraOptions {
         memory_budget: budget,
         merge_trivial_ops: merge,
         solve: SolveOptions::default(),
+        prefer_reduce_scatter: false,
     }
 }
 

@@ -86,6 +86,7 @@ struct AlpaIntraOpShard : public alpa::impl::AlpaIntraOpShardBase<AlpaIntraOpSha
         .add("allow-replicated-parameters", static_cast<bool>(allowReplicatedParameters))
         .add("logical-mesh", std::string(logicalMesh))
         .add("merge-trivial-ops", static_cast<bool>(mergeTrivialOps))
+        .add("prefer-reduce-scatter", static_cast<bool>(preferReduceScatter))
         .add("report", std::string(report));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }

@@ -25,6 +25,12 @@ one list of *elementary* collectives ``(kind, bytes, axes)``:
   (a group = the devices that agree on every coordinate outside the axes);
   mesh axes of size 1 are dropped on both sides; groups that are no union of
   mesh axes read as ``None`` ("irregular");
+* reduce-scatters: XLA's CPU pipeline writes a reduce-scatter as an
+  all-reduce read only through per-device dynamic-slices of one dim
+  (:func:`decomposed_reduce_scatters`); on request (``read_decomposed``,
+  ``--read-decomposed-reduce-scatter``) such an all-reduce counts as the
+  reduce-scatter it implements, with the same bytes (the reduced buffer);
+  by default it stays an all-reduce, which is the volume XLA CPU moves;
 * on the report's side (:func:`normalize_report`): the all-gathers of one
   resharding over several mesh axes (``S10 -> R`` listed as a gather over axis
   0 then one over axis 1) are merged into one gather over both axes, which is
@@ -55,7 +61,8 @@ predicts from what XLA chooses on its own.
 Command line::
 
     python -m alpa_mlir.validate FIXTURE_OR_FILE --mesh 2x4 --format sdy [--opt K=V ...]
-        [--pin-reshardings] [--require exact] [-v] [--keep DIR] [--json]
+        [--pin-reshardings] [--read-decomposed-reduce-scatter] [--require exact] [-v]
+        [--keep DIR] [--json]
 
 ``FIXTURE_OR_FILE``: a stem of ``lit-tests/inputs`` (``mlp``, ``gpt_tiny``, ...)
 or a path. Exit status 0 when the numerics match (and, with
@@ -183,9 +190,13 @@ def _axes_of_groups(groups, mesh: Sequence[int], device_ids: Sequence[int] | Non
 
 
 def normalize_xla(colls: list[dict], mesh: Sequence[int],
-                  device_ids: Sequence[int] | None = None) -> list[dict]:
+                  device_ids: Sequence[int] | None = None,
+                  decomposed: set[tuple[str, int]] | None = None) -> list[dict]:
     """Elementary collectives of :func:`alpa_mlir.run.list_collectives`
-    entries (see the module docstring)."""
+    entries (see the module docstring). ``decomposed`` names the elements
+    ``(all-reduce name, tuple index)`` to read as reduce-scatters (see
+    :func:`decomposed_reduce_scatters`); they keep their bytes (the reduced
+    buffer, which is a reduce-scatter's operand) and get ``decomposed``."""
     out = []
     for c in colls:
         kind = c["kind"]
@@ -193,9 +204,12 @@ def normalize_xla(colls: list[dict], mesh: Sequence[int],
         base = {"kind": kind, "axes": axes, "name": c["name"]}
         if kind == "all-reduce" or kind == "all-gather":
             # Tuple results (combiner): one elementary collective per element.
-            for s in c["result_shapes"]:
-                out.append({**base, "bytes": R._shape_bytes(s)[0], "shape": s,
-                            "combined": len(c["result_shapes"]) > 1})
+            for i, s in enumerate(c["result_shapes"]):
+                item = {**base, "bytes": R._shape_bytes(s)[0], "shape": s,
+                        "combined": len(c["result_shapes"]) > 1}
+                if kind == "all-reduce" and decomposed and (c["name"], i) in decomposed:
+                    item.update(kind="reduce-scatter", decomposed=True)
+                out.append(item)
         elif kind == "reduce-scatter":
             for s in c["operand_shapes"]:
                 out.append({**base, "bytes": R._shape_bytes(s)[0], "shape": s,
@@ -208,6 +222,132 @@ def normalize_xla(colls: list[dict], mesh: Sequence[int],
             out.append({**base, "bytes": c["result_bytes"],
                         "shape": ",".join(c["result_shapes"]), "combined": False})
     return out
+
+
+# ------------------------------------------------------------------ decomposed reduce-scatters
+#
+# XLA's CPU pipeline has no reduce-scatter creator (only the GPU one runs
+# ReduceScatterCreator): a partial sum that the plan reduce-scatters comes out
+# as an all-reduce whose every use is a per-device dynamic-slice of one dim,
+# cut into as many parts as the all-reduce's group has devices (the form
+# XLA's ReduceScatterDecomposer writes), the slices usually fused into their
+# consumers. Semantically that is a reduce-scatter, although it moves an
+# all-reduce's volume.
+
+_COMP_HEAD = re.compile(r"^(?:ENTRY\s+)?%?([\w.\-]+)\s*\(.*\)\s*->\s*.*\{\s*$")
+
+
+def _hlo_computations(hlo_text: str) -> dict[str, list[dict]]:
+    """Instructions (name, type, opcode, operand names, raw operands, attrs)
+    of every computation of an HLO module's text."""
+    comps: dict[str, list[dict]] = {}
+    cur = None
+    for line in hlo_text.splitlines():
+        if cur is None:
+            m = _COMP_HEAD.match(line)
+            if m:
+                cur = m.group(1)
+                comps[cur] = []
+            continue
+        if line.strip() == "}":
+            cur = None
+            continue
+        m = R._DEF.match(line)
+        if not m:
+            continue
+        name, rtype, opcode, rest = m.groups()
+        operands, attrs = R._split_operands(rest)
+        comps[cur].append({"name": name, "type": rtype, "opcode": opcode, "raw": operands,
+                           "operands": re.findall(r"%([\w.\-]+)", operands), "attrs": attrs})
+    return comps
+
+
+def _dims(shape: str) -> list[int] | None:
+    m = R._SHAPE.search(shape)
+    return [int(d) for d in m.group(2).split(",") if d] if m else None
+
+
+def decomposed_reduce_scatters(hlo_text: str) -> set[tuple[str, int]]:
+    """The all-reduce results (all-reduce name, tuple index; 0 for an array)
+    that are only ever read through dynamic-slices cutting exactly one dim
+    into ``group size`` parts, following values into fusions through their
+    parameters: reduce-scatters in the form XLA's CPU pipeline emits them."""
+    comps = _hlo_computations(hlo_text)
+    users: dict[str, dict[str, list[tuple[dict, int]]]] = {}
+    for comp, instrs in comps.items():
+        u = users.setdefault(comp, collections.defaultdict(list))
+        for ins in instrs:
+            for pos, op in enumerate(ins["operands"]):
+                u[op].append((ins, pos))
+
+    def param(comp: str, index: int) -> dict | None:
+        return next((i for i in comps.get(comp, []) if i["opcode"] == "parameter"
+                     and i["raw"].strip() == str(index)), None)
+
+    def only_sliced(comp: str, name: str, dims: list[int], n: int, depth: int = 0) -> bool:
+        uses = users.get(comp, {}).get(name, [])
+        if not uses or depth > 8:
+            return False
+        for ins, pos in uses:
+            if ins["opcode"] == "dynamic-slice" and pos == 0:
+                m = re.search(r"dynamic_slice_sizes=\{([\d,]*)\}", ins["attrs"])
+                sizes = [int(x) for x in m.group(1).split(",") if x] if m else []
+                cut = [d for d, (a, b) in enumerate(zip(dims, sizes)) if a != b]
+                if len(sizes) != len(dims) or len(cut) != 1 or sizes[cut[0]] * n != dims[cut[0]]:
+                    return False
+            elif ins["opcode"] == "fusion":
+                m = re.search(r"calls=%?([\w.\-]+)", ins["attrs"])
+                p = param(m.group(1), pos) if m else None
+                if p is None or not only_sliced(m.group(1), p["name"], dims, n, depth + 1):
+                    return False
+            else:
+                return False
+        return True
+
+    found = set()
+    for comp, instrs in comps.items():
+        for ins in instrs:
+            if ins["opcode"] != "all-reduce":
+                continue
+            groups, _ = R._replica_groups(ins["attrs"])
+            if not groups or len(groups[0]) < 2:
+                continue
+            n = len(groups[0])
+            _, shapes = R._shape_bytes(ins["type"])
+            if ins["type"].lstrip().startswith("("):
+                elements: dict[int, list[str]] = collections.defaultdict(list)
+                for u, _ in users[comp].get(ins["name"], []):
+                    m = re.search(r"index=(\d+)", u["attrs"])
+                    if u["opcode"] != "get-tuple-element" or not m:
+                        elements.clear()  # read whole: no element is only sliced
+                        break
+                    elements[int(m.group(1))].append(u["name"])
+            else:
+                elements = {0: [ins["name"]]}
+            for i, names in elements.items():
+                dims = _dims(shapes[i]) if i < len(shapes) else None
+                if dims and names and all(only_sliced(comp, x, dims, n) for x in names):
+                    found.add((ins["name"], i))
+    return found
+
+
+_ENTRY_HEAD = re.compile(r"^ENTRY\s+%?[\w.\-]+\s*\((.*)\)\s*->")
+
+
+def entry_parameter_shapes(hlo_text: str) -> list[str]:
+    """The per-device shapes of the entry computation's parameters, in order."""
+    for line in hlo_text.splitlines():
+        m = _ENTRY_HEAD.match(line)
+        if m:
+            return [R._shape_bytes(p.split(":", 1)[1])[1][0] if ":" in p else ""
+                    for p in _split_top(m.group(1))]
+    return []
+
+
+def input_output_aliases(hlo_text: str) -> dict[int, int]:
+    """``input_output_alias`` of the HLO module: parameter -> output index."""
+    head = next((ln for ln in hlo_text.splitlines() if ln.startswith("HloModule")), "")
+    return {int(p): int(o) for o, p in re.findall(r"\{(\d+)\}: \((\d+), \{\}", head)}
 
 
 # `%N = "op"`, and the diagnostic rewrites' `%alpa_pin_N_K` (operand K of op
@@ -694,11 +834,15 @@ def run_sharded(text: str, inputs, devices: int) -> tuple[list, str, R.ModuleInf
 
 def validate(module: str | os.PathLike, mesh: str, fmt: str = "sdy",
              options: Sequence[str] = (), seed: int = 0, workdir: Path | None = None,
-             keep_hlo: bool = False, pin: bool = False, constrain: bool = False) -> dict:
+             keep_hlo: bool = False, pin: bool = False, constrain: bool = False,
+             read_decomposed: bool = False) -> dict:
     """Everything above for one combination; returns a JSON-able dict with
     ``numerics`` (run.compare_outputs against the original on one device),
     ``collectives`` (compare_collectives), the normalized lists, the report
-    summary and timings."""
+    summary and timings. With ``read_decomposed``, XLA's all-reduces that are
+    only read through per-device slices count as reduce-scatters (see
+    :func:`decomposed_reduce_scatters`); how many there are is reported
+    either way."""
     src = resolve_module(module)
     shape = parse_mesh(mesh)
     n = 1
@@ -746,7 +890,15 @@ def validate(module: str | os.PathLike, mesh: str, fmt: str = "sdy",
     for row in num["outputs"]:
         row["type"] = ref_info.outputs[row["index"]].describe()
     res["numerics"] = num
-    xla = normalize_xla(R.list_collectives(hlo), shape, report["mesh"].get("device_ids"))
+    decomposed = decomposed_reduce_scatters(hlo)
+    res["decomposed_reduce_scatters"] = len(decomposed)
+    res["read_decomposed"] = read_decomposed
+    res["weight_update"] = report.get("weight_update")
+    res["arguments"] = report.get("arguments")
+    res["entry_parameter_shapes"] = entry_parameter_shapes(hlo)
+    res["input_output_aliases"] = input_output_aliases(hlo)
+    xla = normalize_xla(R.list_collectives(hlo), shape, report["mesh"].get("device_ids"),
+                        decomposed if read_decomposed else None)
     pred = normalize_report(report)
     merged_only = normalize_report(report, dedupe_reshardings=False)
     res["report_gathers_merged"] = len(report.get("collectives", [])) - len(merged_only)
@@ -799,6 +951,11 @@ def format_result(r: dict, verbose: bool = False) -> str:
               if r.get(k)]
     if folded:
         lines.append("  report side: " + ", ".join(folded))
+    if r.get("decomposed_reduce_scatters"):
+        lines.append(f"  XLA side: {r['decomposed_reduce_scatters']} all-reduce results only read "
+                     "through per-device slices (a reduce-scatter in XLA CPU's form)"
+                     + (", read as reduce-scatters" if r.get("read_decomposed") else
+                        "; --read-decomposed-reduce-scatter reads them as reduce-scatters"))
     lines.append("  " + describe_comparison(r["collectives"]).replace("\n", "\n  "))
     if not verbose and r.get("per_op"):
         lines.append(f"  ({len(r['per_op'])} ops differ; -v lists them)")
@@ -844,6 +1001,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--constrain-results", action="store_true", dest="constrain",
                    help="diagnostic (sdy): repeat every op's sharding as an "
                         "sdy.sharding_constraint on its result")
+    p.add_argument("--read-decomposed-reduce-scatter", action="store_true",
+                   dest="read_decomposed",
+                   help="count XLA all-reduces that are only read through per-device "
+                        "slices of one dim (XLA CPU's form of a reduce-scatter) as "
+                        "reduce-scatters")
     p.add_argument("-v", "--verbose", action="store_true", help="list every collective")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
@@ -857,7 +1019,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         a.keep.mkdir(parents=True, exist_ok=True)
     try:
         r = validate(a.module, a.mesh, a.format, a.opt, a.seed, a.keep, keep_hlo=bool(a.keep),
-                     pin=a.pin, constrain=a.constrain)
+                     pin=a.pin, constrain=a.constrain, read_decomposed=a.read_decomposed)
     except (AlpaOptError, FileNotFoundError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -367,6 +367,8 @@ impl<'g> GraphStageOracle<'g> {
             memory_budget: None,
             merge_trivial_ops: self.options.merge_trivial_ops,
             solve: self.options.solve.clone(),
+            // The stage DP prices stages as the ILP plans them (no weight-update rewrite yet).
+            prefer_reduce_scatter: false,
         }
     }
 

@@ -20,6 +20,7 @@
 
 mod brute;
 pub mod config;
+pub mod memory;
 pub mod merge;
 pub mod plan;
 pub mod report;
@@ -38,6 +39,7 @@ mod tree;
 mod problem;
 pub mod solution;
 mod solve;
+pub mod weight_update;
 #[cfg(test)]
 mod tests;
 

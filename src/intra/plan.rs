@@ -2,13 +2,15 @@
 //! into the operand they follow, the strategy problem (Eq. 1) built and solved, and the chosen
 //! strategy of every argument and op read back.
 
-use super::merge::{self, Role};
 use super::error::IntraError;
+use super::memory::{live_intervals, producer_of};
+use super::merge::{self, Role};
 use super::problem::{Alias, Edge, Node, StrategyProblem, FORBIDDEN_COST};
 use super::solution::{SolveOptions, SolveStatus};
+use super::weight_update::{shard_weight_update, WeightUpdateSharding};
 use crate::cluster::collective::Collective;
 use crate::cluster::mesh::DeviceMesh;
-use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::graph::Graph;
 use crate::ir::op_table::{op_rule, OpRule};
 use crate::ir::types::{TensorType, ValueType};
 use crate::sharding::reshard::resharding;
@@ -25,6 +27,8 @@ pub struct IntraOptions {
     pub memory_budget: Option<u64>,
     pub merge_trivial_ops: bool,
     pub solve: SolveOptions,
+    /// After the solve, shard the weight update (paper §4.2): see [`super::weight_update`].
+    pub prefer_reduce_scatter: bool,
 }
 
 /// Alpa's tie-break: every all-reduce costs a little more, so that among plans with equal
@@ -94,6 +98,8 @@ pub struct IntraPlan {
     pub reshardings: Vec<ChosenResharding>,
     /// Ops that had no even strategy and were computed replicated.
     pub replicated_fallbacks: Vec<usize>,
+    /// What the weight-update sharding rewrite changed (empty unless it ran and applied).
+    pub weight_update: WeightUpdateSharding,
 }
 
 /// Strategies of one producer, index-aligned with its group's ILP variable.
@@ -117,14 +123,6 @@ struct Builder<'a> {
     group_sizes: Vec<usize>,
     roles: Vec<Role>,
     replicated_fallbacks: Vec<usize>,
-}
-
-fn producer_of(value: ValueRef) -> Option<(Producer, usize)> {
-    match value {
-        ValueRef::Arg(i) => Some((Producer::Arg(i), 0)),
-        ValueRef::Op { op, result } => Some((Producer::Op(op), result)),
-        ValueRef::Outer => None,
-    }
 }
 
 fn tensor(ty: Option<&ValueType>) -> Option<&TensorType> {
@@ -229,43 +227,12 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Position of each op in program order (arguments at 0), and the last position each value
-    /// is used at (returned values live to the end).
-    fn live_intervals(&self) -> BTreeMap<Producer, (u64, u64)> {
-        let end = self.graph.ops().len() as u64 + 1;
-        let mut intervals: BTreeMap<Producer, (u64, u64)> = BTreeMap::new();
-        for (i, arg) in self.args.iter().enumerate() {
-            if arg.is_some() {
-                intervals.insert(Producer::Arg(i), (0, 1));
-            }
-        }
-        for index in 0..self.graph.ops().len() {
-            intervals.insert(Producer::Op(index), (index as u64 + 1, index as u64 + 2));
-        }
-        let mut extend = |value: ValueRef, position: u64| {
-            if let Some((producer, _)) = producer_of(value) {
-                if let Some(interval) = intervals.get_mut(&producer) {
-                    interval.1 = interval.1.max(position + 1);
-                }
-            }
-        };
-        for (index, op) in self.graph.ops().iter().enumerate() {
-            for value in &op.operands {
-                extend(*value, index as u64 + 1);
-            }
-        }
-        for value in &self.graph.returned {
-            extend(*value, end);
-        }
-        intervals
-    }
-
-    fn build_problem(&self) -> (StrategyProblem, HashMap<(usize, usize), Vec<EdgeUse>>) {
+    fn build_problem(&self) -> StrategyProblem {
         let groups = self.group_sizes.len();
         let mut costs: Vec<Vec<f64>> = self.group_sizes.iter().map(|&n| vec![0.0; n]).collect();
         let mut usages: Vec<Vec<f64>> = costs.clone();
         let mut intervals: Vec<Option<(u64, u64)>> = vec![None; groups];
-        let live = self.live_intervals();
+        let live = live_intervals(self.graph, |i| self.args[i].is_some());
 
         let members = self
             .args
@@ -284,7 +251,6 @@ impl<'a> Builder<'a> {
         }
 
         let mut edge_costs: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
-        let mut edge_uses: HashMap<(usize, usize), Vec<EdgeUse>> = HashMap::new();
         let mut cache: HashMap<(TensorType, ShardingSpec, ShardingSpec), f64> = HashMap::new();
         let mesh = &self.options.mesh;
         for (index, op) in self.graph.ops().iter().enumerate() {
@@ -318,7 +284,6 @@ impl<'a> Builder<'a> {
                         }
                     }
                 }
-                edge_uses.entry((gp, gv)).or_default().push(EdgeUse { producer, result, op: index, operand: position });
             }
         }
 
@@ -326,13 +291,12 @@ impl<'a> Builder<'a> {
             .map(|g| Node { costs: costs[g].clone(), usages: Some(usages[g].clone()), interval: intervals[g] })
             .collect();
         let edges = edge_costs.into_iter().map(|((u, v), costs)| Edge { u, v, costs }).collect();
-        let problem = StrategyProblem {
+        StrategyProblem {
             nodes,
             edges,
             aliases: self.aliases(),
             usage_limit: self.options.memory_budget.map(|b| b as f64),
-        };
-        (problem, edge_uses)
+        }
     }
 
     /// A donated parameter and the output it is aliased to keep the same sharding.
@@ -358,28 +322,19 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// Which (producer result -> op operand) uses an edge between two groups stands for.
-#[derive(Clone, Copy, Debug)]
-struct EdgeUse {
-    producer: Producer,
-    result: usize,
-    op: usize,
-    operand: usize,
-}
-
 /// The strategy problem (Eq. 1) of `graph` on `options.mesh`, after merging: what the solver
 /// sees. Exposed so that the ILP can be checked against brute force on real strategy sets.
 pub fn strategy_problem(graph: &Graph, options: &IntraOptions) -> Result<StrategyProblem, PlanError> {
     let mut builder = Builder::new(graph, options)?;
     builder.assign_strategies();
-    Ok(builder.build_problem().0)
+    Ok(builder.build_problem())
 }
 
 /// Chooses a strategy for every argument and op of `graph` on `options.mesh`.
 pub fn plan_intra_op(graph: &Graph, options: &IntraOptions) -> Result<IntraPlan, PlanError> {
     let mut builder = Builder::new(graph, options)?;
     builder.assign_strategies();
-    let (problem, edge_uses) = builder.build_problem();
+    let problem = builder.build_problem();
     // A larger MILP than the solver's default often proves optimality where the search cannot
     // (GPT-1.3B on 2x4: 0.5M edge entries, optimal in ~16 s); when it finds nothing in time,
     // the search takes over with its own time limit.
@@ -405,41 +360,12 @@ pub fn plan_intra_op(graph: &Graph, options: &IntraOptions) -> Result<IntraPlan,
     };
     let choice = &solution.choice;
     let pick = |c: &Candidates| c.strategies[choice[c.group]].clone();
-
-    let mut reshardings = Vec::new();
-    let mut resharding_cost = 0.0;
-    let mut uses: Vec<&EdgeUse> = edge_uses.values().flatten().collect();
-    uses.sort_by_key(|u| (u.op, u.operand));
-    for edge in uses {
-        let source = builder.candidates(edge.producer).expect("edges join producers with strategies");
-        let consumer = &builder.ops[edge.op];
-        let (Some(from), Some(to)) = (
-            source.result_spec(choice[source.group], edge.result),
-            consumer.strategies[choice[consumer.group]].operand_specs[edge.operand].as_ref(),
-        ) else {
-            continue;
-        };
-        let value = graph.ops()[edge.op].operands[edge.operand];
-        let Some(ty) = tensor(graph.value_type(value)) else { continue };
-        let Ok(resharding) = resharding(ty, from, to, &options.mesh) else { continue };
-        if resharding.cost > 0.0 {
-            resharding_cost += resharding.cost;
-            reshardings.push(ChosenResharding {
-                producer: edge.producer,
-                op: edge.op,
-                operand: edge.operand,
-                from: from.clone(),
-                to: to.clone(),
-                resharding,
-            });
-        }
-    }
     let args: Vec<Option<Strategy>> = builder.args.iter().map(|c| c.as_ref().map(pick)).collect();
     let ops: Vec<Strategy> = builder.ops.iter().map(pick).collect();
-    let communication_cost =
-        args.iter().flatten().chain(ops.iter()).map(|s| strategy_cost(s, &options.mesh)).sum::<f64>();
+    let (reshardings, resharding_cost) = chosen_reshardings(graph, &args, &ops, &options.mesh);
+    let communication_cost = communication_cost(&args, &ops, &options.mesh);
     let tensor_args = builder.args.iter().filter(|a| a.is_some()).count();
-    Ok(IntraPlan {
+    let plan = IntraPlan {
         args,
         ops,
         roles: builder.roles.clone(),
@@ -455,5 +381,51 @@ pub fn plan_intra_op(graph: &Graph, options: &IntraOptions) -> Result<IntraPlan,
         nodes_after_merging: builder.group_sizes.len(),
         reshardings,
         replicated_fallbacks: builder.replicated_fallbacks.clone(),
-    })
+        weight_update: WeightUpdateSharding::default(),
+    };
+    if options.prefer_reduce_scatter {
+        return Ok(shard_weight_update(graph, plan, &options.mesh));
+    }
+    Ok(plan)
+}
+
+/// The plan's communication: every argument's and op's strategy cost (with the tie-break).
+pub(crate) fn communication_cost(args: &[Option<Strategy>], ops: &[Strategy], mesh: &DeviceMesh) -> f64 {
+    args.iter().flatten().chain(ops).map(|s| strategy_cost(s, mesh)).sum()
+}
+
+/// Every resharding the chosen strategies need: per op operand (in op, then operand order)
+/// whose producer's layout differs from what the op's strategy computes from, at a cost; and
+/// their total cost. Free slices are not listed.
+pub(crate) fn chosen_reshardings(
+    graph: &Graph,
+    args: &[Option<Strategy>],
+    ops: &[Strategy],
+    mesh: &DeviceMesh,
+) -> (Vec<ChosenResharding>, f64) {
+    let produced = |producer: Producer, result: usize| -> Option<&ShardingSpec> {
+        let strategy = match producer {
+            Producer::Arg(i) => args.get(i)?.as_ref()?,
+            Producer::Op(i) => ops.get(i)?,
+        };
+        strategy.result_specs.get(result)?.as_ref()
+    };
+    let mut reshardings = Vec::new();
+    let mut total = 0.0;
+    for (index, (op, strategy)) in graph.ops().iter().zip(ops).enumerate() {
+        for (position, value) in op.operands.iter().enumerate() {
+            let Some((producer, result)) = producer_of(*value) else { continue };
+            let (Some(from), Some(Some(to)), Some(ty)) =
+                (produced(producer, result), strategy.operand_specs.get(position), tensor(graph.value_type(*value)))
+            else {
+                continue;
+            };
+            let Ok(resharding) = resharding(ty, from, to, mesh) else { continue };
+            if resharding.cost > 0.0 {
+                total += resharding.cost;
+                reshardings.push(ChosenResharding { producer, op: index, operand: position, from: from.clone(), to: to.clone(), resharding });
+            }
+        }
+    }
+    (reshardings, total)
 }

@@ -44,6 +44,24 @@ pub struct CollectiveReport {
     pub reason: String,
 }
 
+/// One gradient whose all-reduce became a reduce-scatter (`prefer-reduce-scatter`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ScatteredGradientReport {
+    pub op: usize,
+    pub dim: usize,
+    pub spec: String,
+}
+
+/// What the weight-update sharding rewrite changed.
+#[derive(Clone, Debug, Serialize)]
+pub struct WeightUpdateReport {
+    pub gradients: Vec<ScatteredGradientReport>,
+    /// Update ops computed on the scattered layouts.
+    pub update_ops: Vec<usize>,
+    /// Optimizer-state arguments sharded in and out.
+    pub optimizer_states: Vec<usize>,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct CandidateReport {
     pub shape: [usize; 2],
@@ -65,6 +83,9 @@ pub struct IntraReport {
     pub arguments: Vec<Option<String>>,
     pub ops: Vec<OpReport>,
     pub collectives: Vec<CollectiveReport>,
+    /// Only when `prefer-reduce-scatter` changed the plan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight_update: Option<WeightUpdateReport>,
     /// For logical-mesh=auto: every logical shape tried.
     pub logical_meshes: Vec<CandidateReport>,
 }
@@ -142,6 +163,20 @@ pub fn build_report(
         arguments: plan.args.iter().map(|a| a.as_ref().and_then(|s| s.result_specs.first().cloned().flatten()).map(|s| s.to_string())).collect(),
         ops,
         collectives,
+        weight_update: weight_update_report(plan),
         logical_meshes,
     }
+}
+
+fn weight_update_report(plan: &IntraPlan) -> Option<WeightUpdateReport> {
+    let w = &plan.weight_update;
+    (!w.is_empty()).then(|| WeightUpdateReport {
+        gradients: w
+            .gradients
+            .iter()
+            .map(|g| ScatteredGradientReport { op: g.op, dim: g.dim, spec: g.spec.to_string() })
+            .collect(),
+        update_ops: w.update_ops.clone(),
+        optimizer_states: w.optimizer_states.clone(),
+    })
 }

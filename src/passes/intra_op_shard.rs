@@ -58,6 +58,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     };
     let allow_replicated_parameters = options.flag("allow-replicated-parameters", true).map_err(fail)?;
     let merge_trivial_ops = options.flag("merge-trivial-ops", true).map_err(fail)?;
+    let prefer_reduce_scatter = options.flag("prefer-reduce-scatter", false).map_err(fail)?;
     let report_path = option(options, "report").trim().to_string();
 
     let read = read_function(entry)?;
@@ -77,6 +78,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
             allow_replicated_parameters,
             memory_budget,
             merge_trivial_ops,
+            prefer_reduce_scatter,
             // Large problems take a while: the solver then reports its progress on stderr.
             solve: SolveOptions {
                 time_limit: Some(time_limit),

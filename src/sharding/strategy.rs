@@ -30,6 +30,7 @@ pub use crate::sharding::reshard::CollectiveUse;
 mod assign;
 mod enumerate;
 mod follow;
+mod scatter;
 
 #[cfg(test)]
 mod test_util;
@@ -40,7 +41,7 @@ mod tests_follow;
 #[cfg(test)]
 mod tests_ops;
 
-pub use enumerate::{argument_strategies, op_strategies, replicated_strategy};
+pub use enumerate::{argument_strategies, argument_strategy, op_strategies, replicated_strategy};
 pub use follow::follow;
 
 /// One parallel algorithm of an op: the specs it needs and produces and what it communicates.

@@ -72,6 +72,10 @@ def AlpaIntraOpShard : Pass<"alpa-intra-op-shard", "::mlir::ModuleOp"> {
            "auto: try every logical shape of the mesh's devices and keep the cheapest">,
     Option<"mergeTrivialOps", "merge-trivial-ops", "bool", /*default=*/"true",
            "Merge elementwise, reshape, reduce, ... ops into the operand they follow">,
+    Option<"preferReduceScatter", "prefer-reduce-scatter", "bool", /*default=*/"false",
+           "After the ILP, shard the weight update (paper 4.2, ZeRO-like): gradient all-reduces "
+           "become reduce-scatters, optimizer states and update math are sharded, and new "
+           "parameters are all-gathered">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the JSON report to this file (- for stderr)">,
   ];

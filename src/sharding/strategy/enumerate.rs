@@ -207,14 +207,19 @@ pub fn argument_strategies(
     divisible
         .into_iter()
         .filter(|s| allow_replicated || sharded == 0 || !s.is_replicated(mesh.shape))
-        .map(|spec| Strategy {
-            name: spec.to_string(),
-            factor_axes: spec.dims().iter().map(|d| d.mesh_axes().to_vec()).collect(),
-            result_bytes_per_device: tile_bytes(&ty.shape, ty.element.bits(), &spec, mesh.shape),
-            operand_specs: Vec::new(),
-            result_specs: vec![Some(spec)],
-            collectives: Vec::new(),
-            communication_cost: 0.0,
-        })
+        .map(|spec| argument_strategy(ty, spec, mesh))
         .collect()
+}
+
+/// A function argument of type `ty` laid out as `spec` (free: it arrives that way).
+pub fn argument_strategy(ty: &TensorType, spec: ShardingSpec, mesh: &DeviceMesh) -> Strategy {
+    Strategy {
+        name: spec.to_string(),
+        factor_axes: spec.dims().iter().map(|d| d.mesh_axes().to_vec()).collect(),
+        result_bytes_per_device: tile_bytes(&ty.shape, ty.element.bits(), &spec, mesh.shape),
+        operand_specs: Vec::new(),
+        result_specs: vec![Some(spec)],
+        collectives: Vec::new(),
+        communication_cost: 0.0,
+    }
 }
