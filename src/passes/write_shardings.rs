@@ -156,12 +156,19 @@ fn pin(
             }
         }
     }
+    // One chain per (value, required sharding), shared by every consumer that needs it, as the
+    // report counts it: XLA does not merge two identical chains' collectives.
+    let mut resharded: HashMap<(ValueRef, &ShardingSpec), MlirValue> = HashMap::new();
     for (index, op) in handles.iter().enumerate() {
         for (position, required) in shardings.operands[index].iter().enumerate() {
             let Some(required) = required else { continue };
             let Some(&value) = shardings.operand_values[index].get(position) else { continue };
             let produced = Shardings::of_value(&shardings.args, &shardings.ops, value);
             if produced == Some(*required) {
+                continue;
+            }
+            if let Some(&shared) = resharded.get(&(value, *required)) {
+                unsafe { mlirOperationSetOperand(*op, position as isize, shared) };
                 continue;
             }
             let mut operand = mlir::operands(*op)[position];
@@ -171,6 +178,9 @@ fn pin(
                 operand = mlir::results(pinned)[0];
             }
             unsafe { mlirOperationSetOperand(*op, position as isize, operand) };
+            if !matches!(value, ValueRef::Outer) {
+                resharded.insert((value, *required), operand);
+            }
         }
     }
     Ok(())
