@@ -40,7 +40,7 @@
 // IR-SAME: attributes {alpa.microbatches = 4 : i64, alpa.pipeline = [{devices = array<i64: {{[0-9, ]+}}>, latency = {{.*}}, layers = array<i64: 0, 1>, logical_mesh = array<i64: {{.*}}>, submesh = array<i64: {{.*}}>}, {{{.*}}layers = array<i64: 1, 2>{{.*}}}, {{{.*}}layers = array<i64: 2, 3>{{.*}}}]
 // IR-COUNT-4: "stablehlo.slice"(%arg37)
 // IR: call @stage0_forward
-// IR: "alpa.transfer"({{.*}}) {dst_devices = array<i64: {{[0-9, ]+}}>, dst_logical_mesh = array<i64: {{.*}}>, dst_stage = 1 : i64, src_devices = array<i64: {{[0-9, ]+}}>, src_logical_mesh = array<i64: {{.*}}>, src_stage = 0 : i64}
+// IR: "alpa.transfer"({{.*}}) {dst_devices = array<i64: {{[0-9, ]+}}>, dst_logical_mesh = array<i64: {{.*}}>, dst_sharding = #sdy.sharding<@stage1_mesh, [{{.*}}]>, dst_stage = 1 : i64, src_devices = array<i64: {{[0-9, ]+}}>, src_logical_mesh = array<i64: {{.*}}>, src_sharding = #sdy.sharding<@stage0_mesh, [{{.*}}]>, src_stage = 0 : i64}
 // IR: call @stage0_forward
 // IR: call @stage1_forward
 // IR: call @stage0_forward

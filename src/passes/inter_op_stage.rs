@@ -22,7 +22,9 @@ use crate::inter::{
     InterReport, LayerWork, OracleOptions, PipelinePlan, ReportCluster, ReportExtras, Schedule, StageDpOptions,
     SubmeshSpace, TableOptions,
 };
+use crate::inter::StageInput;
 use crate::intra::SolveOptions;
+use std::collections::HashMap;
 use crate::ir::summary::human_bytes;
 use mlir_sys::MlirOperation;
 use std::time::Duration;
@@ -223,9 +225,20 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
                     result_specs[op] = Some(strategy.result_specs.clone());
                 }
             }
-            stage_plans.push(StageShardings { logical_mesh: stage.logical_mesh, result_specs });
+            let mut input_specs = HashMap::new();
+            for (input, strategy) in evaluation.stage.inputs.iter().zip(&evaluation.plan.args) {
+                if let (StageInput::Value { op, result }, Some(spec)) =
+                    (input, strategy.as_ref().and_then(|s| s.result_specs.first().cloned().flatten()))
+                {
+                    input_specs.insert((*op, *result), spec);
+                }
+            }
+            stage_plans.push(StageShardings { logical_mesh: stage.logical_mesh, result_specs, input_specs });
         }
-        let clones = stage_slicing::emit(module, entry, &read.handles, &program, &graph.returned, &placements, opts.transfers)
+        let shardings_of = |op: usize, result: usize, from: usize, to: usize| {
+            if opts.shardings { stage_shardings::transfer_shardings(&stage_plans, op, result, from, to) } else { None }
+        };
+        let clones = stage_slicing::emit(module, entry, &read.handles, &program, &graph.returned, &placements, opts.transfers, &shardings_of)
             .map_err(|e| fail(format!("slicing into stage functions: {e}")))?;
         if opts.shardings {
             stage_shardings::write(module, &clones, &stage_plans).map_err(|e| fail(format!("writing stage shardings: {e}")))?;

@@ -5,12 +5,32 @@
 use super::mlir;
 use crate::sharding::{sharding_per_value, NamedMesh, ShardingSpec};
 use mlir_sys::*;
+use std::collections::HashMap;
 
 /// The plan of one stage: its logical mesh and, per op of the entry (by index), the result
 /// shardings its strategy produces (`None` for ops of other stages).
 pub struct StageShardings {
     pub logical_mesh: [usize; 2],
     pub result_specs: Vec<Option<Vec<Option<ShardingSpec>>>>,
+    /// The sharding the stage's plan takes each value from another stage in, by (op, result).
+    pub input_specs: HashMap<(usize, usize), ShardingSpec>,
+}
+
+/// The Shardy mesh of stage `index`.
+pub fn stage_mesh(index: usize, logical_mesh: [usize; 2]) -> Result<NamedMesh, String> {
+    NamedMesh::new(logical_mesh).and_then(|m| m.with_name(&format!("stage{index}_mesh"))).map_err(|e| e.to_string())
+}
+
+/// The shardings a value crossing from stage `from` to stage `to` has on each side, as
+/// `#sdy.sharding` texts on the stages' meshes (for `alpa.transfer`).
+pub fn transfer_shardings(stages: &[StageShardings], op: usize, result: usize, from: usize, to: usize) -> Option<(String, String)> {
+    let source = stages.get(from)?;
+    let destination = stages.get(to)?;
+    let produced = source.result_specs.get(op)?.as_ref()?.get(result)?.as_ref()?;
+    let consumed = destination.input_specs.get(&(op, result))?;
+    let source_mesh = stage_mesh(from, source.logical_mesh).ok()?;
+    let destination_mesh = stage_mesh(to, destination.logical_mesh).ok()?;
+    Some((produced.to_sdy(&source_mesh).to_string(), consumed.to_sdy(&destination_mesh).to_string()))
 }
 
 /// `clones[op]` is the op of a stage function that entry op `op` became.
@@ -18,9 +38,7 @@ pub fn write(module: MlirOperation, clones: &[Option<MlirOperation>], stages: &[
     let context = mlir::context(module);
     let body = mlir::body_block(module).ok_or("the module has no body")?;
     for (index, stage) in stages.iter().enumerate().rev() {
-        let mesh = NamedMesh::new(stage.logical_mesh)
-            .and_then(|m| m.with_name(&format!("stage{index}_mesh")))
-            .map_err(|e| e.to_string())?;
+        let mesh = stage_mesh(index, stage.logical_mesh)?;
         let text = format!("\"sdy.mesh\"() <{{mesh = {}, sym_name = \"{}\"}}> : () -> ()", mesh.to_sdy().attr(), mesh.name());
         mlir::insert_parsed_op_at_start(body, context, &text)?;
         for (op, specs) in stage.result_specs.iter().enumerate() {

@@ -3,7 +3,7 @@
 //! entry rewritten to take the global batch, slice it into microbatches, call the stage
 //! functions in the schedule's order, accumulate, apply, and return what the step returned.
 //! A value that crosses stages passes through `alpa.transfer` (source and destination stage,
-//! devices and logical mesh), for the cross-mesh resharding to expand.
+//! devices, logical mesh and sharding), for the cross-mesh resharding to expand.
 
 use super::entry::Function;
 use super::mlir;
@@ -86,6 +86,7 @@ pub fn emit(
     returned_by_step: &[ValueRef],
     placements: &[StagePlacement],
     transfers: bool,
+    transfer_shardings: &dyn Fn(usize, usize, usize, usize) -> Option<(String, String)>,
 ) -> Result<Vec<Option<MlirOperation>>, String> {
     let context = mlir::context(module);
     let body = mlir::body_block(entry.op).ok_or("the entry has no body")?;
@@ -230,6 +231,12 @@ pub fn emit(
         }
         let mut attrs = placement_attrs(from, "src")?;
         attrs.extend(placement_attrs(to, "dst")?);
+        if let ValueRef::Op { op, result } = key.0 {
+            if let Some((source, destination)) = transfer_shardings(op, result, from, to) {
+                attrs.push(("src_sharding".into(), emitter.attr(&source)?));
+                attrs.push(("dst_sharding".into(), emitter.attr(&destination)?));
+            }
+        }
         let attrs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         let op = emitter.op("alpa.transfer", &[value], &[value_type(value)], &attrs);
         let out = mlir::results(op)[0];
