@@ -5,6 +5,11 @@
 // RUN: not alpa-opt --alpa-inter-op-stage="imbalance-tolerance=0.5" %s 2>&1 | FileCheck %s --check-prefix=IMBALANCE
 // RUN: not alpa-opt --alpa-inter-op-stage="layers=5" %s 2>&1 | FileCheck %s --check-prefix=LAYERS
 // RUN: not alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-tiny-memory.json microbatches=2" %inputs/mlp.mlir 2>&1 | FileCheck %s --check-prefix=MEMORY
+// RUN: not alpa-opt --alpa-inter-op-stage %S/Inputs/partitioned-for-4.mlir 2>&1 | FileCheck %s --check-prefix=PARTITIONED
+// RUN: alpa-opt %s --alpa-intra-op-shard="mesh=2x4" -o %t.sharded.mlir
+// RUN: not alpa-opt --alpa-inter-op-stage %t.sharded.mlir 2>&1 | FileCheck %s --check-prefix=SHARDED
+// PARTITIONED: error: alpa-inter-op-stage: the module is partitioned for 4 devices (mhlo.num_partitions) but cluster p3.16xlarge-x1 has 8 (1 x 8); plan the unpartitioned step
+// SHARDED: error: alpa-inter-op-stage: the module already carries a Shardy mesh (sdy.mesh)
 // MICRO: error: alpa-inter-op-stage: microbatches must be a positive integer, got '0'
 // SCHED: error: alpa-inter-op-stage: schedule must be 1f1b or gpipe, got 'zigzag'
 // SHAPES: error: alpa-inter-op-stage: submesh-shapes must be power-of-two or all, got 'odd'

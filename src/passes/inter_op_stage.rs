@@ -124,6 +124,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
     let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
     let opts = parse_options(options).map_err(fail)?;
+    check_not_partitioned(module, &opts.cluster).map_err(fail)?;
     let read = read_function(entry)?;
     let graph = &read.graph;
     if graph.ops().is_empty() {
@@ -269,6 +270,25 @@ fn equal_operator_plan(
     let table_options = TableOptions { imbalance: None, progress: false, ..table_options.clone() };
     let dp_options = StageDpOptions { progress: false, ..dp_options.clone() };
     plan_pipeline_parallel(&cached, layers.num_layers(), cluster, &table_options, &dp_options).ok().map(|(p, _)| p.plan)
+}
+
+/// The pass plans an unpartitioned step for the whole cluster: a module already partitioned
+/// for another device count (or already carrying a Shardy mesh) does not match it.
+fn check_not_partitioned(module: MlirOperation, cluster: &Cluster) -> Result<(), String> {
+    let devices = cluster.hosts * cluster.devices_per_host;
+    if let Some(partitions) = mlir::attribute(module, "mhlo.num_partitions").and_then(|a| mlir::attr_value(a).as_int()) {
+        if partitions > 1 && partitions as usize != devices {
+            return Err(format!(
+                "the module is partitioned for {partitions} devices (mhlo.num_partitions) but cluster {} has {devices} ({} x {}); plan the unpartitioned step",
+                cluster.name, cluster.hosts, cluster.devices_per_host
+            ));
+        }
+    }
+    let body = mlir::body_block(module).ok_or("the module has no body")?;
+    if mlir::block_ops(body).into_iter().any(|op| mlir::op_name(op) == "sdy.mesh") {
+        return Err("the module already carries a Shardy mesh (sdy.mesh): plan the unpartitioned step, the pass chooses each stage's mesh".into());
+    }
+    Ok(())
 }
 
 fn plan_failure(error: &InterError, opts: &StageOptions) -> String {
