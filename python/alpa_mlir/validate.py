@@ -707,10 +707,11 @@ def normalize_report(report: dict, dedupe_reshardings: bool = True,
     final tile's bytes. Off by default: the emitter pins every step of a
     resharding, and XLA then runs one all-gather per step, as reported.
 
-    With ``dedupe_reshardings``, a resharding of the same value from the same
-    spec to the same spec needed by several consumers is kept once: the
-    report (like Alpa's ILP) charges it on every consumer edge, but XLA emits
-    one collective and CSE shares it. Dropped entries are marked ``deduped``
+    With ``dedupe_reshardings``, a move (one collective of a resharding, named
+    by the report's ``step``) of the same value needed by several consumers is
+    kept once: the report (like Alpa's ILP) charges it on every consumer edge,
+    but the emitter shares the constraint and XLA runs it once. (Reports
+    without ``step``: whole reshardings with the same source, from and to.) Dropped entries are marked ``deduped``
     and left out of the list returned."""
     mesh = report["mesh"]["shape"]
     out = []
@@ -719,6 +720,8 @@ def normalize_report(report: dict, dedupe_reshardings: bool = True,
         axes = tuple(sorted(a for a in c.get("axes", []) if mesh[a] > 1))
         item = {"kind": c["kind"], "bytes": int(c["bytes"]), "axes": axes,
                 "op": c.get("op"), "reason": c.get("reason")}
+        if c.get("step") is not None:
+            item["step"] = c["step"]
         m = _SOURCE.match(c.get("reason") or "")
         if m:
             units.setdefault((c.get("op"), m.group(1), c["reason"]), []).append(item)
@@ -736,8 +739,24 @@ def normalize_report(report: dict, dedupe_reshardings: bool = True,
                 units[key] = [i for i in items if not i.get("dropped")]
         out = [c for c in out if not c.get("dropped")]
     if dedupe_reshardings:
+        # Reports that name each collective's move: a move of one value shared by several
+        # reshardings (the emitter shares the constraint) runs once.
+        moves_seen: set[tuple] = set()
+        for key, items in units.items():
+            m = _SOURCE.match(key[2])
+            for i in items:
+                step = i.get("step")
+                if step is None:
+                    continue
+                move = (m.group(2), step)
+                if move in moves_seen:
+                    i["deduped"] = True
+                else:
+                    moves_seen.add(move)
         seen: dict[tuple, tuple] = {}
         for key, items in units.items():
+            if any("step" in i for i in items):
+                continue
             m = _SOURCE.match(key[2])
             src = (m.group(2), m.group(3), m.group(4))
             sig = tuple(sorted((i["kind"], i["bytes"], i["axes"]) for i in items))

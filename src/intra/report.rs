@@ -42,6 +42,10 @@ pub struct CollectiveReport {
     pub op: usize,
     /// "strategy" (the op's own communication) or "resharding operand N".
     pub reason: String,
+    /// For a resharding's collective: the single move it performs ("S0R -> RR"); reshardings
+    /// of one value that share a move run it once (the emitter shares the constraint).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<String>,
 }
 
 /// One gradient whose all-reduce became a reduce-scatter (`prefer-reduce-scatter`).
@@ -102,6 +106,7 @@ fn collective_report(collective: &CollectiveUse, op: usize, reason: String) -> C
         axes: collective.axes.indices().to_vec(),
         op,
         reason,
+        step: None,
     }
 }
 
@@ -137,12 +142,14 @@ pub fn build_report(
         .flat_map(|(op, s)| s.collectives.iter().map(move |c| collective_report(c, op, "strategy".into())))
         .collect();
     for r in &plan.reshardings {
-        for c in &r.resharding.collectives {
+        for (index, c) in r.resharding.collectives.iter().enumerate() {
             let from = match r.producer {
                 Producer::Arg(i) => format!("argument {i}"),
                 Producer::Op(i) => format!("op {i}"),
             };
-            collectives.push(collective_report(c, r.op, format!("resharding operand {} from {from}: {} -> {}", r.operand, r.from, r.to)));
+            let mut report = collective_report(c, r.op, format!("resharding operand {} from {from}: {} -> {}", r.operand, r.from, r.to));
+            report.step = r.resharding.moves.get(index).map(|(a, b)| format!("{a} -> {b}"));
+            collectives.push(report);
         }
     }
     IntraReport {

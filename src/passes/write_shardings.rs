@@ -156,8 +156,8 @@ fn pin(
             }
         }
     }
-    // One chain per (value, required sharding), shared by every consumer that needs it, as the
-    // report counts it: XLA does not merge two identical chains' collectives.
+    // One constraint per (value, sharding), shared by every chain that passes through it, as
+    // the report counts it: XLA does not merge two identical chains' collectives.
     let mut resharded: HashMap<(ValueRef, &ShardingSpec), MlirValue> = HashMap::new();
     for (index, op) in handles.iter().enumerate() {
         for (position, required) in shardings.operands[index].iter().enumerate() {
@@ -167,20 +167,21 @@ fn pin(
             if produced == Some(*required) {
                 continue;
             }
-            if let Some(&shared) = resharded.get(&(value, *required)) {
-                unsafe { mlirOperationSetOperand(*op, position as isize, shared) };
-                continue;
-            }
-            let mut operand = mlir::operands(*op)[position];
             let steps = shardings.resharding_steps.get(&(index, position)).copied().unwrap_or_default();
-            for spec in steps.iter().chain([*required]) {
+            let chain: Vec<&ShardingSpec> = steps.iter().chain([*required]).collect();
+            // Continue from the furthest layout of the chain some earlier chain already made.
+            let (mut operand, start) = match (0..chain.len()).rev().find_map(|k| resharded.get(&(value, chain[k])).map(|v| (*v, k + 1))) {
+                Some(found) => found,
+                None => (mlir::operands(*op)[position], 0),
+            };
+            for &spec in &chain[start..] {
                 let pinned = constraint(operand, spec, *op, false)?;
                 operand = mlir::results(pinned)[0];
+                if !matches!(value, ValueRef::Outer) {
+                    resharded.insert((value, spec), operand);
+                }
             }
             unsafe { mlirOperationSetOperand(*op, position as isize, operand) };
-            if !matches!(value, ValueRef::Outer) {
-                resharded.insert((value, *required), operand);
-            }
         }
     }
     Ok(())

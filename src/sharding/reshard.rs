@@ -77,6 +77,9 @@ pub struct Resharding {
     /// included): constraining a value to each in turn makes an SPMD partitioner run exactly
     /// these moves instead of choosing its own.
     pub steps: Vec<ShardingSpec>,
+    /// For each collective, the move it performs (layout before -> layout after), so that a
+    /// move shared by two reshardings of one value can be recognised.
+    pub moves: Vec<(ShardingSpec, ShardingSpec)>,
 }
 
 impl Resharding {
@@ -85,6 +88,7 @@ impl Resharding {
             cost: 0.0,
             collectives: Vec::new(),
             steps: Vec::new(),
+            moves: Vec::new(),
         }
     }
 }
@@ -304,24 +308,33 @@ impl Tensor<'_> {
                     cost: f64::INFINITY,
                     collectives: Vec::new(),
                     steps: Vec::new(),
+                    moves: Vec::new(),
                 };
             };
             nodes[i].done = true;
             if nodes[i].layout == to {
+                let rank = self.shape.len();
                 let mut collectives = Vec::new();
                 let mut steps = Vec::new();
+                let mut moves = Vec::new();
                 let mut at = i;
                 while let Some((prev, c)) = nodes[at].prev {
-                    collectives.extend(c);
+                    if let Some(c) = c {
+                        collectives.push(c);
+                        if let (Some(a), Some(b)) = (nodes[prev].layout.to_spec(rank), nodes[at].layout.to_spec(rank)) {
+                            moves.push((a, b));
+                        }
+                    }
                     if prev != 0 {
-                        steps.extend(nodes[prev].layout.to_spec(self.shape.len()));
+                        steps.extend(nodes[prev].layout.to_spec(rank));
                     }
                     at = prev;
                 }
                 collectives.reverse();
                 steps.reverse();
+                moves.reverse();
                 let cost = collectives.iter().map(|c| c.cost(self.mesh)).sum();
-                return Resharding { cost, collectives, steps };
+                return Resharding { cost, collectives, steps, moves };
             }
             let (layout, dist) = (nodes[i].layout, nodes[i].dist);
             for (next, step, c) in self.moves(&layout, &to) {
@@ -600,6 +613,7 @@ mod tests {
                 collectives.extend(hop.collectives);
             }
             prop_assert_eq!(&collectives, &whole.collectives, "{} -> {} via {:?}", a, b, whole.steps);
+            prop_assert_eq!(whole.moves.len(), whole.collectives.len());
         }
     }
 
