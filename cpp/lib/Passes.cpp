@@ -108,7 +108,10 @@ struct AlpaInterOpStage : public alpa::impl::AlpaInterOpStageBase<AlpaInterOpSta
     OptionList options;
     options.add("entry", std::string(entry))
         .add("cluster", std::string(cluster))
-        .add("microbatches", static_cast<int>(microbatches))
+        .add("microbatches", std::string(microbatches))
+        .add("max-microbatches", static_cast<int>(maxMicrobatches))
+        .add("split-batch", static_cast<bool>(splitBatch))
+        .add("cross-stage-cost", std::string(crossStageCost))
         .add("layers", std::string(layers))
         .add("delta", static_cast<double>(delta))
         .add("epsilon", static_cast<double>(epsilon))

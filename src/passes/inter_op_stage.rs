@@ -3,6 +3,12 @@
 //! DP (Eq. 3-5) and the placement; each op gets `alpa.layer`, `alpa.phase` and `alpa.stage`,
 //! the entry function gets `alpa.pipeline` (one dictionary per stage), and the JSON / HTML
 //! reports are written on request.
+//!
+//! Beyond the paper: `microbatches=auto` (with `split-batch=true` implied) takes the exported
+//! step as the global batch, splits it into B microbatches for every B dividing it up to
+//! `max-microbatches` (ir/batch_split.rs), plans each and keeps the least iteration time
+//! (inter/microbatches.rs); `cross-stage-cost=on` adds the activation and gradient transfers
+//! between consecutive stages to the stage latencies (inter/transfer.rs).
 
 use super::cluster_layers::{delta_option, layer_assignment};
 use super::diagnostics::Diagnostic;
@@ -12,23 +18,36 @@ use super::options::PassOptions;
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::cluster::Cluster;
-use crate::inter::train_step::{analyze, Phase};
+use crate::inter::train_step::{analyze, Phase, TrainStep};
 use crate::inter::{
-    plan_pipeline_parallel, render_html, CachedCost, ClusterShape, GraphStageOracle, ImbalancePrune, InterError,
-    InterReport, LayerWork, OracleOptions, PipelinePlan, ReportCluster, ReportExtras, Schedule, StageDpOptions,
-    SubmeshSpace, TableOptions,
+    boundary_bytes, microbatch_candidates, plan_pipeline_parallel, render_html, search_microbatches, CachedCost,
+    ClusterShape, CostTable, GraphStageOracle, ImbalancePrune, InterError, InterReport, LayerAssignment, LayerWork,
+    MicrobatchSearch, OracleOptions, PipelinePlan, Planned, QueryFailure, ReportCluster, ReportExtras, Schedule,
+    StageDpOptions, StageTransfer, SubmeshSpace, TableOptions,
 };
 use crate::intra::SolveOptions;
+use crate::ir::batch_split::{batch_dims, split_with, BatchDims};
+use crate::ir::graph::Graph;
 use crate::ir::summary::human_bytes;
 use mlir_sys::MlirOperation;
 use std::time::Duration;
 
 const PASS: &str = "alpa-inter-op-stage";
 
+/// B: given, or searched over the divisors of the global batch up to a cap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Microbatches {
+    Fixed(usize),
+    Auto { max: usize },
+}
+
 /// The pass options, parsed.
 struct StageOptions {
     cluster: Cluster,
-    microbatches: usize,
+    microbatches: Microbatches,
+    /// The exported step is the global batch; each microbatch gets 1 / B of it.
+    split_batch: bool,
+    cross_stage_cost: bool,
     delta: f64,
     epsilon: f64,
     imbalance_tolerance: Option<f64>,
@@ -49,10 +68,24 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
     };
     let cluster_name = text("cluster", "p3.16xlarge-x1");
     let cluster = Cluster::load(&cluster_name).map_err(|e| format!("cluster '{cluster_name}': {e}"))?;
-    let microbatches = match text("microbatches", "1").parse::<usize>() {
-        Ok(b) if b >= 1 => b,
-        _ => return Err(format!("microbatches must be a positive integer, got '{}'", text("microbatches", "1"))),
+    let max = match text("max-microbatches", "64").parse::<usize>() {
+        Ok(m) if m >= 1 => m,
+        _ => return Err(format!("max-microbatches must be a positive integer, got '{}'", text("max-microbatches", "64"))),
     };
+    let microbatches = match text("microbatches", "1").as_str() {
+        "auto" => Microbatches::Auto { max },
+        t => match t.parse::<usize>() {
+            Ok(b) if b >= 1 => Microbatches::Fixed(b),
+            _ => return Err(format!("microbatches must be a positive integer or auto, got '{t}'")),
+        },
+    };
+    let cross_stage_cost = match text("cross-stage-cost", "off").as_str() {
+        "on" | "true" | "1" => true,
+        "off" | "false" | "0" | "" => false,
+        other => return Err(format!("cross-stage-cost must be on or off, got '{other}'")),
+    };
+    // Comparing B needs a fixed global batch: auto always splits the exported one.
+    let split_batch = options.flag("split-batch", false)? || matches!(microbatches, Microbatches::Auto { .. });
     let imbalance_tolerance = match text("imbalance-tolerance", "0").as_str() {
         "" | "off" => None,
         t => match t.parse::<f64>() {
@@ -83,6 +116,8 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
     Ok(StageOptions {
         cluster,
         microbatches,
+        split_batch,
+        cross_stage_cost,
         delta: delta_option(options)?,
         epsilon: number("epsilon", "1e-6")?,
         imbalance_tolerance,
@@ -109,35 +144,27 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let assignment =
         layer_assignment(graph, &read.handles, step.as_ref(), options, opts.delta, cluster_shape.devices(), &fail)?;
 
-    let oracle_options = OracleOptions {
-        solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
-        progress: true,
-        ..OracleOptions::default()
-    };
-    let oracle = GraphStageOracle::new(graph, assignment.layer_of.clone(), step.as_ref(), opts.cluster.clone(), oracle_options)
-        .map_err(|e| fail(e.to_string()))?;
-    let signatures = oracle.layer_signatures();
-    let cached = CachedCost::with_signatures(oracle, signatures);
     let layers = assignment.num_layers();
-    let table_options = TableOptions {
-        shapes: opts.shapes,
-        threads: opts.threads.max(1),
-        imbalance: opts
-            .imbalance_tolerance
-            .map(|tolerance| ImbalancePrune { layer_flops: assignment.clustering.layer_flops.clone(), tolerance }),
-        progress: true,
+    let batch = match opts.split_batch {
+        true => Some(batch_dims(graph).map_err(|e| fail(format!("cannot split the batch into microbatches: {e}")))?),
+        false => None,
     };
-    let dp_options = StageDpOptions {
-        microbatches: opts.microbatches,
-        mem_device: opts.cluster.device.memory_bytes as f64,
-        epsilon: opts.epsilon,
-        schedule: opts.schedule,
-        time_limit: Some(Duration::from_secs_f64(opts.time_limit)),
-        progress: true,
+    let context = PlanContext { graph, step: step.as_ref(), assignment: &assignment, batch: batch.as_ref(), opts: &opts, cluster_shape };
+
+    let (chosen, search) = match opts.microbatches {
+        Microbatches::Fixed(b) => (context.plan(b).map_err(fail)?, None),
+        Microbatches::Auto { max } => {
+            let global_batch = batch.as_ref().map_or(1, |d| d.global_batch.max(1) as usize);
+            let candidates = microbatch_candidates(global_batch, max);
+            let (_, trial, trials) = search_microbatches(&candidates, true, |b| {
+                context.plan(b).map(|t| Planned { iteration_time: t.plan.plan.iteration_time, stages: t.plan.plan.stages.len(), value: t })
+            })
+            .map_err(|e| fail(format!("microbatches=auto: {e}")))?;
+            (trial, Some(MicrobatchSearch { global_batch, trials }))
+        }
     };
-    let (plan, table) = plan_pipeline_parallel(&cached, layers, cluster_shape, &table_options, &dp_options)
-        .map_err(|e| fail(plan_failure(&e, &opts)))?;
-    for failure in cached.inner().failures().iter().take(5) {
+    let Trial { plan, table, dp_options, failures } = chosen;
+    for failure in failures.iter().take(5) {
         Diagnostic::warning(entry.op, format!("{PASS}: a stage candidate could not be planned: {failure:?}")).emit();
     }
 
@@ -148,22 +175,105 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
         &table,
         &dp_options,
         ReportCluster::from_cluster(&opts.cluster),
-        &ReportExtras { layer_work: Some(LayerWork::from_clustering(&assignment.clustering)), equal_operator: None },
+        &ReportExtras {
+            layer_work: Some(LayerWork::from_clustering(&assignment.clustering)),
+            equal_operator: None,
+            microbatch_search: search.clone(),
+        },
     );
     write_output(&opts.report, || report.to_json_pretty()).map_err(|e| fail(format!("report: {e}")))?;
     write_output(&opts.report_html, || render_html(&report)).map_err(|e| fail(format!("report-html: {e}")))?;
-    Diagnostic::remark(entry.op, summary(&plan, layers, &opts)).emit();
+    Diagnostic::remark(entry.op, summary(&plan, layers, &opts, search.as_ref())).emit();
     Ok(())
 }
 
-fn plan_failure(error: &InterError, opts: &StageOptions) -> String {
+/// What planning one B needs; the same for every B.
+struct PlanContext<'a> {
+    graph: &'a Graph,
+    step: Option<&'a TrainStep>,
+    assignment: &'a LayerAssignment,
+    batch: Option<&'a BatchDims>,
+    opts: &'a StageOptions,
+    cluster_shape: ClusterShape,
+}
+
+/// The plan for one B and what the report needs of it.
+struct Trial {
+    plan: PipelinePlan,
+    table: CostTable,
+    dp_options: StageDpOptions,
+    failures: Vec<QueryFailure>,
+}
+
+impl PlanContext<'_> {
+    /// Cost table, DP and placement for B = `microbatches` (on the graph of one microbatch of
+    /// G / B examples when the batch is split; the op indices, and so the layers, stay).
+    fn plan(&self, microbatches: usize) -> Result<Trial, String> {
+        let opts = self.opts;
+        let split;
+        let graph = match self.batch {
+            Some(dims) if microbatches > 1 => {
+                split = split_with(self.graph, dims, microbatches as i64)
+                    .map_err(|e| format!("cannot split the batch into {microbatches} microbatches: {e}"))?;
+                &split
+            }
+            _ => self.graph,
+        };
+        let layer_of = &self.assignment.layer_of;
+        let oracle_options = OracleOptions {
+            solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
+            progress: true,
+            ..OracleOptions::default()
+        };
+        let oracle = GraphStageOracle::new(graph, layer_of.clone(), self.step, opts.cluster.clone(), oracle_options)
+            .map_err(|e| e.to_string())?;
+        let signatures = oracle.layer_signatures();
+        let cached = CachedCost::with_signatures(oracle, signatures);
+        let layers = self.assignment.num_layers();
+        let table_options = TableOptions {
+            shapes: opts.shapes,
+            threads: opts.threads.max(1),
+            imbalance: opts
+                .imbalance_tolerance
+                .map(|tolerance| ImbalancePrune { layer_flops: self.assignment.clustering.layer_flops.clone(), tolerance }),
+            progress: true,
+        };
+        let transfer = match opts.cross_stage_cost {
+            true => Some(stage_transfer(graph, layer_of, &opts.cluster)?),
+            false => None,
+        };
+        let dp_options = StageDpOptions {
+            microbatches,
+            mem_device: opts.cluster.device.memory_bytes as f64,
+            epsilon: opts.epsilon,
+            schedule: opts.schedule,
+            time_limit: Some(Duration::from_secs_f64(opts.time_limit)),
+            progress: true,
+            transfer,
+        };
+        let (plan, table) = plan_pipeline_parallel(&cached, layers, self.cluster_shape, &table_options, &dp_options)
+            .map_err(|e| plan_failure(&e, opts, microbatches))?;
+        Ok(Trial { plan, table, dp_options, failures: cached.inner().failures() })
+    }
+}
+
+/// Per-boundary transfer times: the bytes crossing each layer boundary over the link between
+/// stages. Consecutive stages may share a host, but the DP places no stage on a host yet, so a
+/// multi-host cluster is charged its inter-host link (an upper bound); one host, its own link.
+fn stage_transfer(graph: &Graph, layer_of: &[usize], cluster: &Cluster) -> Result<StageTransfer, String> {
+    let bytes = boundary_bytes(graph, layer_of).map_err(|e| e.to_string())?;
+    let link = if cluster.hosts > 1 { cluster.inter_host_link() } else { cluster.intra_host };
+    Ok(StageTransfer::from_bytes(&bytes.forward, &bytes.backward, link.latency_s, link.bandwidth_bytes_per_s))
+}
+
+fn plan_failure(error: &InterError, opts: &StageOptions, microbatches: usize) -> String {
     format!(
         "no pipeline plan for cluster {} ({} x {} devices, {} per device) with {} microbatches: {error}",
         opts.cluster.name,
         opts.cluster.hosts,
         opts.cluster.devices_per_host,
         human_bytes(opts.cluster.device.memory_bytes),
-        opts.microbatches
+        microbatches
     )
 }
 
@@ -217,7 +327,7 @@ fn annotate(
     mlir::set_attr(entry, "alpa.microbatches", mlir::parse_attr(context, &format!("{} : i64", plan.plan.microbatches)).expect("an integer attribute parses"));
 }
 
-fn summary(plan: &PipelinePlan, layers: usize, opts: &StageOptions) -> String {
+fn summary(plan: &PipelinePlan, layers: usize, opts: &StageOptions, search: Option<&MicrobatchSearch>) -> String {
     let stages: Vec<String> = plan
         .plan
         .stages
@@ -238,8 +348,24 @@ fn summary(plan: &PipelinePlan, layers: usize, opts: &StageOptions) -> String {
             )
         })
         .collect();
+    let how = match search {
+        Some(m) => {
+            let tried: Vec<String> = m
+                .trials
+                .iter()
+                .map(|t| match t.iteration_time {
+                    Some(time) => format!("{}: {:.3} ms", t.microbatches, time * 1e3),
+                    None => format!("{}: no plan", t.microbatches),
+                })
+                .collect();
+            format!(", chosen by auto from global batch {} ({})", m.global_batch, tried.join(", "))
+        }
+        None if opts.split_batch => ", split from the exported batch".to_string(),
+        None => String::new(),
+    };
+    let transfers = if opts.cross_stage_cost { " with cross-stage transfers" } else { "" };
     format!(
-        "{PASS}: {} stages over {layers} layers on {} ({} microbatches): iteration {:.3} ms modeled; {}; {} oracle queries, {} cache hits",
+        "{PASS}: {} stages over {layers} layers on {} ({} microbatches{how}): iteration {:.3} ms modeled{transfers}; {}; {} oracle queries, {} cache hits",
         plan.plan.stages.len(),
         opts.cluster.name,
         plan.plan.microbatches,

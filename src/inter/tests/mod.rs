@@ -6,4 +6,5 @@ mod pipeline;
 mod placement;
 mod report;
 mod stage_dp;
+mod transfer;
 mod util;
