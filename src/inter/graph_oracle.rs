@@ -4,10 +4,14 @@
 //!
 //! For layers `k..i` on a submesh of `d` devices viewed as the logical mesh [a, b]:
 //! - latency = compute + communication + resharding, in seconds, where
-//!   compute = sum over the stage's ops of FLOPs / (d x peak FLOP/s of the op's element type)
-//!   (Alpa divides the work of a stage evenly over its devices; heavy ops are never replicated),
-//!   and communication + resharding are the collectives of the intra-op plan's strategies and
-//!   the conversions between them, priced by the cluster's alpha-beta links on that mesh;
+//!   compute = sum over the stage's ops of FLOPs / (p x peak FLOP/s of the op's element type)
+//!   with p the number of devices the op's chosen strategy splits it over (its parallelism:
+//!   d for a heavy op split over every mesh axis, as Alpa's strategies are, 1 for an op
+//!   computed replicated on every device), and communication + resharding are the collectives
+//!   of the intra-op plan's strategies and the conversions between them, priced by the
+//!   cluster's alpha-beta links on that mesh. (Dividing every op by d instead would let a plan
+//!   whose ops fall back to replicated computation, where no even split exists, look both
+//!   communication-free and perfectly parallel.)
 //! - mem_param = sum over the stage's donated arguments (parameters, optimizer state) of their
 //!   per-device bytes as the plan shards them, twice for a parameter a forward op of the stage
 //!   reads (its gradient has the parameter's size and sharding);
@@ -238,7 +242,7 @@ pub struct QueryFailure {
 #[derive(Clone, Debug)]
 pub struct StageEvaluation {
     pub cost: StageCostResult,
-    /// FLOPs / (devices x peak), summed over the stage's ops.
+    /// FLOPs / (the op's parallelism x peak), summed over the stage's ops.
     pub compute_seconds: f64,
     /// Collectives of the chosen strategies.
     pub communication_seconds: f64,
@@ -397,10 +401,10 @@ impl<'g> GraphStageOracle<'g> {
     fn plan_stage(&self, stage: &StageGraph, submesh: SubmeshShape, logical_mesh: [usize; 2]) -> Result<PlannedParts, String> {
         let physical = PhysicalSubmesh::new(submesh.hosts, submesh.devices_per_host);
         let mesh = DeviceMesh::from_submesh(&self.cluster, &physical, logical_mesh).map_err(|e| e.to_string())?;
-        let mut one_device_seconds = 0.0;
+        let mut op_seconds = Vec::with_capacity(stage.ops.len());
         for &op in &stage.ops {
             match &self.op_seconds[op] {
-                Ok(s) => one_device_seconds += s,
+                Ok(s) => op_seconds.push(*s),
                 Err(e) => return Err(format!("op {op} ({}): {e}", self.graph.ops()[op].name)),
             }
         }
@@ -415,7 +419,12 @@ impl<'g> GraphStageOracle<'g> {
             }
             PlanError::Solver(message) => format!("solver: {message}"),
         })?;
-        let compute_seconds = one_device_seconds / submesh.devices() as f64;
+        // Each op's work is split over the devices its strategy shards it across.
+        let compute_seconds: f64 = op_seconds
+            .iter()
+            .zip(&plan.ops)
+            .map(|(s, strategy)| s / strategy.parallelism(options.mesh.shape).max(1) as f64)
+            .sum();
         // The strategies' own collectives, without the planner's all-reduce tie-break.
         let communication_seconds: f64 =
             plan.args.iter().flatten().chain(&plan.ops).map(|s| s.communication_cost).sum();
@@ -839,10 +848,28 @@ mod tests {
             .map(|(i, op)| op_cost(op, &small.operand_tensors(i)).unwrap().flops as f64)
             .sum();
         assert!(close(es.compute_seconds, flops / cluster().peak_flops("f32")));
-        // The compute term divides evenly over the devices.
+        // Each op's work divides over the devices its strategy splits it across: the matmuls
+        // over all of them, ops the plan computes replicated not at all.
         for devices in [2, 4, 8] {
             let e = l.evaluate(0..2, sub(devices), [1, devices]).unwrap();
-            assert!(close(e.compute_seconds * devices as f64, el.compute_seconds));
+            let expected: f64 = e
+                .stage
+                .ops
+                .iter()
+                .zip(&e.plan.ops)
+                .map(|(&op, strategy)| {
+                    let one = op_cost(&large.ops()[op], &large.operand_tensors(op)).unwrap().flops as f64
+                        / cluster().peak_flops("f32");
+                    let p = strategy.parallelism([1, devices]);
+                    if large.ops()[op].short_name() == "dot_general" {
+                        assert_eq!(p, devices, "heavy ops use every device");
+                    }
+                    one / p as f64
+                })
+                .sum();
+            assert!(close(e.compute_seconds, expected), "{} vs {expected}", e.compute_seconds);
+            assert!(e.compute_seconds * devices as f64 >= el.compute_seconds * (1.0 - 1e-12));
+            assert!(e.compute_seconds < el.compute_seconds);
             assert!(e.cost.latency > 0.0 && e.cost.latency.is_finite());
         }
         // More layers, more work.
