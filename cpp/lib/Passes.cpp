@@ -120,6 +120,8 @@ struct AlpaInterOpStage : public alpa::impl::AlpaInterOpStageBase<AlpaInterOpSta
         .add("schedule", std::string(schedule))
         .add("time-limit", static_cast<double>(timeLimit))
         .add("threads", static_cast<int>(threads))
+        .add("sharded-params-variant", static_cast<bool>(shardedParamsVariant))
+        .add("compose-stages", static_cast<int>(composeStages))
         .add("report", std::string(report))
         .add("report-html", std::string(reportHtml));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });

@@ -23,6 +23,13 @@
 //!
 //! A (range, logical mesh) the planner cannot handle is dropped and recorded as a
 //! [`QueryFailure`]; a range with no plan on any logical mesh has no options.
+//!
+//! The ILP minimises time and its own memory model is not the DP's, so the plan it returns
+//! may keep parameters replicated (data parallelism) where the stage then does not fit.
+//! With [`OracleOptions::sharded_params_variant`] every logical mesh is planned a second time
+//! with no parameter fully replicated (sharded over some mesh axis: tensor parallelism or
+//! ZeRO-3 style), and both plans are options, in that order; the DP takes the fastest that
+//! fits at each pipeline depth.
 
 use super::cost::{StageCost, StageCostResult};
 use super::error::InterError;
@@ -55,6 +62,11 @@ pub struct OracleOptions {
     pub solve: SolveOptions,
     /// Periodic progress lines on stderr while queries run.
     pub progress: bool,
+    /// Per-device budget of the intra-op ILP's live values (None: unconstrained, the DP's
+    /// memory rule alone decides).
+    pub memory_budget: Option<u64>,
+    /// Also plan every logical mesh with parameters sharded (see the module doc).
+    pub sharded_params_variant: bool,
 }
 
 impl Default for OracleOptions {
@@ -65,6 +77,8 @@ impl Default for OracleOptions {
             merge_trivial_ops: true,
             solve: SolveOptions { time_limit: Some(10.0), ..SolveOptions::default() },
             progress: false,
+            memory_budget: None,
+            sharded_params_variant: false,
         }
     }
 }
@@ -364,11 +378,15 @@ impl<'g> GraphStageOracle<'g> {
 
     /// The options the intra-op pass runs with on `mesh`.
     pub fn intra_options(&self, mesh: DeviceMesh) -> IntraOptions {
+        self.intra_options_with(mesh, self.options.allow_replicated_parameters)
+    }
+
+    fn intra_options_with(&self, mesh: DeviceMesh, allow_replicated_parameters: bool) -> IntraOptions {
         IntraOptions {
             mesh,
             strategy: self.options.strategy.clone(),
-            allow_replicated_parameters: self.options.allow_replicated_parameters,
-            memory_budget: None,
+            allow_replicated_parameters,
+            memory_budget: self.options.memory_budget,
             merge_trivial_ops: self.options.merge_trivial_ops,
             solve: self.options.solve.clone(),
         }
@@ -387,7 +405,7 @@ impl<'g> GraphStageOracle<'g> {
     /// Plans `layers` on `submesh` viewed as `logical_mesh` (see the module doc).
     pub fn evaluate(&self, layers: Range<usize>, submesh: SubmeshShape, logical_mesh: [usize; 2]) -> Result<StageEvaluation, String> {
         let stage = self.stage_graph(layers).map_err(|e| e.to_string())?;
-        let parts = self.plan_stage(&stage, submesh, logical_mesh)?;
+        let parts = self.plan_stage(&stage, submesh, logical_mesh, self.options.allow_replicated_parameters)?;
         Ok(StageEvaluation {
             cost: parts.cost,
             compute_seconds: parts.compute_seconds,
@@ -398,7 +416,13 @@ impl<'g> GraphStageOracle<'g> {
         })
     }
 
-    fn plan_stage(&self, stage: &StageGraph, submesh: SubmeshShape, logical_mesh: [usize; 2]) -> Result<PlannedParts, String> {
+    fn plan_stage(
+        &self,
+        stage: &StageGraph,
+        submesh: SubmeshShape,
+        logical_mesh: [usize; 2],
+        replicated_params: bool,
+    ) -> Result<PlannedParts, String> {
         let physical = PhysicalSubmesh::new(submesh.hosts, submesh.devices_per_host);
         let mesh = DeviceMesh::from_submesh(&self.cluster, &physical, logical_mesh).map_err(|e| e.to_string())?;
         let mut op_seconds = Vec::with_capacity(stage.ops.len());
@@ -408,7 +432,7 @@ impl<'g> GraphStageOracle<'g> {
                 Err(e) => return Err(format!("op {op} ({}): {e}", self.graph.ops()[op].name)),
             }
         }
-        let options = self.intra_options(mesh);
+        let options = self.intra_options_with(mesh, replicated_params);
         let plan = plan_intra_op(&stage.graph, &options).map_err(|e| match e {
             PlanError::Op { op, message } => {
                 let original = stage.ops.get(op).copied().unwrap_or(op);
@@ -539,12 +563,18 @@ impl StageCost for GraphStageOracle<'_> {
                 return Vec::new();
             }
         };
+        let mut variants = vec![self.options.allow_replicated_parameters];
+        if self.options.sharded_params_variant && self.options.allow_replicated_parameters {
+            variants.push(false);
+        }
         let mut options = Vec::new();
         for logical_mesh in meshes {
             let start = Instant::now();
-            match self.plan_stage(&stage, submesh, logical_mesh) {
-                Ok(parts) => options.push(parts.cost),
-                Err(message) => record(logical_mesh, message),
+            for &replicated in &variants {
+                match self.plan_stage(&stage, submesh, logical_mesh, replicated) {
+                    Ok(parts) => options.push(parts.cost),
+                    Err(message) => record(logical_mesh, message),
+                }
             }
             self.progress.tick(|| {
                 format!(
@@ -909,6 +939,35 @@ mod tests {
         assert!(failures.iter().all(|f| f.message.contains(&format!("op {bad}"))), "{failures:?}");
         assert_eq!(failures.len(), 2, "one per range, the 2x1 view is not tried: {failures:?}");
         assert!(o.evaluate(2..3, sub(1), [1, 1]).is_err(), "a range beyond the layers");
+    }
+
+    #[test]
+    fn the_sharded_parameter_variant_trades_time_for_memory() {
+        let graph = tanh_mlp_step(2, 1024, 16);
+        let step = analyze(&graph).unwrap();
+        let layer_of = layers_of(&graph, Some(&step), 2);
+        let options = OracleOptions { sharded_params_variant: true, ..OracleOptions::default() };
+        let o = GraphStageOracle::new(&graph, layer_of.clone(), Some(&step), cluster(), options).unwrap();
+        let plain = oracle(&graph, 2, true);
+        // Parameters (and their gradients) whole, on one device.
+        let whole = plain.cost_options(0..2, sub(1))[0].mem_param;
+        for devices in [2, 4] {
+            let both = o.cost_options(0..2, sub(devices));
+            let one = plain.cost_options(0..2, sub(devices));
+            assert_eq!(both.len(), 2 * one.len(), "two plans per logical mesh");
+            for (pair, first) in both.chunks(2).zip(&one) {
+                assert_eq!(pair[0], *first, "the first plan is the usual one");
+                assert_eq!(pair[1].logical_mesh, first.logical_mesh);
+                // The usual plan is the fastest of a superset of plans.
+                assert!(pair[1].latency >= pair[0].latency * (1.0 - 1e-12));
+                // On the 1-D mesh every weight is split over all devices.
+                assert!(pair[1].mem_param * devices as f64 <= whole, "{pair:?} vs {whole}");
+            }
+        }
+        // Without the option, or with replicated parameters forbidden anyway, one plan each.
+        let forbidden = OracleOptions { sharded_params_variant: true, allow_replicated_parameters: false, ..OracleOptions::default() };
+        let f = GraphStageOracle::new(&graph, layer_of, Some(&step), cluster(), forbidden).unwrap();
+        assert_eq!(f.cost_options(0..2, sub(2)).len(), plain.cost_options(0..2, sub(2)).len());
     }
 
     #[test]

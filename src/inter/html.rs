@@ -281,7 +281,7 @@ fn search_table(h: &mut String, r: &InterReport) {
         ("skipped within epsilon", d.skipped_epsilon.to_string()),
         ("best t_max (ms)", ms(d.best_t_max)),
         ("DP seconds", num(d.seconds, 3)),
-        ("oracle queries / cache hits", format!("{} / {}", q.queries, q.cache_hits)),
+        ("oracle queries / composed / cache hits", format!("{} / {} / {}", q.queries, q.composed, q.cache_hits)),
         ("pruned (range, submesh) pairs", q.pruned.to_string()),
         ("oracle seconds / table wall seconds", format!("{} / {}", num(q.oracle_seconds, 3), num(q.wall_seconds, 3))),
         (

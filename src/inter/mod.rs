@@ -7,7 +7,9 @@
 //!   other op with its anchor, as `alpa-cluster-layers` does.
 //! - Stage cost oracle: [`GraphStageOracle`] cuts a layer range out of the graph
 //!   ([`StageGraph`]) and plans it with the intra-op pass on every logical mesh of a submesh;
-//!   [`layer_signatures`] lets [`CachedCost`] reuse the answers of identical layers.
+//!   [`layer_signatures`] lets [`CachedCost`] reuse the answers of identical layers, and
+//!   [`CachedCost::with_composition`] compose long ranges from short windows (an
+//!   approximation for large models, compose.rs).
 //! - Stage-mesh DP (Eq. 3-5): a [`StageCost`] oracle (the intra-op pass) is queried for every
 //!   (layer range, submesh) through a [`CachedCost`] into a [`CostTable`];
 //!   [`solve_stage_dp`] finds the stages, submeshes and logical meshes minimising
@@ -29,6 +31,7 @@ mod cache;
 mod cluster_auto;
 mod cluster_brute;
 mod cluster_graph;
+mod compose;
 mod clustering;
 mod cost;
 mod error;

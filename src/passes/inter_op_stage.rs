@@ -56,6 +56,10 @@ struct StageOptions {
     /// Solver limit of one (range, logical mesh) plan, and of the DP's t_max enumeration.
     time_limit: f64,
     threads: usize,
+    /// Ranges longer than this many layers are composed from windows (0: all exact).
+    compose_stages: usize,
+    /// Also plan every stage with sharded parameters.
+    sharded_params_variant: bool,
     report: String,
     report_html: String,
 }
@@ -113,7 +117,13 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
         Ok(n) => n,
         Err(_) => return Err(format!("threads must be a non-negative integer, got '{}'", text("threads", "0"))),
     };
+    let compose_stages = match text("compose-stages", "0").parse::<usize>() {
+        Ok(n) => n,
+        Err(_) => return Err(format!("compose-stages must be a non-negative integer, got '{}'", text("compose-stages", "0"))),
+    };
     Ok(StageOptions {
+        compose_stages,
+        sharded_params_variant: options.flag("sharded-params-variant", false)?,
         cluster,
         microbatches,
         split_batch,
@@ -223,12 +233,13 @@ impl PlanContext<'_> {
         let oracle_options = OracleOptions {
             solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
             progress: true,
+            sharded_params_variant: opts.sharded_params_variant,
             ..OracleOptions::default()
         };
         let oracle = GraphStageOracle::new(graph, layer_of.clone(), self.step, opts.cluster.clone(), oracle_options)
             .map_err(|e| e.to_string())?;
         let signatures = oracle.layer_signatures();
-        let cached = CachedCost::with_signatures(oracle, signatures);
+        let cached = CachedCost::with_signatures(oracle, signatures).with_composition(opts.compose_stages);
         let layers = self.assignment.num_layers();
         let table_options = TableOptions {
             shapes: opts.shapes,
@@ -267,8 +278,15 @@ fn stage_transfer(graph: &Graph, layer_of: &[usize], cluster: &Cluster) -> Resul
 }
 
 fn plan_failure(error: &InterError, opts: &StageOptions, microbatches: usize) -> String {
+    // The ILP's plans minimise time and may replicate every parameter; say what could help.
+    let hint = match error {
+        InterError::NoStagePlan { .. } if !opts.sharded_params_variant => {
+            " (sharded-params-variant=true also offers each stage with its parameters sharded)"
+        }
+        _ => "",
+    };
     format!(
-        "no pipeline plan for cluster {} ({} x {} devices, {} per device) with {} microbatches: {error}",
+        "no pipeline plan for cluster {} ({} x {} devices, {} per device) with {} microbatches: {error}{hint}",
         opts.cluster.name,
         opts.cluster.hosts,
         opts.cluster.devices_per_host,
