@@ -56,7 +56,7 @@ fn sample_html() -> (String, InterReport) {
         ops: (0..LAYERS).map(|l| 40 + 3 * l).collect(),
         flops: (0..LAYERS).map(|l| layer_weight(l) * 2.5e12).collect(),
     };
-    let report = InterReport::new(&plan, &table, &opts, cluster, &ReportExtras { layer_work: Some(work), equal_operator: None });
+    let report = InterReport::new(&plan, &table, &opts, cluster, &ReportExtras { layer_work: Some(work), ..Default::default() });
     (render_html(&report), report)
 }
 

@@ -109,7 +109,10 @@ struct AlpaClusterLayers : public alpa::impl::AlpaClusterLayersBase<AlpaClusterL
 #define ALPA_INTER_OP_STAGE_OPTIONS(options)                                                      \
   options.add("entry", std::string(entry))                                                        \
       .add("cluster", std::string(cluster))                                                       \
-      .add("microbatches", static_cast<int>(microbatches))                                        \
+      .add("microbatches", std::string(microbatches))                                             \
+      .add("max-microbatches", static_cast<int>(maxMicrobatches))                                 \
+      .add("split-batch", static_cast<bool>(splitBatch))                                          \
+      .add("cross-stage-cost", std::string(crossStageCost))                                       \
       .add("layers", std::string(layers))                                                         \
       .add("delta", static_cast<double>(delta))                                                   \
       .add("epsilon", static_cast<double>(epsilon))                                               \
@@ -118,6 +121,8 @@ struct AlpaClusterLayers : public alpa::impl::AlpaClusterLayersBase<AlpaClusterL
       .add("schedule", std::string(schedule))                                                     \
       .add("time-limit", static_cast<double>(timeLimit))                                          \
       .add("threads", static_cast<int>(threads))                                                  \
+      .add("sharded-params-variant", static_cast<bool>(shardedParamsVariant))                     \
+      .add("compose-stages", static_cast<int>(composeStages))                                     \
       .add("report", std::string(report))                                                         \
       .add("report-html", std::string(reportHtml))                                                \
       .add("slice", static_cast<bool>(slice))                                                     \

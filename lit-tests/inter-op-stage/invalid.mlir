@@ -10,12 +10,19 @@
 // RUN: not alpa-opt --alpa-inter-op-stage %t.sharded.mlir 2>&1 | FileCheck %s --check-prefix=SHARDED
 // PARTITIONED: error: alpa-inter-op-stage: the module is partitioned for 4 devices (mhlo.num_partitions) but cluster p3.16xlarge-x1 has 8 (1 x 8); plan the unpartitioned step
 // SHARDED: error: alpa-inter-op-stage: the module already carries a Shardy mesh (sdy.mesh)
-// MICRO: error: alpa-inter-op-stage: microbatches must be a positive integer, got '0'
+// RUN: not alpa-opt --alpa-inter-op-stage="cross-stage-cost=maybe" %s 2>&1 | FileCheck %s --check-prefix=CROSS
+// RUN: not alpa-opt --alpa-inter-op-stage="microbatches=auto max-microbatches=0" %s 2>&1 | FileCheck %s --check-prefix=MAXMICRO
+// RUN: not alpa-opt --alpa-inter-op-stage="microbatches=3 split-batch=true" %s 2>&1 | FileCheck %s --check-prefix=SPLIT
+// MICRO: error: alpa-inter-op-stage: microbatches must be a positive integer or auto, got '0'
 // SCHED: error: alpa-inter-op-stage: schedule must be 1f1b or gpipe, got 'zigzag'
 // SHAPES: error: alpa-inter-op-stage: submesh-shapes must be power-of-two or all, got 'odd'
 // CLUSTER: error: alpa-inter-op-stage: cluster 'no-such-cluster':
 // IMBALANCE: error: alpa-inter-op-stage: imbalance-tolerance must be 0 (off) or a number >= 1
 // LAYERS: error: alpa-inter-op-stage: layers must be auto, user or a number from 1 to 4 (the ops clustered), got '5'
+// CROSS: error: alpa-inter-op-stage: cross-stage-cost must be on or off, got 'maybe'
+// MAXMICRO: error: alpa-inter-op-stage: max-microbatches must be a positive integer, got '0'
+// The batch of 64 (the leading dim of the arguments, none donated) does not split in 3.
+// SPLIT: error: alpa-inter-op-stage: cannot split the batch into 3 microbatches: the global batch 64 is not divisible by 3 microbatches
 // No stage fits in 4 KiB per device: the error says what the smallest stage needs.
 // MEMORY: error: alpa-inter-op-stage: no pipeline plan for cluster tiny-memory (2 x 4 devices, 4.00 KiB per device) with 2 microbatches: no stage plan: layer {{[0-9]+}} needs at least {{.*}} bytes per device in any stage
 func.func @main(%x: tensor<64x64xf32>, %w1: tensor<64x64xf32>, %w2: tensor<64x64xf32>) -> tensor<64x64xf32> {

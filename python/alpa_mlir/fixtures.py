@@ -29,6 +29,12 @@ FIXTURES = {
     "gpt_batch": ("gpt", "tiny", {"batch": 64, "seq": 64}),
     "moe_tiny": ("moe", "tiny"),
     "wresnet_tiny": ("wresnet", "tiny"),
+    # Big enough that compute outweighs collective latencies and a pipeline pays off on two
+    # hosts (tests/inter_claims.rs); few blocks keep the files small.
+    "gpt_pipeline": ("gpt", "tiny", {"batch": 16, "seq": 512, "vocab": 8192, "hidden": 1024,
+                                     "layers": 4, "heads": 16}),
+    "wresnet_pipeline": ("wresnet", "tiny", {"batch": 32, "image": 64, "blocks": (1, 1, 1, 1),
+                                             "width": 64, "width_factor": 2, "classes": 1024}),
 }
 
 

@@ -78,7 +78,10 @@ pub struct MegatronPoint {
 
 /// Every (data, tensor, pipeline) with data x tensor x pipeline = N x M and pipeline dividing
 /// L. Each stage uses the oracle's option with logical mesh [data, tensor] (so the table must
-/// hold an option per logical mesh, see `StageCost::cost_options`).
+/// hold an option per logical mesh, see `StageCost::cost_options`). A 1-D mesh may be given
+/// either way round ([d, 1] or [1, d]): the oracle plans only one of the two views, which are
+/// the same mesh to the intra-op pass, and pure data parallelism (tensor = 1) is Megatron's
+/// best setting more often than not (paper §8.1).
 pub fn megatron_grid(table: &CostTable, opts: &StageDpOptions) -> Vec<MegatronPoint> {
     let l = table.num_layers();
     let d = table.cluster().devices();
@@ -116,7 +119,13 @@ fn megatron_point(table: &CostTable, opts: &StageDpOptions, dp: usize, tp: usize
     let mut choices = Vec::new();
     for j in 0..pp {
         let r = j * len..(j + 1) * len;
-        let with_mesh: Vec<_> = table.options(r.clone(), idx).iter().filter(|o| o.logical_mesh == [dp, tp]).copied().collect();
+        let one_d = dp == 1 || tp == 1;
+        let with_mesh: Vec<_> = table
+            .options(r.clone(), idx)
+            .iter()
+            .filter(|o| o.logical_mesh == [dp, tp] || (one_d && o.logical_mesh == [tp, dp]))
+            .copied()
+            .collect();
         if with_mesh.is_empty() {
             point.note = Some(format!("no plan with logical mesh [{dp}, {tp}] for layers {}..{}", r.start, r.end));
             return point;

@@ -1,6 +1,8 @@
 //! Memoisation of the cost oracle, with structural reuse: layer ranges whose layer-signature
-//! sequences are identical share one oracle call.
+//! sequences are identical share one oracle call; optionally, ranges longer than a window are
+//! composed from shorter ones instead of asking the oracle (compose.rs).
 
+use super::compose::{add, compose};
 use super::cost::{StageCost, StageCostResult};
 use super::submesh::SubmeshShape;
 use serde::Serialize;
@@ -19,6 +21,8 @@ pub struct QueryStats {
     pub queries: usize,
     /// Requests answered from the cache.
     pub cache_hits: usize,
+    /// Requests answered by composing shorter ranges (`compose-stages`), not by the oracle.
+    pub composed: usize,
     /// Of the hits, those whose layer range differs from the range that was queried (reuse of
     /// a structurally identical range through the layer signatures).
     pub signature_hits: usize,
@@ -45,6 +49,8 @@ type Key = (RangeKey, SubmeshShape);
 pub struct CachedCost<C> {
     inner: C,
     signatures: Option<Vec<u64>>,
+    /// Ranges longer than this many layers are composed from their windows.
+    window: Option<usize>,
     best: Mutex<HashMap<Key, (Range<usize>, Option<StageCostResult>)>>,
     options: Mutex<HashMap<Key, (Range<usize>, Vec<StageCostResult>)>>,
     stats: Mutex<QueryStats>,
@@ -55,6 +61,7 @@ impl<C: StageCost> CachedCost<C> {
         CachedCost {
             inner,
             signatures: None,
+            window: None,
             best: Mutex::new(HashMap::new()),
             options: Mutex::new(HashMap::new()),
             stats: Mutex::new(QueryStats::default()),
@@ -66,6 +73,18 @@ impl<C: StageCost> CachedCost<C> {
         let mut c = Self::new(inner);
         c.signatures = Some(signatures);
         c
+    }
+
+    /// Composes the options of ranges longer than `layers` layers from `layers`-layer windows
+    /// (compose.rs) instead of asking the oracle; 0 turns composition off.
+    pub fn with_composition(mut self, layers: usize) -> Self {
+        self.window = (layers > 0).then_some(layers);
+        self
+    }
+
+    /// The composition window, if composition is on.
+    pub fn composition_window(&self) -> Option<usize> {
+        self.window
     }
 
     pub fn inner(&self) -> &C {
@@ -94,12 +113,15 @@ impl<C: StageCost> CachedCost<C> {
         }
     }
 
+    /// The cached answer for (`layers`, `submesh`), or `query`'s (an oracle call, or a
+    /// composition when `composed`), remembered.
     fn lookup<T: Clone>(
         &self,
         map: &Mutex<HashMap<Key, (Range<usize>, T)>>,
         layers: Range<usize>,
         submesh: SubmeshShape,
-        query: impl FnOnce(&C, Range<usize>) -> T,
+        composed: bool,
+        query: impl FnOnce(Range<usize>) -> T,
     ) -> T {
         let key = self.key(&layers, submesh);
         if let Some((first, v)) = map.lock().ok().and_then(|m| m.get(&key).cloned()) {
@@ -113,12 +135,16 @@ impl<C: StageCost> CachedCost<C> {
             return v;
         }
         let start = Instant::now();
-        let v = query(&self.inner, layers.clone());
+        let v = query(layers.clone());
         let secs = start.elapsed().as_secs_f64();
         if let Ok(mut s) = self.stats.lock() {
             s.lookups += 1;
-            s.queries += 1;
-            s.oracle_seconds += secs;
+            if composed {
+                s.composed += 1;
+            } else {
+                s.queries += 1;
+                s.oracle_seconds += secs;
+            }
         }
         if let Ok(mut m) = map.lock() {
             m.entry(key).or_insert((layers, v.clone()));
@@ -127,12 +153,39 @@ impl<C: StageCost> CachedCost<C> {
     }
 }
 
+impl<C: StageCost> CachedCost<C> {
+    /// The options of a range longer than the window, from its windows (recursively: the
+    /// second part is itself composed while it is longer than the window).
+    fn composed_options(&self, layers: Range<usize>, submesh: SubmeshShape, n: usize) -> Vec<StageCostResult> {
+        self.lookup(&self.options, layers, submesh, true, |r| {
+            let (k, i) = (r.start, r.end);
+            if n == 1 {
+                add(&self.cost_options(k..k + 1, submesh), &self.cost_options(k + 1..i, submesh))
+            } else {
+                compose(
+                    &self.cost_options(k..k + n, submesh),
+                    &self.cost_options(k + n - 1..i, submesh),
+                    &self.cost_options(k + n - 1..k + n, submesh),
+                )
+            }
+        })
+    }
+}
+
 impl<C: StageCost> StageCost for CachedCost<C> {
     fn cost(&self, layers: Range<usize>, submesh: SubmeshShape) -> Option<StageCostResult> {
-        self.lookup(&self.best, layers, submesh, |c, r| c.cost(r, submesh))
+        match self.window {
+            Some(n) if layers.len() > n => {
+                self.cost_options(layers, submesh).into_iter().min_by(|a, b| a.latency.total_cmp(&b.latency))
+            }
+            _ => self.lookup(&self.best, layers, submesh, false, |r| self.inner.cost(r, submesh)),
+        }
     }
 
     fn cost_options(&self, layers: Range<usize>, submesh: SubmeshShape) -> Vec<StageCostResult> {
-        self.lookup(&self.options, layers, submesh, |c, r| c.cost_options(r, submesh))
+        match self.window {
+            Some(n) if layers.len() > n => self.composed_options(layers, submesh, n),
+            _ => self.lookup(&self.options, layers, submesh, false, |r| self.inner.cost_options(r, submesh)),
+        }
     }
 }

@@ -4,10 +4,14 @@
 //!
 //! For layers `k..i` on a submesh of `d` devices viewed as the logical mesh [a, b]:
 //! - latency = compute + communication + resharding, in seconds, where
-//!   compute = sum over the stage's ops of FLOPs / (d x peak FLOP/s of the op's element type)
-//!   (Alpa divides the work of a stage evenly over its devices; heavy ops are never replicated),
-//!   and communication + resharding are the collectives of the intra-op plan's strategies and
-//!   the conversions between them, priced by the cluster's alpha-beta links on that mesh;
+//!   compute = sum over the stage's ops of FLOPs / (p x peak FLOP/s of the op's element type)
+//!   with p the number of devices the op's chosen strategy splits it over (its parallelism:
+//!   d for a heavy op split over every mesh axis, as Alpa's strategies are, 1 for an op
+//!   computed replicated on every device), and communication + resharding are the collectives
+//!   of the intra-op plan's strategies and the conversions between them, priced by the
+//!   cluster's alpha-beta links on that mesh. (Dividing every op by d instead would let a plan
+//!   whose ops fall back to replicated computation, where no even split exists, look both
+//!   communication-free and perfectly parallel.)
 //! - mem_param = sum over the stage's donated arguments (parameters, optimizer state) of their
 //!   per-device bytes as the plan shards them, twice for a parameter a forward op of the stage
 //!   reads (its gradient has the parameter's size and sharding);
@@ -19,6 +23,13 @@
 //!
 //! A (range, logical mesh) the planner cannot handle is dropped and recorded as a
 //! [`QueryFailure`]; a range with no plan on any logical mesh has no options.
+//!
+//! The ILP minimises time and its own memory model is not the DP's, so the plan it returns
+//! may keep parameters replicated (data parallelism) where the stage then does not fit.
+//! With [`OracleOptions::sharded_params_variant`] every logical mesh is planned a second time
+//! with no parameter fully replicated (sharded over some mesh axis: tensor parallelism or
+//! ZeRO-3 style), and both plans are options, in that order; the DP takes the fastest that
+//! fits at each pipeline depth.
 
 use super::cost::{StageCost, StageCostResult};
 use super::error::InterError;
@@ -51,6 +62,11 @@ pub struct OracleOptions {
     pub solve: SolveOptions,
     /// Periodic progress lines on stderr while queries run.
     pub progress: bool,
+    /// Per-device budget of the intra-op ILP's live values (None: unconstrained, the DP's
+    /// memory rule alone decides).
+    pub memory_budget: Option<u64>,
+    /// Also plan every logical mesh with parameters sharded (see the module doc).
+    pub sharded_params_variant: bool,
 }
 
 impl Default for OracleOptions {
@@ -61,6 +77,8 @@ impl Default for OracleOptions {
             merge_trivial_ops: true,
             solve: SolveOptions { time_limit: Some(10.0), ..SolveOptions::default() },
             progress: false,
+            memory_budget: None,
+            sharded_params_variant: false,
         }
     }
 }
@@ -238,7 +256,7 @@ pub struct QueryFailure {
 #[derive(Clone, Debug)]
 pub struct StageEvaluation {
     pub cost: StageCostResult,
-    /// FLOPs / (devices x peak), summed over the stage's ops.
+    /// FLOPs / (the op's parallelism x peak), summed over the stage's ops.
     pub compute_seconds: f64,
     /// Collectives of the chosen strategies.
     pub communication_seconds: f64,
@@ -360,11 +378,15 @@ impl<'g> GraphStageOracle<'g> {
 
     /// The options the intra-op pass runs with on `mesh`.
     pub fn intra_options(&self, mesh: DeviceMesh) -> IntraOptions {
+        self.intra_options_with(mesh, self.options.allow_replicated_parameters)
+    }
+
+    fn intra_options_with(&self, mesh: DeviceMesh, allow_replicated_parameters: bool) -> IntraOptions {
         IntraOptions {
             mesh,
             strategy: self.options.strategy.clone(),
-            allow_replicated_parameters: self.options.allow_replicated_parameters,
-            memory_budget: None,
+            allow_replicated_parameters,
+            memory_budget: self.options.memory_budget,
             merge_trivial_ops: self.options.merge_trivial_ops,
             solve: self.options.solve.clone(),
             // The stage DP prices stages as the ILP plans them (no weight-update rewrite yet).
@@ -385,7 +407,7 @@ impl<'g> GraphStageOracle<'g> {
     /// Plans `layers` on `submesh` viewed as `logical_mesh` (see the module doc).
     pub fn evaluate(&self, layers: Range<usize>, submesh: SubmeshShape, logical_mesh: [usize; 2]) -> Result<StageEvaluation, String> {
         let stage = self.stage_graph(layers).map_err(|e| e.to_string())?;
-        let parts = self.plan_stage(&stage, submesh, logical_mesh)?;
+        let parts = self.plan_stage(&stage, submesh, logical_mesh, self.options.allow_replicated_parameters)?;
         Ok(StageEvaluation {
             cost: parts.cost,
             compute_seconds: parts.compute_seconds,
@@ -396,17 +418,23 @@ impl<'g> GraphStageOracle<'g> {
         })
     }
 
-    fn plan_stage(&self, stage: &StageGraph, submesh: SubmeshShape, logical_mesh: [usize; 2]) -> Result<PlannedParts, String> {
+    fn plan_stage(
+        &self,
+        stage: &StageGraph,
+        submesh: SubmeshShape,
+        logical_mesh: [usize; 2],
+        replicated_params: bool,
+    ) -> Result<PlannedParts, String> {
         let physical = PhysicalSubmesh::new(submesh.hosts, submesh.devices_per_host);
         let mesh = DeviceMesh::from_submesh(&self.cluster, &physical, logical_mesh).map_err(|e| e.to_string())?;
-        let mut one_device_seconds = 0.0;
+        let mut op_seconds = Vec::with_capacity(stage.ops.len());
         for &op in &stage.ops {
             match &self.op_seconds[op] {
-                Ok(s) => one_device_seconds += s,
+                Ok(s) => op_seconds.push(*s),
                 Err(e) => return Err(format!("op {op} ({}): {e}", self.graph.ops()[op].name)),
             }
         }
-        let options = self.intra_options(mesh);
+        let options = self.intra_options_with(mesh, replicated_params);
         let plan = plan_intra_op(&stage.graph, &options).map_err(|e| match e {
             PlanError::Op { op, message } => {
                 let original = stage.ops.get(op).copied().unwrap_or(op);
@@ -417,7 +445,12 @@ impl<'g> GraphStageOracle<'g> {
             }
             PlanError::Solver(message) => format!("solver: {message}"),
         })?;
-        let compute_seconds = one_device_seconds / submesh.devices() as f64;
+        // Each op's work is split over the devices its strategy shards it across.
+        let compute_seconds: f64 = op_seconds
+            .iter()
+            .zip(&plan.ops)
+            .map(|(s, strategy)| s / strategy.parallelism(options.mesh.shape).max(1) as f64)
+            .sum();
         // The strategies' own collectives, without the planner's all-reduce tie-break.
         let communication_seconds: f64 =
             plan.args.iter().flatten().chain(&plan.ops).map(|s| s.communication_cost).sum();
@@ -532,12 +565,18 @@ impl StageCost for GraphStageOracle<'_> {
                 return Vec::new();
             }
         };
+        let mut variants = vec![self.options.allow_replicated_parameters];
+        if self.options.sharded_params_variant && self.options.allow_replicated_parameters {
+            variants.push(false);
+        }
         let mut options = Vec::new();
         for logical_mesh in meshes {
             let start = Instant::now();
-            match self.plan_stage(&stage, submesh, logical_mesh) {
-                Ok(parts) => options.push(parts.cost),
-                Err(message) => record(logical_mesh, message),
+            for &replicated in &variants {
+                match self.plan_stage(&stage, submesh, logical_mesh, replicated) {
+                    Ok(parts) => options.push(parts.cost),
+                    Err(message) => record(logical_mesh, message),
+                }
             }
             self.progress.tick(|| {
                 format!(
@@ -841,10 +880,28 @@ mod tests {
             .map(|(i, op)| op_cost(op, &small.operand_tensors(i)).unwrap().flops as f64)
             .sum();
         assert!(close(es.compute_seconds, flops / cluster().peak_flops("f32")));
-        // The compute term divides evenly over the devices.
+        // Each op's work divides over the devices its strategy splits it across: the matmuls
+        // over all of them, ops the plan computes replicated not at all.
         for devices in [2, 4, 8] {
             let e = l.evaluate(0..2, sub(devices), [1, devices]).unwrap();
-            assert!(close(e.compute_seconds * devices as f64, el.compute_seconds));
+            let expected: f64 = e
+                .stage
+                .ops
+                .iter()
+                .zip(&e.plan.ops)
+                .map(|(&op, strategy)| {
+                    let one = op_cost(&large.ops()[op], &large.operand_tensors(op)).unwrap().flops as f64
+                        / cluster().peak_flops("f32");
+                    let p = strategy.parallelism([1, devices]);
+                    if large.ops()[op].short_name() == "dot_general" {
+                        assert_eq!(p, devices, "heavy ops use every device");
+                    }
+                    one / p as f64
+                })
+                .sum();
+            assert!(close(e.compute_seconds, expected), "{} vs {expected}", e.compute_seconds);
+            assert!(e.compute_seconds * devices as f64 >= el.compute_seconds * (1.0 - 1e-12));
+            assert!(e.compute_seconds < el.compute_seconds);
             assert!(e.cost.latency > 0.0 && e.cost.latency.is_finite());
         }
         // More layers, more work.
@@ -884,6 +941,35 @@ mod tests {
         assert!(failures.iter().all(|f| f.message.contains(&format!("op {bad}"))), "{failures:?}");
         assert_eq!(failures.len(), 2, "one per range, the 2x1 view is not tried: {failures:?}");
         assert!(o.evaluate(2..3, sub(1), [1, 1]).is_err(), "a range beyond the layers");
+    }
+
+    #[test]
+    fn the_sharded_parameter_variant_trades_time_for_memory() {
+        let graph = tanh_mlp_step(2, 1024, 16);
+        let step = analyze(&graph).unwrap();
+        let layer_of = layers_of(&graph, Some(&step), 2);
+        let options = OracleOptions { sharded_params_variant: true, ..OracleOptions::default() };
+        let o = GraphStageOracle::new(&graph, layer_of.clone(), Some(&step), cluster(), options).unwrap();
+        let plain = oracle(&graph, 2, true);
+        // Parameters (and their gradients) whole, on one device.
+        let whole = plain.cost_options(0..2, sub(1))[0].mem_param;
+        for devices in [2, 4] {
+            let both = o.cost_options(0..2, sub(devices));
+            let one = plain.cost_options(0..2, sub(devices));
+            assert_eq!(both.len(), 2 * one.len(), "two plans per logical mesh");
+            for (pair, first) in both.chunks(2).zip(&one) {
+                assert_eq!(pair[0], *first, "the first plan is the usual one");
+                assert_eq!(pair[1].logical_mesh, first.logical_mesh);
+                // The usual plan is the fastest of a superset of plans.
+                assert!(pair[1].latency >= pair[0].latency * (1.0 - 1e-12));
+                // On the 1-D mesh every weight is split over all devices.
+                assert!(pair[1].mem_param * devices as f64 <= whole, "{pair:?} vs {whole}");
+            }
+        }
+        // Without the option, or with replicated parameters forbidden anyway, one plan each.
+        let forbidden = OracleOptions { sharded_params_variant: true, allow_replicated_parameters: false, ..OracleOptions::default() };
+        let f = GraphStageOracle::new(&graph, layer_of, Some(&step), cluster(), forbidden).unwrap();
+        assert_eq!(f.cost_options(0..2, sub(2)).len(), plain.cost_options(0..2, sub(2)).len());
     }
 
     #[test]

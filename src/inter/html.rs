@@ -66,10 +66,13 @@ pub fn render_html(report: &InterReport) -> String {
     };
     let o = &report.options;
     let mem = o.mem_device_bytes.map_or("unlimited".to_string(), |m| format!("{} GiB", gib(m)));
-    let summary = format!(
+    let mut summary = format!(
         "{} hosts \u{d7} {} devices{device}; {} layers, {} microbatches, {} schedule, memory limit {mem}",
         c.hosts, c.devices_per_host, o.layers, o.microbatches, o.schedule
     );
+    if o.cross_stage_cost {
+        summary.push_str("; cross-stage transfers in the stage latencies");
+    }
     let _ = writeln!(h, "<p class=\"summary\">{}</p>", esc(&summary));
     if !report.notes.is_empty() {
         h.push_str("<ul class=\"notes\">\n");
@@ -83,6 +86,7 @@ pub fn render_html(report: &InterReport) -> String {
     h.push_str("<section class=\"tables\">\n");
     stage_table(&mut h, report);
     baseline_table(&mut h, report);
+    microbatch_table(&mut h, report);
     search_table(&mut h, report);
     h.push_str("</section>\n</div>\n</body>\n</html>\n");
     h
@@ -245,6 +249,29 @@ fn baseline_table(h: &mut String, r: &InterReport) {
     h.push_str("</tbody>\n</table>\n");
 }
 
+/// The trials of `microbatches=auto`, the chosen B in bold.
+fn microbatch_table(h: &mut String, r: &InterReport) {
+    let Some(m) = &r.microbatch_search else { return };
+    let _ = writeln!(
+        h,
+        "<h2>Microbatches</h2>\n<p class=\"muted\">Global batch {} split into B microbatches; each B planned on its own.</p>",
+        m.global_batch
+    );
+    h.push_str("<table class=\"data microbatches\">\n<thead><tr><th>B</th><th>iteration time (ms)</th><th>stages</th><th class=\"l\">note</th></tr></thead>\n<tbody>\n");
+    for t in &m.trials {
+        let class = if t.microbatches == r.options.microbatches { " class=\"best\"" } else { "" };
+        let _ = writeln!(
+            h,
+            "<tr{class}><td>{}</td><td>{}</td><td>{}</td><td class=\"l muted\">{}</td></tr>",
+            t.microbatches,
+            t.iteration_time.map_or("infeasible".to_string(), ms),
+            t.stages.map_or("\u{2014}".to_string(), |s| s.to_string()),
+            esc(t.note.as_deref().unwrap_or(""))
+        );
+    }
+    h.push_str("</tbody>\n</table>\n");
+}
+
 fn search_table(h: &mut String, r: &InterReport) {
     let d = &r.dp;
     let q = &r.queries;
@@ -254,7 +281,7 @@ fn search_table(h: &mut String, r: &InterReport) {
         ("skipped within epsilon", d.skipped_epsilon.to_string()),
         ("best t_max (ms)", ms(d.best_t_max)),
         ("DP seconds", num(d.seconds, 3)),
-        ("oracle queries / cache hits", format!("{} / {}", q.queries, q.cache_hits)),
+        ("oracle queries / composed / cache hits", format!("{} / {} / {}", q.queries, q.composed, q.cache_hits)),
         ("pruned (range, submesh) pairs", q.pruned.to_string()),
         ("oracle seconds / table wall seconds", format!("{} / {}", num(q.oracle_seconds, 3), num(q.wall_seconds, 3))),
         (

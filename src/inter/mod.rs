@@ -7,7 +7,9 @@
 //!   other op with its anchor, as `alpa-cluster-layers` does.
 //! - Stage cost oracle: [`GraphStageOracle`] cuts a layer range out of the graph
 //!   ([`StageGraph`]) and plans it with the intra-op pass on every logical mesh of a submesh;
-//!   [`layer_signatures`] lets [`CachedCost`] reuse the answers of identical layers.
+//!   [`layer_signatures`] lets [`CachedCost`] reuse the answers of identical layers, and
+//!   [`CachedCost::with_composition`] compose long ranges from short windows (an
+//!   approximation for large models, compose.rs).
 //! - Stage-mesh DP (Eq. 3-5): a [`StageCost`] oracle (the intra-op pass) is queried for every
 //!   (layer range, submesh) through a [`CachedCost`] into a [`CostTable`];
 //!   [`solve_stage_dp`] finds the stages, submeshes and logical meshes minimising
@@ -16,16 +18,20 @@
 //! - Baselines with the same table: [`intra_op_only`], [`inter_op_only`], [`equal_layer`],
 //!   [`equal_layer_equal_mesh`], [`megatron_grid`]; equal-operator layers via
 //!   [`equal_operator_boundaries`].
+//! - Beyond the paper: cross-stage transfers in the DP ([`StageTransfer`] from
+//!   [`boundary_bytes`]) and the search over the number of microbatches ([`search_microbatches`]).
 //! - The plan report: [`InterReport`] (JSON) and [`render_html`] (one self-contained page).
 //! - Brute force references for tests: [`brute_force_stage_plan`], [`brute_force_clustering`].
 
 mod baselines;
+mod boundary;
 pub mod train_step;
 mod brute;
 mod cache;
 mod cluster_auto;
 mod cluster_brute;
 mod cluster_graph;
+mod compose;
 mod clustering;
 mod cost;
 mod error;
@@ -33,6 +39,7 @@ mod graph_oracle;
 mod layer_assignment;
 mod html;
 mod memory;
+mod microbatches;
 mod pipeline;
 mod placement;
 mod plan;
@@ -44,13 +51,15 @@ mod stage_moves;
 mod stage_table;
 mod submesh;
 mod table;
+mod transfer;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use baselines::{
     best_megatron, equal_layer, equal_layer_equal_mesh, inter_op_only, intra_op_only, megatron_grid, standard_submesh,
     MegatronPoint,
 };
+pub use boundary::{boundary_bytes, BoundaryBytes};
 pub use brute::{brute_force_stage_plan, BRUTE_FORCE_MAX_LAYERS};
 pub use cache::{CachedCost, QueryStats, RangeKey};
 pub use cluster_brute::{brute_force_clustering, CLUSTER_BRUTE_MAX_OPS};
@@ -65,13 +74,15 @@ pub use graph_oracle::{layer_signatures, GraphStageOracle, OracleOptions, QueryF
 pub use layer_assignment::{assign_layers, equal_operator_layers, user_layer_of, user_layers, USER_LAYER_MARKER, clustered_ops, clustering_ops, LayerAssignment, LayerAssignmentError};
 pub use html::{esc as html_escape, render_html, PALETTE};
 pub use memory::{fits, max_fitting_depth, stage_memory, Schedule};
+pub use microbatches::{microbatch_candidates, search_microbatches, MicrobatchTrial, Planned};
 pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan};
 pub use placement::place_stages;
 pub use plan::{best_fitting, evaluate_stages, pipeline_time, PlannedStage, StageDpOptions, StagePlan};
 pub use report::{
-    BaselineStage, BaselineStatus, InterReport, LayerWork, MegatronDegrees, ReportBaseline, ReportCluster, ReportExtras,
+    BaselineStage, BaselineStatus, InterReport, LayerWork, MegatronDegrees, MicrobatchSearch, ReportBaseline, ReportCluster, ReportExtras,
     ReportOptions, ReportStage, BASELINE_NAMES, MAX_GRID_DEVICES,
 };
 pub use stage_dp::{solve_stage_dp, solve_stage_dp_filtered, DpStats, StageDpResult};
 pub use submesh::{logical_meshes, submesh_shapes, ClusterShape, SubmeshShape, SubmeshSpace};
 pub use table::{CostTable, ImbalancePrune, TableOptions};
+pub use transfer::StageTransfer;

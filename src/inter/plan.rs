@@ -5,6 +5,7 @@ use super::cost::StageCostResult;
 use super::memory::{fits, stage_memory, Schedule};
 use super::submesh::SubmeshShape;
 use super::table::CostTable;
+use super::transfer::StageTransfer;
 use serde::Serialize;
 use std::ops::Range;
 use std::time::Duration;
@@ -23,6 +24,16 @@ pub struct StageDpOptions {
     /// Stop enumerating t_max after this long and return the best plan so far.
     pub time_limit: Option<Duration>,
     pub progress: bool,
+    /// Cross-stage transfer seconds added to each stage's latency (`None`: not modeled, as in
+    /// the paper); see transfer.rs.
+    pub transfer: Option<StageTransfer>,
+}
+
+impl StageDpOptions {
+    /// The cross-stage transfer seconds charged to a stage of `layers` (0 when not modeled).
+    pub fn transfer_seconds(&self, layers: &Range<usize>) -> f64 {
+        self.transfer.as_ref().map_or(0.0, |t| t.seconds(layers))
+    }
 }
 
 impl Default for StageDpOptions {
@@ -34,6 +45,7 @@ impl Default for StageDpOptions {
             schedule: Schedule::OneFOneB,
             time_limit: None,
             progress: false,
+            transfer: None,
         }
     }
 }
@@ -45,8 +57,11 @@ pub struct PlannedStage {
     pub layers: Range<usize>,
     pub submesh: SubmeshShape,
     pub logical_mesh: [usize; 2],
-    /// Per-microbatch latency of the stage, seconds.
+    /// Per-microbatch latency of the stage, seconds: the intra-op plan's latency plus
+    /// `transfer`.
     pub latency: f64,
+    /// Cross-stage transfer seconds included in `latency` (0 unless modeled).
+    pub transfer: f64,
     pub mem_param: f64,
     pub mem_act: f64,
     /// Memory per device at this stage's pipeline depth under the schedule.
@@ -65,7 +80,8 @@ pub struct StagePlan {
 }
 
 impl StagePlan {
-    /// The plan's stages and T from chosen options (stage `j` of `S` sits at depth `S - j`).
+    /// The plan's stages and T from chosen options (stage `j` of `S` sits at depth `S - j`);
+    /// each stage's latency is the option's plus its cross-stage transfer under `opts`.
     pub(crate) fn from_choices(
         choices: Vec<(Range<usize>, SubmeshShape, StageCostResult)>,
         opts: &StageDpOptions,
@@ -75,10 +91,11 @@ impl StagePlan {
             .into_iter()
             .enumerate()
             .map(|(j, (layers, submesh, o))| PlannedStage {
+                transfer: opts.transfer_seconds(&layers),
+                latency: o.latency + opts.transfer_seconds(&layers),
                 layers,
                 submesh,
                 logical_mesh: o.logical_mesh,
-                latency: o.latency,
                 mem_param: o.mem_param,
                 mem_act: o.mem_act,
                 memory: stage_memory(&o, n - j, opts.microbatches, opts.schedule),
@@ -119,8 +136,11 @@ pub fn best_fitting(options: &[StageCostResult], depth: usize, opts: &StageDpOpt
 
 /// Evaluates a given cut (`(layer range, shape index)` in pipeline order): `None` unless the
 /// ranges tile 0..L, the submeshes use exactly all devices and every stage has an option that
-/// fits in memory at its depth.
+/// fits in memory at its depth (and the cross-stage transfer, if any, covers the layers).
 pub fn evaluate_stages(table: &CostTable, stages: &[(Range<usize>, usize)], opts: &StageDpOptions) -> Option<StagePlan> {
+    if opts.transfer.as_ref().is_some_and(|t| t.validate(table.num_layers()).is_err()) {
+        return None;
+    }
     let mut next = 0;
     let mut devices = 0;
     let mut choices = Vec::with_capacity(stages.len());

@@ -12,6 +12,7 @@ use super::baselines::{best_megatron, equal_layer, inter_op_only, intra_op_only,
 use super::cache::QueryStats;
 use super::clustering::Clustering;
 use super::memory::Schedule;
+use super::microbatches::MicrobatchTrial;
 use super::pipeline::PipelinePlan;
 use super::plan::{StageDpOptions, StagePlan};
 use super::stage_dp::DpStats;
@@ -76,6 +77,8 @@ pub struct ReportOptions {
     pub layers: usize,
     /// The submesh shapes the DP could choose from.
     pub submesh_shapes: Vec<SubmeshShape>,
+    /// Whether stage latencies include the cross-stage transfer (transfer.rs).
+    pub cross_stage_cost: bool,
 }
 
 /// Per-layer work, to report the operators and FLOPs of each stage.
@@ -108,8 +111,10 @@ pub struct ReportStage {
     pub devices: Vec<usize>,
     /// Pipeline depth: stages from this one to the last, itself included.
     pub depth: usize,
-    /// Per-microbatch latency, seconds.
+    /// Per-microbatch latency, seconds (cross-stage transfer included).
     pub latency: f64,
+    /// Cross-stage transfer seconds in `latency` (0 unless `cross_stage_cost`).
+    pub transfer: f64,
     pub mem_param: f64,
     pub mem_act: f64,
     /// Memory per device at this stage's depth under the schedule, bytes.
@@ -170,6 +175,16 @@ pub struct ReportExtras {
     /// The plan on equal-operator layers (its own clustering and cost table); `None` when not
     /// computed.
     pub equal_operator: Option<StagePlan>,
+    /// How B was chosen: the microbatch search's trials (`microbatches=auto`), if any.
+    pub microbatch_search: Option<MicrobatchSearch>,
+}
+
+/// The search over B the plan came from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MicrobatchSearch {
+    /// The global batch that was split into B microbatches.
+    pub global_batch: usize,
+    pub trials: Vec<MicrobatchTrial>,
 }
 
 /// The whole report. Field order is the JSON order.
@@ -185,6 +200,8 @@ pub struct InterReport {
     pub dp: DpStats,
     pub queries: QueryStats,
     pub baselines: Vec<ReportBaseline>,
+    /// The search over B (`microbatches=auto`); `None` when B was given.
+    pub microbatch_search: Option<MicrobatchSearch>,
     /// Inconsistencies found while building the report (empty for a normal plan).
     pub notes: Vec<String>,
 }
@@ -256,6 +273,7 @@ impl InterReport {
                     devices,
                     depth: n - i,
                     latency: s.latency,
+                    transfer: s.transfer,
                     mem_param: s.mem_param,
                     mem_act: s.mem_act,
                     memory: s.memory,
@@ -276,6 +294,7 @@ impl InterReport {
                 time_limit_seconds: opts.time_limit.map(|d| d.as_secs_f64()),
                 layers: table.num_layers(),
                 submesh_shapes: table.shapes().to_vec(),
+                cross_stage_cost: opts.transfer.is_some(),
             },
             cluster,
             stages,
@@ -285,6 +304,7 @@ impl InterReport {
             dp: plan.dp.clone(),
             queries: plan.queries.clone(),
             baselines: baselines(table, opts, extras.equal_operator.as_ref(), t),
+            microbatch_search: extras.microbatch_search.clone(),
             notes,
         };
         report.check_owners();

@@ -1,5 +1,6 @@
 //! The transitions of the stage DP: for every (layer range, submesh) and pipeline depth class,
-//! the fastest option that fits in memory.
+//! the fastest option that fits in memory. A transition's latency includes the range's
+//! cross-stage transfer when it is modeled (transfer.rs).
 
 use super::memory::max_fitting_depth;
 use super::plan::StageDpOptions;
@@ -42,12 +43,15 @@ pub(crate) fn build_moves(
                 if shape.devices() > devices || !allow(k..i, shape) {
                     continue;
                 }
+                // The cross-stage transfer depends on the range only: the same for every option.
+                let transfer = opts.transfer_seconds(&(k..i));
                 let mut o: Vec<(f64, usize, usize)> = table
                     .options(k..i, s)
                     .iter()
                     .enumerate()
                     .map(|(n, o)| {
-                        (o.latency, max_fitting_depth(o, s_max, opts.microbatches, opts.schedule, opts.mem_device), n)
+                        let cap = max_fitting_depth(o, s_max, opts.microbatches, opts.schedule, opts.mem_device);
+                        (o.latency + transfer, cap, n)
                     })
                     .filter(|&(_, cap, _)| cap > 0)
                     .collect();

@@ -147,23 +147,34 @@ impl CostTable {
                 opts.threads
             )
         });
-        let next = AtomicUsize::new(0);
+        // With composition, the windows are planned first, all in parallel, so that the long
+        // ranges composed from them afterwards find them cached instead of planning them
+        // again on the side.
+        let window = oracle.composition_window().unwrap_or(usize::MAX);
+        let (short, long): (Vec<usize>, Vec<usize>) =
+            representatives.iter().partition(|&&n| requests[n].1 - requests[n].0 <= window);
+        let total = representatives.len();
+        let done_before = AtomicUsize::new(0);
         let results: Mutex<Vec<(usize, Vec<StageCostResult>)>> = Mutex::new(Vec::new());
         let shapes = t.shapes.clone();
-        std::thread::scope(|scope| {
-            for _ in 0..opts.threads {
-                scope.spawn(|| loop {
-                    let j = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&n) = representatives.get(j) else { break };
-                    let (k, i, s) = requests[n];
-                    let o = oracle.cost_options(k..i, shapes[s]);
-                    if let Ok(mut r) = results.lock() {
-                        r.push((n, o));
-                    }
-                    progress.tick(|| format!("{}/{} distinct queries", j + 1, representatives.len()));
-                });
-            }
-        });
+        for batch in [short, long] {
+            let next = AtomicUsize::new(0);
+            std::thread::scope(|scope| {
+                for _ in 0..opts.threads {
+                    scope.spawn(|| loop {
+                        let j = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&n) = batch.get(j) else { break };
+                        let (k, i, s) = requests[n];
+                        let o = oracle.cost_options(k..i, shapes[s]);
+                        if let Ok(mut r) = results.lock() {
+                            r.push((n, o));
+                        }
+                        let finished = done_before.fetch_add(1, Ordering::Relaxed) + 1;
+                        progress.tick(|| format!("{finished}/{total} distinct queries"));
+                    });
+                }
+            });
+        }
         let results = results.into_inner().map_err(|_| InterError::InvalidInput("oracle thread panicked".into()))?;
         let mut done = vec![false; requests.len()];
         for (n, o) in results {

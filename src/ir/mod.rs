@@ -1,4 +1,5 @@
 pub mod attr_text;
+pub mod batch_split;
 pub mod cost;
 pub mod graph;
 pub mod op_table;

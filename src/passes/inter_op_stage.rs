@@ -2,8 +2,15 @@
 //! Eq. 6, every (layer range, submesh, logical mesh) planned by the intra-op ILP, the stage-mesh
 //! DP (Eq. 3-5) and the placement; each op gets `alpa.layer`, `alpa.phase` and `alpa.stage`,
 //! the entry function gets `alpa.pipeline` (one dictionary per stage), and the JSON / HTML
-//! reports are written on request. A train step is then sliced into stage functions that the
-//! rewritten entry calls over the microbatches (`inter::program`, `stage_slicing`).
+//! reports are written on request. A train step exported at microbatch size is then sliced
+//! into stage functions that the rewritten entry calls over the microbatches (`inter::program`,
+//! `stage_slicing`).
+//!
+//! Beyond the paper: `microbatches=auto` (with `split-batch=true` implied) takes the exported
+//! step as the global batch, splits it into B microbatches for every B dividing it up to
+//! `max-microbatches` (ir/batch_split.rs), plans each and keeps the least iteration time
+//! (inter/microbatches.rs); `cross-stage-cost=on` adds the activation and gradient transfers
+//! between consecutive stages to the stage latencies (inter/transfer.rs).
 
 use super::cluster_layers::{delta_option, layer_assignment};
 use super::diagnostics::Diagnostic;
@@ -16,14 +23,18 @@ use crate::cluster::Cluster;
 use super::stage_shardings::{self, StageShardings};
 use super::stage_slicing::{self, StagePlacement};
 use crate::inter::program::{build_program, GradientCombine, ProgramError};
-use crate::inter::train_step::{analyze, Phase};
+use crate::inter::train_step::{analyze, Phase, TrainStep};
 use crate::inter::{
-    equal_operator_layers, plan_pipeline_parallel, render_html, CachedCost, ClusterShape, GraphStageOracle, ImbalancePrune, InterError,
-    InterReport, LayerWork, OracleOptions, PipelinePlan, ReportCluster, ReportExtras, Schedule, StageDpOptions,
-    SubmeshSpace, TableOptions,
+    boundary_bytes, equal_operator_layers, microbatch_candidates, plan_pipeline_parallel, render_html, search_microbatches,
+    CachedCost, ClusterShape, CostTable, GraphStageOracle, ImbalancePrune, InterError, InterReport, LayerAssignment,
+    LayerWork, MicrobatchSearch, OracleOptions, PipelinePlan, Planned, QueryFailure, ReportCluster, ReportExtras, Schedule,
+    StageDpOptions, StagePlan, StageTransfer, SubmeshSpace, TableOptions,
 };
 use crate::inter::StageInput;
 use crate::intra::SolveOptions;
+use crate::ir::batch_split::{batch_dims, split_with, BatchDims};
+use crate::ir::graph::Graph;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use crate::ir::summary::human_bytes;
 use mlir_sys::MlirOperation;
@@ -31,10 +42,20 @@ use std::time::Duration;
 
 const PASS: &str = "alpa-inter-op-stage";
 
+/// B: given, or searched over the divisors of the global batch up to a cap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Microbatches {
+    Fixed(usize),
+    Auto { max: usize },
+}
+
 /// The pass options, parsed.
 struct StageOptions {
     cluster: Cluster,
-    microbatches: usize,
+    microbatches: Microbatches,
+    /// The exported step is the global batch; each microbatch gets 1 / B of it.
+    split_batch: bool,
+    cross_stage_cost: bool,
     delta: f64,
     epsilon: f64,
     imbalance_tolerance: Option<f64>,
@@ -43,6 +64,10 @@ struct StageOptions {
     /// Solver limit of one (range, logical mesh) plan, and of the DP's t_max enumeration.
     time_limit: f64,
     threads: usize,
+    /// Ranges longer than this many layers are composed from windows (0: all exact).
+    compose_stages: usize,
+    /// Also plan every stage with sharded parameters.
+    sharded_params_variant: bool,
     report: String,
     report_html: String,
     /// Slice a train step into stage functions (off: annotations only).
@@ -65,10 +90,24 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
     };
     let cluster_name = text("cluster", "p3.16xlarge-x1");
     let cluster = Cluster::load(&cluster_name).map_err(|e| format!("cluster '{cluster_name}': {e}"))?;
-    let microbatches = match text("microbatches", "1").parse::<usize>() {
-        Ok(b) if b >= 1 => b,
-        _ => return Err(format!("microbatches must be a positive integer, got '{}'", text("microbatches", "1"))),
+    let max = match text("max-microbatches", "64").parse::<usize>() {
+        Ok(m) if m >= 1 => m,
+        _ => return Err(format!("max-microbatches must be a positive integer, got '{}'", text("max-microbatches", "64"))),
     };
+    let microbatches = match text("microbatches", "1").as_str() {
+        "auto" => Microbatches::Auto { max },
+        t => match t.parse::<usize>() {
+            Ok(b) if b >= 1 => Microbatches::Fixed(b),
+            _ => return Err(format!("microbatches must be a positive integer or auto, got '{t}'")),
+        },
+    };
+    let cross_stage_cost = match text("cross-stage-cost", "off").as_str() {
+        "on" | "true" | "1" => true,
+        "off" | "false" | "0" | "" => false,
+        other => return Err(format!("cross-stage-cost must be on or off, got '{other}'")),
+    };
+    // Comparing B needs a fixed global batch: auto always splits the exported one.
+    let split_batch = options.flag("split-batch", false)? || matches!(microbatches, Microbatches::Auto { .. });
     let imbalance_tolerance = match text("imbalance-tolerance", "0").as_str() {
         "" | "off" => None,
         t => match t.parse::<f64>() {
@@ -96,9 +135,17 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
         Ok(n) => n,
         Err(_) => return Err(format!("threads must be a non-negative integer, got '{}'", text("threads", "0"))),
     };
+    let compose_stages = match text("compose-stages", "0").parse::<usize>() {
+        Ok(n) => n,
+        Err(_) => return Err(format!("compose-stages must be a non-negative integer, got '{}'", text("compose-stages", "0"))),
+    };
     Ok(StageOptions {
+        compose_stages,
+        sharded_params_variant: options.flag("sharded-params-variant", false)?,
         cluster,
         microbatches,
+        split_batch,
+        cross_stage_cost,
         delta: delta_option(options)?,
         epsilon: number("epsilon", "1e-6")?,
         imbalance_tolerance,
@@ -135,35 +182,27 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let assignment =
         layer_assignment(graph, &read.handles, step.as_ref(), options, opts.delta, cluster_shape.devices(), &fail)?;
 
-    let oracle_options = OracleOptions {
-        solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
-        progress: true,
-        ..OracleOptions::default()
-    };
-    let oracle = GraphStageOracle::new(graph, assignment.layer_of.clone(), step.as_ref(), opts.cluster.clone(), oracle_options)
-        .map_err(|e| fail(e.to_string()))?;
-    let signatures = oracle.layer_signatures();
-    let cached = CachedCost::with_signatures(oracle, signatures);
     let layers = assignment.num_layers();
-    let table_options = TableOptions {
-        shapes: opts.shapes,
-        threads: opts.threads.max(1),
-        imbalance: opts
-            .imbalance_tolerance
-            .map(|tolerance| ImbalancePrune { layer_flops: assignment.clustering.layer_flops.clone(), tolerance }),
-        progress: true,
+    let batch = match opts.split_batch {
+        true => Some(batch_dims(graph).map_err(|e| fail(format!("cannot split the batch into microbatches: {e}")))?),
+        false => None,
     };
-    let dp_options = StageDpOptions {
-        microbatches: opts.microbatches,
-        mem_device: opts.cluster.device.memory_bytes as f64,
-        epsilon: opts.epsilon,
-        schedule: opts.schedule,
-        time_limit: Some(Duration::from_secs_f64(opts.time_limit)),
-        progress: true,
+    let context = PlanContext { graph, step: step.as_ref(), assignment: &assignment, batch: batch.as_ref(), opts: &opts, cluster_shape };
+
+    let (chosen, search) = match opts.microbatches {
+        Microbatches::Fixed(b) => (context.plan(b).map_err(fail)?, None),
+        Microbatches::Auto { max } => {
+            let global_batch = batch.as_ref().map_or(1, |d| d.global_batch.max(1) as usize);
+            let candidates = microbatch_candidates(global_batch, max);
+            let (_, trial, trials) = search_microbatches(&candidates, true, |b| {
+                context.plan(b).map(|t| Planned { iteration_time: t.plan.plan.iteration_time, stages: t.plan.plan.stages.len(), value: t })
+            })
+            .map_err(|e| fail(format!("microbatches=auto: {e}")))?;
+            (trial, Some(MicrobatchSearch { global_batch, trials }))
+        }
     };
-    let (plan, table) = plan_pipeline_parallel(&cached, layers, cluster_shape, &table_options, &dp_options)
-        .map_err(|e| fail(plan_failure(&e, &opts)))?;
-    for failure in cached.inner().failures().iter().take(5) {
+    let Trial { plan, table, dp_options, failures } = chosen;
+    for failure in failures.iter().take(5) {
         Diagnostic::warning(entry.op, format!("{PASS}: a stage candidate could not be planned: {failure:?}")).emit();
     }
 
@@ -175,24 +214,32 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     annotate(module, entry.op, &read.handles, &assignment.layer_of, &stage_of_op, step.as_ref().map(|s| s.phase.as_slice()), &plan);
 
     // The equal-operator baseline needs its own layers, so its own table and DP.
-    let equal_operator = if opts.baselines {
-        equal_operator_plan(graph, step.as_ref(), &assignment, &opts, cluster_shape, &table_options, &dp_options)
-    } else {
-        None
-    };
+    let equal_operator = if opts.baselines { context.equal_operator_plan(&dp_options) } else { None };
     let report = InterReport::new(
         &plan,
         &table,
         &dp_options,
         ReportCluster::from_cluster(&opts.cluster),
-        &ReportExtras { layer_work: Some(LayerWork::from_clustering(&assignment.clustering)), equal_operator },
+        &ReportExtras {
+            layer_work: Some(LayerWork::from_clustering(&assignment.clustering)),
+            equal_operator,
+            microbatch_search: search.clone(),
+        },
     );
     write_output(&opts.report, || report.to_json_pretty()).map_err(|e| fail(format!("report: {e}")))?;
     write_output(&opts.report_html, || render_html(&report)).map_err(|e| fail(format!("report-html: {e}")))?;
-    Diagnostic::remark(entry.op, summary(&plan, layers, &opts)).emit();
+    Diagnostic::remark(entry.op, summary(&plan, layers, &opts, search.as_ref())).emit();
 
     // A train step is sliced into stage functions called by the schedule from the entry.
-    if let (Some(step), true) = (&step, opts.slice) {
+    // Its functions are clones of the exported ops, so the step must be one microbatch.
+    if step.is_some() && opts.slice && opts.split_batch {
+        Diagnostic::warning(
+            entry.op,
+            format!("{PASS}: the step was planned as the global batch (split-batch or microbatches=auto): stage functions need a step exported at microbatch size, so the module is annotated, not sliced"),
+        )
+        .emit();
+    }
+    if let (Some(step), true, false) = (&step, opts.slice, opts.split_batch) {
         let program = build_program(
             graph,
             step,
@@ -214,10 +261,10 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
             .map(|(s, devices)| StagePlacement { devices: devices.clone(), logical_mesh: s.logical_mesh })
             .collect();
         // Each stage's intra-op plan (the one the DP priced) goes onto its functions.
+        let oracle = context.oracle(graph).map_err(fail)?;
         let mut stage_plans = Vec::with_capacity(plan.plan.stages.len());
         for stage in &plan.plan.stages {
-            let evaluation = cached
-                .inner()
+            let evaluation = oracle
                 .evaluate(stage.layers.clone(), stage.submesh, stage.logical_mesh)
                 .map_err(|e| fail(format!("re-planning stage layers {}..{}: {e}", stage.layers.start, stage.layers.end)))?;
             let mut result_specs = vec![None; graph.ops().len()];
@@ -248,30 +295,6 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     Ok(())
 }
 
-/// The stage DP on layers of equal op count (the paper's equal-operator baseline); `None`
-/// when it has no feasible plan.
-fn equal_operator_plan(
-    graph: &crate::ir::graph::Graph,
-    step: Option<&crate::inter::train_step::TrainStep>,
-    assignment: &crate::inter::LayerAssignment,
-    opts: &StageOptions,
-    cluster: ClusterShape,
-    table_options: &TableOptions,
-    dp_options: &StageDpOptions,
-) -> Option<crate::inter::StagePlan> {
-    let layers = equal_operator_layers(graph, step, assignment.num_layers(), opts.delta).ok()?;
-    let oracle_options = OracleOptions {
-        solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
-        ..OracleOptions::default()
-    };
-    let oracle = GraphStageOracle::new(graph, layers.layer_of.clone(), step, opts.cluster.clone(), oracle_options).ok()?;
-    let signatures = oracle.layer_signatures();
-    let cached = CachedCost::with_signatures(oracle, signatures);
-    let table_options = TableOptions { imbalance: None, progress: false, ..table_options.clone() };
-    let dp_options = StageDpOptions { progress: false, ..dp_options.clone() };
-    plan_pipeline_parallel(&cached, layers.num_layers(), cluster, &table_options, &dp_options).ok().map(|(p, _)| p.plan)
-}
-
 /// The pass plans an unpartitioned step for the whole cluster: a module already partitioned
 /// for another device count (or already carrying a Shardy mesh) does not match it.
 fn check_not_partitioned(module: MlirOperation, cluster: &Cluster) -> Result<(), String> {
@@ -291,14 +314,141 @@ fn check_not_partitioned(module: MlirOperation, cluster: &Cluster) -> Result<(),
     Ok(())
 }
 
-fn plan_failure(error: &InterError, opts: &StageOptions) -> String {
+/// What planning one B needs; the same for every B.
+struct PlanContext<'a> {
+    graph: &'a Graph,
+    step: Option<&'a TrainStep>,
+    assignment: &'a LayerAssignment,
+    batch: Option<&'a BatchDims>,
+    opts: &'a StageOptions,
+    cluster_shape: ClusterShape,
+}
+
+/// The plan for one B and what the report needs of it.
+struct Trial {
+    plan: PipelinePlan,
+    table: CostTable,
+    dp_options: StageDpOptions,
+    failures: Vec<QueryFailure>,
+}
+
+impl PlanContext<'_> {
+    /// Cost table, DP and placement for B = `microbatches` (on the graph of one microbatch of
+    /// G / B examples when the batch is split; the op indices, and so the layers, stay).
+    fn plan(&self, microbatches: usize) -> Result<Trial, String> {
+        let opts = self.opts;
+        let graph = self.microbatch_graph(microbatches)?;
+        let graph = graph.as_ref();
+        let layer_of = &self.assignment.layer_of;
+        let oracle = self.oracle(graph)?;
+        let signatures = oracle.layer_signatures();
+        let cached = CachedCost::with_signatures(oracle, signatures).with_composition(opts.compose_stages);
+        let layers = self.assignment.num_layers();
+        let table_options = self.table_options();
+        let transfer = match opts.cross_stage_cost {
+            true => Some(stage_transfer(graph, layer_of, &opts.cluster)?),
+            false => None,
+        };
+        let dp_options = StageDpOptions {
+            microbatches,
+            mem_device: opts.cluster.device.memory_bytes as f64,
+            epsilon: opts.epsilon,
+            schedule: opts.schedule,
+            time_limit: Some(Duration::from_secs_f64(opts.time_limit)),
+            progress: true,
+            transfer,
+        };
+        let (plan, table) = plan_pipeline_parallel(&cached, layers, self.cluster_shape, &table_options, &dp_options)
+            .map_err(|e| plan_failure(&e, opts, microbatches))?;
+        Ok(Trial { plan, table, dp_options, failures: cached.inner().failures() })
+    }
+}
+
+impl<'a> PlanContext<'a> {
+    /// The graph of one microbatch: the exported one, or 1 / B of it when the batch is split.
+    fn microbatch_graph(&self, microbatches: usize) -> Result<Cow<'a, Graph>, String> {
+        match self.batch {
+            Some(dims) if microbatches > 1 => split_with(self.graph, dims, microbatches as i64)
+                .map(Cow::Owned)
+                .map_err(|e| format!("cannot split the batch into {microbatches} microbatches: {e}")),
+            _ => Ok(Cow::Borrowed(self.graph)),
+        }
+    }
+
+    /// The intra-op oracle of `graph` (one microbatch) with the pass's options.
+    fn oracle<'g>(&self, graph: &'g Graph) -> Result<GraphStageOracle<'g>, String> {
+        let opts = self.opts;
+        let oracle_options = OracleOptions {
+            solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
+            progress: true,
+            sharded_params_variant: opts.sharded_params_variant,
+            ..OracleOptions::default()
+        };
+        GraphStageOracle::new(graph, self.assignment.layer_of.clone(), self.step, opts.cluster.clone(), oracle_options)
+            .map_err(|e| e.to_string())
+    }
+
+    fn table_options(&self) -> TableOptions {
+        TableOptions {
+            shapes: self.opts.shapes,
+            threads: self.opts.threads.max(1),
+            imbalance: self
+                .opts
+                .imbalance_tolerance
+                .map(|tolerance| ImbalancePrune { layer_flops: self.assignment.clustering.layer_flops.clone(), tolerance }),
+            progress: true,
+        }
+    }
+
+    /// The stage DP on layers of equal op count (the paper's equal-operator baseline) with the
+    /// chosen plan's B; `None` when it has no feasible plan.
+    fn equal_operator_plan(&self, dp_options: &StageDpOptions) -> Option<StagePlan> {
+        let graph = self.microbatch_graph(dp_options.microbatches).ok()?;
+        let graph = graph.as_ref();
+        let layers = equal_operator_layers(graph, self.step, self.assignment.num_layers(), self.opts.delta).ok()?;
+        let oracle_options = OracleOptions {
+            solve: SolveOptions { time_limit: Some(self.opts.time_limit), ..SolveOptions::default() },
+            sharded_params_variant: self.opts.sharded_params_variant,
+            ..OracleOptions::default()
+        };
+        let oracle =
+            GraphStageOracle::new(graph, layers.layer_of.clone(), self.step, self.opts.cluster.clone(), oracle_options).ok()?;
+        let signatures = oracle.layer_signatures();
+        let cached = CachedCost::with_signatures(oracle, signatures).with_composition(self.opts.compose_stages);
+        let table_options = TableOptions { imbalance: None, progress: false, ..self.table_options() };
+        // Its own layers: the cross-stage transfer term (per boundary of the main layers) does
+        // not apply.
+        let dp_options = StageDpOptions { progress: false, transfer: None, ..dp_options.clone() };
+        plan_pipeline_parallel(&cached, layers.num_layers(), self.cluster_shape, &table_options, &dp_options)
+            .ok()
+            .map(|(p, _)| p.plan)
+    }
+}
+
+/// Per-boundary transfer times: the bytes crossing each layer boundary over the link between
+/// stages. Consecutive stages may share a host, but the DP places no stage on a host yet, so a
+/// multi-host cluster is charged its inter-host link (an upper bound); one host, its own link.
+fn stage_transfer(graph: &Graph, layer_of: &[usize], cluster: &Cluster) -> Result<StageTransfer, String> {
+    let bytes = boundary_bytes(graph, layer_of).map_err(|e| e.to_string())?;
+    let link = if cluster.hosts > 1 { cluster.inter_host_link() } else { cluster.intra_host };
+    Ok(StageTransfer::from_bytes(&bytes.forward, &bytes.backward, link.latency_s, link.bandwidth_bytes_per_s))
+}
+
+fn plan_failure(error: &InterError, opts: &StageOptions, microbatches: usize) -> String {
+    // The ILP's plans minimise time and may replicate every parameter; say what could help.
+    let hint = match error {
+        InterError::NoStagePlan { .. } if !opts.sharded_params_variant => {
+            " (sharded-params-variant=true also offers each stage with its parameters sharded)"
+        }
+        _ => "",
+    };
     format!(
-        "no pipeline plan for cluster {} ({} x {} devices, {} per device) with {} microbatches: {error}",
+        "no pipeline plan for cluster {} ({} x {} devices, {} per device) with {} microbatches: {error}{hint}",
         opts.cluster.name,
         opts.cluster.hosts,
         opts.cluster.devices_per_host,
         human_bytes(opts.cluster.device.memory_bytes),
-        opts.microbatches
+        microbatches
     )
 }
 
@@ -352,7 +502,7 @@ fn annotate(
     mlir::set_attr(entry, "alpa.microbatches", mlir::parse_attr(context, &format!("{} : i64", plan.plan.microbatches)).expect("an integer attribute parses"));
 }
 
-fn summary(plan: &PipelinePlan, layers: usize, opts: &StageOptions) -> String {
+fn summary(plan: &PipelinePlan, layers: usize, opts: &StageOptions, search: Option<&MicrobatchSearch>) -> String {
     let stages: Vec<String> = plan
         .plan
         .stages
@@ -373,8 +523,24 @@ fn summary(plan: &PipelinePlan, layers: usize, opts: &StageOptions) -> String {
             )
         })
         .collect();
+    let how = match search {
+        Some(m) => {
+            let tried: Vec<String> = m
+                .trials
+                .iter()
+                .map(|t| match t.iteration_time {
+                    Some(time) => format!("{}: {:.3} ms", t.microbatches, time * 1e3),
+                    None => format!("{}: no plan", t.microbatches),
+                })
+                .collect();
+            format!(", chosen by auto from global batch {} ({})", m.global_batch, tried.join(", "))
+        }
+        None if opts.split_batch => ", split from the exported batch".to_string(),
+        None => String::new(),
+    };
+    let transfers = if opts.cross_stage_cost { " with cross-stage transfers" } else { "" };
     format!(
-        "{PASS}: {} stages over {layers} layers on {} ({} microbatches): iteration {:.3} ms modeled; {}; {} oracle queries, {} cache hits",
+        "{PASS}: {} stages over {layers} layers on {} ({} microbatches{how}): iteration {:.3} ms modeled{transfers}; {}; {} oracle queries, {} cache hits",
         plan.plan.stages.len(),
         opts.cluster.name,
         plan.plan.microbatches,

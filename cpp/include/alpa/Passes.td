@@ -106,8 +106,14 @@ defvar InterOpStageOptions = [
            "Name of the entry function (default: main, or the only public function)">,
     Option<"cluster", "cluster", "std::string", /*default=*/"\"p3.16xlarge-x1\"",
            "Cluster preset (p3.16xlarge-xN, h100-xN) or JSON file">,
-    Option<"microbatches", "microbatches", "int", /*default=*/"1",
-           "Microbatches per iteration (B)">,
+    Option<"microbatches", "microbatches", "std::string", /*default=*/"\"1\"",
+           "Microbatches per iteration (B), or auto: split the exported step's batch G into B microbatches for every B dividing G up to max-microbatches, plan each, keep the least modeled iteration time (implies split-batch)">,
+    Option<"maxMicrobatches", "max-microbatches", "int", /*default=*/"64",
+           "Largest B microbatches=auto tries">,
+    Option<"splitBatch", "split-batch", "bool", /*default=*/"false",
+           "The exported step is the global batch: cost one microbatch of G / B examples (per-example inputs are the non-donated arguments; their leading dim is G). Off: the exported step is one microbatch">,
+    Option<"crossStageCost", "cross-stage-cost", "std::string", /*default=*/"\"off\"",
+           "on: add the activations sent to the next stage and the gradients sent back, per microbatch (latency + bytes / inter-stage link bandwidth), to each stage's latency in the DP">,
     Option<"layers", "layers", "std::string", /*default=*/"\"auto\"",
            "Number of layers; auto (the user's alpa_layer_<k> scopes if any, else Eq. 6 picks); or user">,
     Option<"delta", "delta", "double", /*default=*/"0.5",
@@ -124,6 +130,10 @@ defvar InterOpStageOptions = [
            "Seconds for each intra-op plan and for the DP's search">,
     Option<"threads", "threads", "int", /*default=*/"0",
            "Worker threads for the stage queries (0: all cores)">,
+    Option<"shardedParamsVariant", "sharded-params-variant", "bool", /*default=*/"false",
+           "Also plan every (stage, logical mesh) with no parameter fully replicated, as a second option for stages whose fastest plan does not fit in memory">,
+    Option<"composeStages", "compose-stages", "int", /*default=*/"0",
+           "Approximation for large models: plan only ranges of up to N layers with the ILP and compose longer ones from their overlapping N-layer windows (0: plan every range exactly)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the JSON report to this file (- for stderr)">,
     Option<"reportHtml", "report-html", "std::string", /*default=*/"\"\"",
@@ -146,7 +156,9 @@ def AlpaInterOpStage : Pass<"alpa-inter-op-stage", "::mlir::ModuleOp"> {
     Clusters the entry function's ops into layers (Eq. 6), asks the intra-op ILP for the
     latency and memory of every (layer range, submesh, logical mesh), runs the stage-mesh DP
     (Eq. 3-5) minimising sum of stage latencies + (B - 1) x the slowest under the schedule's
-    memory rule, and places the stages on the cluster. Every op gets `alpa.layer`,
+    memory rule, and places the stages on the cluster. Beyond the paper, `microbatches=auto`
+    searches B for a fixed global batch and `cross-stage-cost=on` charges the transfers
+    between consecutive stages inside the DP. Every op gets `alpa.layer`,
     `alpa.phase` and `alpa.stage`; the entry gets `alpa.pipeline` (per stage: layers,
     submesh, logical mesh, device ids, latency) and `alpa.microbatches`. A train step
     (exported at microbatch size) is then sliced into @stage{i}_forward/backward/apply

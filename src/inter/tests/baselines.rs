@@ -6,7 +6,7 @@ use crate::inter::{
 };
 
 fn opts(b: usize, mem: f64) -> StageDpOptions {
-    StageDpOptions { microbatches: b, mem_device: mem, epsilon: 0.0, schedule: Schedule::OneFOneB, time_limit: None, progress: false }
+    StageDpOptions { microbatches: b, mem_device: mem, epsilon: 0.0, schedule: Schedule::OneFOneB, time_limit: None, progress: false, transfer: None }
 }
 
 #[test]
@@ -87,7 +87,11 @@ fn megatron_grid_on_a_homogeneous_model() {
         assert_eq!(p.data * p.tensor * p.pipeline, 8);
         if let Some(plan) = &p.plan {
             assert_eq!(plan.stages.len(), p.pipeline);
-            assert!(plan.stages.iter().all(|s| s.logical_mesh == [p.data, p.tensor]));
+            let one_d = p.data == 1 || p.tensor == 1;
+            assert!(plan
+                .stages
+                .iter()
+                .all(|s| s.logical_mesh == [p.data, p.tensor] || one_d && s.logical_mesh == [p.tensor, p.data]));
         } else {
             assert!(p.note.is_some());
         }
@@ -98,4 +102,24 @@ fn megatron_grid_on_a_homogeneous_model() {
     // Homogeneous layers: the DP's stages have equal layer counts.
     let len = dp.stages[0].layers.len();
     assert!(dp.stages.iter().all(|s| s.layers.len() == len), "{:?}", dp.stages);
+}
+
+#[test]
+fn megatron_accepts_either_view_of_a_one_dimensional_mesh() {
+    // The oracle plans [1, d] only (graph_oracle.rs); Megatron's pure data parallelism asks
+    // for [d, 1].
+    let cluster = ClusterShape::new(1, 4);
+    let shapes = submesh_shapes(cluster, SubmeshSpace::PowerOfTwo);
+    let table = CostTable::from_fn(4, cluster, shapes, |r, s| {
+        vec![StageCostResult { latency: r.len() as f64 / s.devices() as f64, mem_param: 0.0, mem_act: 0.0, logical_mesh: [1, s.devices()] }]
+    })
+    .unwrap();
+    let grid = megatron_grid(&table, &opts(4, f64::INFINITY));
+    let data = grid.iter().find(|p| (p.data, p.tensor, p.pipeline) == (4, 1, 1)).unwrap();
+    let tensor = grid.iter().find(|p| (p.data, p.tensor, p.pipeline) == (1, 4, 1)).unwrap();
+    assert!(data.plan.is_some(), "{:?}", data.note);
+    assert_eq!(data.plan, tensor.plan, "the same 1-D mesh either way round");
+    // A 2-D mesh must match exactly: [2, 2] has no option here.
+    let square = grid.iter().find(|p| (p.data, p.tensor, p.pipeline) == (2, 2, 1)).unwrap();
+    assert!(square.plan.is_none());
 }

@@ -126,3 +126,87 @@ fn bad_oracle_answers_are_errors() {
     let c = CachedCost::new(Mesh);
     assert!(matches!(CostTable::build(&c, 2, ClusterShape::new(1, 2), &TableOptions::default()), Err(InterError::InvalidInput(_))));
 }
+
+/// A chain of layers: each layer costs its weight, each inner boundary of a range adds
+/// `glue` (what planning neighbours together adds), per device. Composition from 2-layer
+/// windows is exact on it; from 1-layer windows it misses the glue.
+struct Chain {
+    weights: Vec<f64>,
+    glue: f64,
+    calls: AtomicUsize,
+    longest: AtomicUsize,
+}
+
+impl StageCost for Chain {
+    fn cost(&self, layers: Range<usize>, submesh: SubmeshShape) -> Option<StageCostResult> {
+        self.cost_options(layers, submesh).into_iter().next()
+    }
+    fn cost_options(&self, layers: Range<usize>, submesh: SubmeshShape) -> Vec<StageCostResult> {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        self.longest.fetch_max(layers.len(), Ordering::Relaxed);
+        let d = submesh.devices() as f64;
+        let w: f64 = self.weights[layers.clone()].iter().sum();
+        let inner = (layers.len() - 1) as f64 * self.glue;
+        // Two plans per mesh, as the oracle's sharded-parameter variant gives.
+        vec![
+            StageCostResult { latency: (w + inner) / d, mem_param: w, mem_act: inner, logical_mesh: [1, submesh.devices()] },
+            StageCostResult { latency: 2.0 * (w + inner) / d, mem_param: w / d, mem_act: inner, logical_mesh: [1, submesh.devices()] },
+        ]
+    }
+}
+
+fn chain(n: usize) -> Chain {
+    Chain { weights: (0..n).map(|i| 1.0 + i as f64).collect(), glue: 0.5, calls: AtomicUsize::new(0), longest: AtomicUsize::new(0) }
+}
+
+#[test]
+fn long_ranges_are_composed_from_windows() {
+    let s = SubmeshShape::new(1, 2);
+    let exact = chain(8);
+    for window in [2, 3] {
+        let c = CachedCost::new(chain(8)).with_composition(window);
+        assert_eq!(c.composition_window(), Some(window));
+        for (k, i) in [(0, 8), (1, 5), (3, 6), (2, 4)] {
+            let got = c.cost_options(k..i, s);
+            let want = exact.cost_options(k..i, s);
+            assert_eq!(got.len(), 2);
+            for (g, w) in got.iter().zip(&want) {
+                assert!((g.latency - w.latency).abs() < 1e-12 && (g.mem_param - w.mem_param).abs() < 1e-12, "{g:?} vs {w:?}");
+                assert!((g.mem_act - w.mem_act).abs() < 1e-12);
+            }
+            assert_eq!(c.cost(k..i, s), Some(want[0]));
+        }
+        assert!(c.inner().longest.load(Ordering::Relaxed) <= window, "the oracle saw only windows");
+        let st = c.stats();
+        assert!(st.composed > 0 && st.queries == c.inner().calls.load(Ordering::Relaxed), "{st:?}");
+    }
+    // One-layer windows: the plain sum, without the glue.
+    let c = CachedCost::new(chain(8)).with_composition(1);
+    let sum: f64 = (1..5).map(|i| 1.0 + i as f64).sum::<f64>() / 2.0;
+    assert_eq!(c.cost_options(1..5, s)[0].latency, sum);
+    assert_eq!(c.inner().longest.load(Ordering::Relaxed), 1);
+    // 0 turns composition off.
+    let c = CachedCost::new(chain(8)).with_composition(0);
+    assert_eq!(c.composition_window(), None);
+    let _ = c.cost_options(0..8, s);
+    assert_eq!(c.inner().longest.load(Ordering::Relaxed), 8);
+}
+
+#[test]
+fn a_parallel_table_with_composition_plans_each_window_once() {
+    let cluster = ClusterShape::new(1, 4);
+    let c = CachedCost::new(chain(10)).with_composition(2);
+    let t = CostTable::build_parallel(&c, 10, cluster, &TableOptions { threads: 3, ..TableOptions::default() }).unwrap();
+    let shapes = t.shapes().len();
+    // Windows: 10 single layers and 9 pairs per shape, each planned once.
+    assert_eq!(c.inner().calls.load(Ordering::Relaxed), 19 * shapes);
+    let sequential = CachedCost::new(chain(10)).with_composition(2);
+    let u = CostTable::build(&sequential, 10, cluster, &TableOptions::default()).unwrap();
+    for k in 0..10 {
+        for i in k + 1..=10 {
+            for s in 0..shapes {
+                assert_eq!(t.options(k..i, s), u.options(k..i, s));
+            }
+        }
+    }
+}

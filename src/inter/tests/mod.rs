@@ -7,4 +7,5 @@ mod placement;
 mod program;
 mod report;
 mod stage_dp;
+mod transfer;
 mod util;

@@ -60,7 +60,7 @@ fn json_has_every_stage_and_baseline() {
     assert!(plan.plan.stages.len() > 1, "the sample should pipeline: {:?}", plan.plan.stages);
     let work = LayerWork { ops: (0..8).map(|l| 10 + l).collect(), flops: (0..8).map(|l| 1e9 * (l + 1) as f64).collect() };
     let eq_op = crate::inter::intra_op_only(&table, &dp_opts()).unwrap();
-    let extras = ReportExtras { layer_work: Some(work.clone()), equal_operator: Some(eq_op.clone()) };
+    let extras = ReportExtras { layer_work: Some(work.clone()), equal_operator: Some(eq_op.clone()), microbatch_search: None };
     let report = InterReport::new(&plan, &table, &dp_opts(), cluster_2x4(), &extras);
     assert!(report.notes.is_empty(), "{:?}", report.notes);
     let v: serde_json::Value = serde_json::from_str(&report.to_json_pretty()).unwrap();
@@ -114,7 +114,7 @@ fn missing_inputs_are_null_not_errors() {
     assert!(r.options.mem_device_bytes.is_none());
     assert!(serde_json::from_str::<serde_json::Value>(&r.to_json_pretty()).is_ok());
     // Layer work of the wrong length is left out with a note.
-    let bad = ReportExtras { layer_work: Some(LayerWork { ops: vec![1; 3], flops: vec![1.0; 3] }), equal_operator: None };
+    let bad = ReportExtras { layer_work: Some(LayerWork { ops: vec![1; 3], flops: vec![1.0; 3] }), ..Default::default() };
     let r = InterReport::new(&plan, &table, &dp_opts(), cluster_2x4(), &bad);
     assert!(r.stages.iter().all(|s| s.ops.is_none()));
     assert!(r.notes.iter().any(|n| n.contains("layer work")), "{:?}", r.notes);
@@ -165,7 +165,7 @@ fn html_escapes_text() {
 }
 
 fn stage(layers: Range<usize>, submesh: SubmeshShape) -> PlannedStage {
-    PlannedStage { layers, submesh, logical_mesh: [1, submesh.devices()], latency: 0.01, mem_param: GIB, mem_act: GIB, memory: 2.0 * GIB }
+    PlannedStage { layers, submesh, logical_mesh: [1, submesh.devices()], latency: 0.01, transfer: 0.0, mem_param: GIB, mem_act: GIB, memory: 2.0 * GIB }
 }
 
 fn manual(stages: Vec<PlannedStage>, devices: Vec<Vec<usize>>) -> PipelinePlan {
