@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job on the bundled example: Alpa end to end (alpa-auto-shard) on a GPT train step
-# exported from JAX at microbatch size, for one p3.16xlarge host (8 V100s) and 4 microbatches:
-# layers, stage-mesh DP over intra-op plans, stage functions with their shardings, the 1F1B
-# schedule in @main. Prints the plan; writes the module and the JSON and HTML reports.
+# exported from JAX at microbatch size (lit-tests/inputs/gpt_pipeline.mlir: 4 blocks, hidden
+# 1024, 16 sequences of 512 tokens per microbatch), for two p3.16xlarge hosts (16 V100s) and
+# 16 microbatches: 4 layers, the stage-mesh DP over intra-op plans, stage functions with their
+# shardings, the 1F1B schedule in @main. Prints the plan; writes the module and the reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,11 +11,12 @@ scripts/setup.sh
 cargo build --release --locked
 out=target/example
 mkdir -p "$out"
-./target/release/alpa-opt lit-tests/inputs/gpt_tiny.mlir \
-  --alpa-auto-shard="cluster=p3.16xlarge-x1 microbatches=4 report=$out/gpt_tiny.plan.json report-html=$out/gpt_tiny.plan.html" \
-  -o "$out/gpt_tiny.pipelined.mlir" 2> "$out/gpt_tiny.log" || { cat "$out/gpt_tiny.log" >&2; exit 1; }
-grep -v '^\[' "$out/gpt_tiny.log" >&2 || true
-python3 - "$out/gpt_tiny.plan.json" <<'PY'
+name=gpt_pipeline
+./target/release/alpa-opt "lit-tests/inputs/$name.mlir" \
+  --alpa-auto-shard="cluster=p3.16xlarge-x2 microbatches=16 layers=4 report=$out/$name.plan.json report-html=$out/$name.plan.html" \
+  -o "$out/$name.pipelined.mlir" 2> "$out/$name.log" || { cat "$out/$name.log" >&2; exit 1; }
+grep -v '^\[' "$out/$name.log" >&2 || true
+python3 - "$out/$name.plan.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 c = r["cluster"]
@@ -31,4 +33,4 @@ for b in r["baselines"]:
     t = str(b["status"]).replace("_", " ") if b["iteration_time"] is None else f"{b['iteration_time'] * 1e3:.4f} ms"
     print(f"baseline {b['name']}: {t}")
 PY
-echo "module: $out/gpt_tiny.pipelined.mlir; reports: $out/gpt_tiny.plan.json, $out/gpt_tiny.plan.html" >&2
+echo "module: $out/$name.pipelined.mlir; reports: $out/$name.plan.json, $out/$name.plan.html (progress log: $out/$name.log)" >&2
