@@ -36,6 +36,8 @@ mod clustering;
 mod cost;
 mod error;
 mod graph_oracle;
+mod layer_signature;
+mod stage_graph;
 mod layer_assignment;
 mod html;
 mod memory;
