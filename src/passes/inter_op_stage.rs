@@ -31,6 +31,7 @@ use crate::inter::{
     StageDpOptions, StagePlan, StageTransfer, SubmeshSpace, TableOptions,
 };
 use crate::inter::StageInput;
+use crate::intra::config::MAX_MESH_DEVICES;
 use crate::intra::SolveOptions;
 use crate::ir::batch_split::{batch_dims, split_with, BatchDims};
 use crate::ir::graph::Graph;
@@ -41,6 +42,13 @@ use mlir_sys::MlirOperation;
 use std::time::Duration;
 
 const PASS: &str = "alpa-inter-op-stage";
+
+/// The most microbatches a plan may use: `@main` holds one call per stage function and
+/// microbatch, so B sizes the emitted program (Alpa's runs use tens).
+pub const MAX_MICROBATCHES: usize = 4096;
+
+/// The most worker threads the stage queries may use (each is an OS thread).
+pub const MAX_THREADS: usize = 256;
 
 /// B: given, or searched over the divisors of the global batch up to a cap.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,15 +98,30 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
     };
     let cluster_name = text("cluster", "p3.16xlarge-x1");
     let cluster = Cluster::load(&cluster_name).map_err(|e| format!("cluster '{cluster_name}': {e}"))?;
+    // The stage DP and placement are sized by the device count.
+    match cluster.hosts.checked_mul(cluster.devices_per_host) {
+        Some(devices) if devices <= MAX_MESH_DEVICES => {}
+        _ => {
+            return Err(format!(
+                "cluster '{cluster_name}' has {} x {} devices, more than the {MAX_MESH_DEVICES} a plan supports",
+                cluster.hosts, cluster.devices_per_host
+            ))
+        }
+    }
     let max = match text("max-microbatches", "64").parse::<usize>() {
-        Ok(m) if m >= 1 => m,
-        _ => return Err(format!("max-microbatches must be a positive integer, got '{}'", text("max-microbatches", "64"))),
+        Ok(m) if (1..=MAX_MICROBATCHES).contains(&m) => m,
+        _ => {
+            return Err(format!(
+                "max-microbatches must be an integer from 1 to {MAX_MICROBATCHES}, got '{}'",
+                text("max-microbatches", "64")
+            ))
+        }
     };
     let microbatches = match text("microbatches", "1").as_str() {
         "auto" => Microbatches::Auto { max },
         t => match t.parse::<usize>() {
-            Ok(b) if b >= 1 => Microbatches::Fixed(b),
-            _ => return Err(format!("microbatches must be a positive integer or auto, got '{t}'")),
+            Ok(b) if (1..=MAX_MICROBATCHES).contains(&b) => Microbatches::Fixed(b),
+            _ => return Err(format!("microbatches must be auto or an integer from 1 to {MAX_MICROBATCHES}, got '{t}'")),
         },
     };
     let cross_stage_cost = match text("cross-stage-cost", "off").as_str() {
@@ -131,9 +154,9 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
         return Err("time-limit must be positive".into());
     }
     let threads = match text("threads", "0").parse::<usize>() {
-        Ok(0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        Ok(n) => n,
-        Err(_) => return Err(format!("threads must be a non-negative integer, got '{}'", text("threads", "0"))),
+        Ok(0) => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS),
+        Ok(n) if n <= MAX_THREADS => n,
+        _ => return Err(format!("threads must be an integer from 0 (all cores) to {MAX_THREADS}, got '{}'", text("threads", "0"))),
     };
     let compose_stages = match text("compose-stages", "0").parse::<usize>() {
         Ok(n) => n,

@@ -181,7 +181,7 @@ pub fn emit(
         let ty = value_type(args[a]);
         let mut shape = tensor_shape(ty).ok_or("a batch input is not a ranked tensor")?;
         microbatch_type.insert(a, ty);
-        shape[dim] *= b;
+        shape[dim] = shape[dim].checked_mul(b).ok_or("a batch input's global size does not fit in 64 bits")?;
         unsafe { mlirValueSetType(args[a], with_shape(ty, &shape)) };
     }
     let arg_types: Vec<MlirType> = args.iter().map(|v| value_type(*v)).collect();
