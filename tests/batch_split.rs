@@ -7,23 +7,14 @@
 //! batch (the split cannot see a batch in a value no op uses). The checks here are what holds
 //! without the second export.
 
+mod common;
+use common::fixture_graph as graph;
+
 use alpa_mlir::inter::train_step::analyze;
 use alpa_mlir::ir::batch_split::{batch_dims, split_batch, split_with, BatchSplitError};
 use alpa_mlir::ir::cost::op_cost;
 use alpa_mlir::ir::graph::Graph;
-use alpa_mlir::passes::entry::{find_entry, DEFAULT_ENTRY};
-use alpa_mlir::passes::inline::inline_into_entry;
-use alpa_mlir::passes::read_graph::read_function;
-use alpa_mlir::passes::standalone::ParsedModule;
-use std::path::Path;
 
-fn graph(name: &str) -> Graph {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/inputs").join(name);
-    let module = ParsedModule::parse_file(&path).unwrap();
-    let entry = find_entry(module.operation(), DEFAULT_ENTRY).unwrap();
-    inline_into_entry(module.operation(), entry).unwrap();
-    read_function(entry).unwrap().graph
-}
 
 fn total_flops(g: &Graph, phase_ok: impl Fn(usize) -> bool) -> f64 {
     (0..g.ops().len()).filter(|&i| phase_ok(i)).map(|i| op_cost(&g.ops()[i], &g.operand_tensors(i)).unwrap().flops as f64).sum()

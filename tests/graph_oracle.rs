@@ -1,6 +1,9 @@
 //! The stage cost oracle on real JAX train steps: layers assigned, stages cut out and planned
 //! by the intra-op pass, and the stage DP run on the answers.
 
+mod common;
+use common::fixture_graph as graph;
+
 use alpa_mlir::cluster::Cluster;
 use alpa_mlir::intra::SolveOptions;
 use alpa_mlir::inter::train_step::analyze;
@@ -9,19 +12,7 @@ use alpa_mlir::inter::{
     OracleOptions, PipelinePlan, StageCost, StageDpOptions, SubmeshShape, TableOptions,
 };
 use alpa_mlir::ir::graph::Graph;
-use alpa_mlir::passes::entry::{find_entry, DEFAULT_ENTRY};
-use alpa_mlir::passes::inline::inline_into_entry;
-use alpa_mlir::passes::read_graph::read_function;
-use alpa_mlir::passes::standalone::ParsedModule;
-use std::path::Path;
 
-fn graph(name: &str) -> Graph {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/inputs").join(name);
-    let module = ParsedModule::parse_file(&path).unwrap();
-    let entry = find_entry(module.operation(), DEFAULT_ENTRY).unwrap();
-    inline_into_entry(module.operation(), entry).unwrap();
-    read_function(entry).unwrap().graph
-}
 
 /// The oracle of a train step cut into `layers` layers, with short solver limits.
 fn oracle<'g>(graph: &'g Graph, layers: usize, cluster: &str) -> GraphStageOracle<'g> {

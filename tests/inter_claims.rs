@@ -30,6 +30,9 @@
 //!   layers' FLOPs (delta 0.5), so equal layer counts are near-balanced in compute and the DP's
 //!   gain comes from grouping layers whose communication and memory differ.
 
+mod common;
+use common::fixture_graph as graph;
+
 use alpa_mlir::cluster::Cluster;
 use alpa_mlir::intra::SolveOptions;
 use alpa_mlir::inter::train_step::analyze;
@@ -38,20 +41,7 @@ use alpa_mlir::inter::{
     ClusterOptions, ClusterShape, CostTable, GraphStageOracle, LayerCount, OracleOptions, PipelinePlan, StageDpOptions,
     StagePlan, TableOptions,
 };
-use alpa_mlir::ir::graph::Graph;
-use alpa_mlir::passes::entry::{find_entry, DEFAULT_ENTRY};
-use alpa_mlir::passes::inline::inline_into_entry;
-use alpa_mlir::passes::read_graph::read_function;
-use alpa_mlir::passes::standalone::ParsedModule;
-use std::path::Path;
 
-fn graph(name: &str) -> Graph {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/inputs").join(name);
-    let module = ParsedModule::parse_file(&path).unwrap();
-    let entry = find_entry(module.operation(), DEFAULT_ENTRY).unwrap();
-    inline_into_entry(module.operation(), entry).unwrap();
-    read_function(entry).unwrap().graph
-}
 
 /// The DP's plan and the cost table of `name` cut into `layers` layers on `cluster`.
 struct Outcome {

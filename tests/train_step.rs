@@ -1,20 +1,11 @@
 //! The train-step structure recovered from real JAX exports.
 
+mod common;
+use common::fixture_graph as graph;
+
 use alpa_mlir::inter::train_step::{analyze, live_ops as live, Phase};
 use alpa_mlir::intra::merge::is_heavy;
-use alpa_mlir::passes::entry::{find_entry, DEFAULT_ENTRY};
-use alpa_mlir::passes::inline::inline_into_entry;
-use alpa_mlir::passes::read_graph::read_function;
-use alpa_mlir::passes::standalone::ParsedModule;
-use std::path::Path;
 
-fn graph(name: &str) -> alpa_mlir::ir::graph::Graph {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/inputs").join(name);
-    let module = ParsedModule::parse_file(&path).unwrap();
-    let entry = find_entry(module.operation(), DEFAULT_ENTRY).unwrap();
-    inline_into_entry(module.operation(), entry).unwrap();
-    read_function(entry).unwrap().graph
-}
 
 fn heavy_by_phase(name: &str) -> (usize, usize, usize, alpa_mlir::inter::train_step::TrainStep, alpa_mlir::ir::graph::Graph) {
     let g = graph(name);

@@ -2,25 +2,16 @@
 //! every weight gradient's all-reduce becomes a reduce-scatter and an all-gather, and Adam's
 //! states are sharded.
 
+mod common;
+use common::fixture_graph as graph;
+
 use alpa_mlir::cluster::{Collective, DeviceMesh};
 use alpa_mlir::intra::memory::peak_memory;
 use alpa_mlir::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, ALL_REDUCE_TIE_BREAK};
 use alpa_mlir::intra::solution::SolveOptions;
-use alpa_mlir::passes::entry::{find_entry, DEFAULT_ENTRY};
-use alpa_mlir::passes::inline::inline_into_entry;
-use alpa_mlir::passes::read_graph::read_function;
-use alpa_mlir::passes::standalone::ParsedModule;
 use alpa_mlir::sharding::strategy::StrategyOptions;
 use std::collections::BTreeMap;
-use std::path::Path;
 
-fn graph(name: &str) -> alpa_mlir::ir::graph::Graph {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/inputs").join(name);
-    let module = ParsedModule::parse_file(&path).unwrap();
-    let entry = find_entry(module.operation(), DEFAULT_ENTRY).unwrap();
-    inline_into_entry(module.operation(), entry).unwrap();
-    read_function(entry).unwrap().graph
-}
 
 fn options(mesh: DeviceMesh, prefer_reduce_scatter: bool) -> IntraOptions {
     IntraOptions {
