@@ -12,6 +12,7 @@ cargo build --release --locked
 out=target/example
 mkdir -p "$out"
 name=gpt_pipeline
+start=$SECONDS
 ./target/release/alpa-opt "lit-tests/inputs/$name.mlir" \
   --alpa-auto-shard="cluster=p3.16xlarge-x2 microbatches=16 layers=4 report=$out/$name.plan.json report-html=$out/$name.plan.html" \
   -o "$out/$name.pipelined.mlir" 2> "$out/$name.log" || { cat "$out/$name.log" >&2; exit 1; }
@@ -33,4 +34,5 @@ for b in r["baselines"]:
     t = str(b["status"]).replace("_", " ") if b["iteration_time"] is None else f"{b['iteration_time'] * 1e3:.4f} ms"
     print(f"baseline {b['name']}: {t}")
 PY
+echo "planned in $((SECONDS - start)) s" >&2
 echo "module: $out/$name.pipelined.mlir; reports: $out/$name.plan.json, $out/$name.plan.html (progress log: $out/$name.log)" >&2

@@ -76,3 +76,30 @@ fn mlp_and_wresnet_are_planned_on_two_hosts() {
         assert!(p.plan.iteration_time > 0.0 && p.plan.iteration_time.is_finite(), "{name}: {:?}", p.plan);
     }
 }
+
+#[test]
+fn composed_stage_costs_track_the_exact_ilp() {
+    // compose-stages=2 costs a range of more than two layers from its two-layer windows; on a
+    // chain of transformer blocks that should be close to planning the range whole. Prints the
+    // measured deviations (cargo test -- --nocapture).
+    let g = graph("gpt_pipeline.mlir");
+    let exact = oracle(&g, 4, "p3.16xlarge-x1");
+    let composed = CachedCost::new(oracle(&g, 4, "p3.16xlarge-x1")).with_composition(2);
+    let mut worst: f64 = 0.0;
+    for submesh in [SubmeshShape::new(1, 2), SubmeshShape::new(1, 4)] {
+        for range in [0..3, 1..4, 0..4] {
+            let exact_options = exact.cost_options(range.clone(), submesh);
+            let composed_options = composed.cost_options(range.clone(), submesh);
+            assert!(!exact_options.is_empty() && !composed_options.is_empty());
+            for e in &exact_options {
+                let c = composed_options.iter().find(|c| c.logical_mesh == e.logical_mesh).expect("same logical meshes");
+                let deviation = (c.latency - e.latency).abs() / e.latency;
+                println!("layers {range:?} on {submesh:?} logical {:?}: exact {:.4e} s, composed {:.4e} s ({:+.2}%)",
+                    e.logical_mesh, e.latency, c.latency, 100.0 * (c.latency - e.latency) / e.latency);
+                worst = worst.max(deviation);
+            }
+        }
+    }
+    println!("largest latency deviation: {:.2}%", 100.0 * worst);
+    assert!(worst < 0.05, "composed latencies deviate from the exact ILP by up to {:.1}%", 100.0 * worst);
+}
