@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 cargo build --release --locked
-cargo test --release --locked
+# setup.sh installed chromium: the headless-browser check of the HTML report must run.
+ALPA_REQUIRE_CHROMIUM=1 cargo test --release --locked
 /usr/lib/llvm-22/bin/lit -sv lit-tests
 if [ -d python/tests ]; then
   ALPA_REQUIRE_OPT=1 ALPA_OPT="$PWD/target/release/alpa-opt" .venv/bin/python -m pytest -q python/tests

@@ -112,6 +112,12 @@ fn chromium(bin: &Path, dir: &Path, page: &Path, extra: &[String], stdout: &Path
 #[test]
 fn report_page_renders_in_headless_chromium() {
     let Some(bin) = find_chromium() else {
+        // The README's test command installs chromium and sets ALPA_REQUIRE_CHROMIUM=1, so
+        // there the check cannot pass by skipping.
+        assert!(
+            std::env::var_os("ALPA_REQUIRE_CHROMIUM").is_none(),
+            "ALPA_REQUIRE_CHROMIUM is set but no chromium binary is on PATH"
+        );
         println!("SKIPPED report_page_renders_in_headless_chromium: no chromium binary on PATH (scripts/setup.sh installs it)");
         return;
     };
