@@ -12,7 +12,8 @@
 //! - A value a per-microbatch function hands to an apply function or returns from the step is
 //!   accumulated over the microbatches: batch-dependent values by their mean (the loss is a
 //!   mean over the batch, so the global-batch gradient is the mean of the microbatch ones) or
-//!   their sum, batch-independent values are taken from the last microbatch.
+//!   their sum (`GradientCombine::Sum`, and always for integer values such as counts);
+//!   batch-independent values are taken from the last microbatch.
 //! - Calls follow the schedule (1F1B or GPipe); the order is checked to respect every data
 //!   dependency, so a stage assignment that would need a cycle is an error, never a wrong
 //!   program.
@@ -275,10 +276,13 @@ pub fn build_program(
     }
     for v in outlives {
         let ValueRef::Op { op, .. } = v else { continue };
-        let mode = match (dependent[op], combine) {
-            (false, _) => Accumulate::Last,
-            (true, GradientCombine::Mean) => Accumulate::Mean,
-            (true, GradientCombine::Sum) => Accumulate::Sum,
+        // A mean of integers does not exist in the value's type: integer per-microbatch
+        // results (counts) add up.
+        let float = graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.element.is_float());
+        let mode = match (dependent[op], combine, float) {
+            (false, _, _) => Accumulate::Last,
+            (true, GradientCombine::Mean, true) => Accumulate::Mean,
+            (true, _, _) => Accumulate::Sum,
         };
         accumulated.push((v, mode));
     }

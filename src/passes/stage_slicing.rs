@@ -74,10 +74,6 @@ fn with_shape(ty: MlirType, shape: &[i64]) -> MlirType {
     unsafe { mlirRankedTensorTypeGet(shape.len() as isize, shape.as_ptr(), mlirShapedTypeGetElementType(ty), mlirAttributeGetNull()) }
 }
 
-fn is_float_tensor(ty: MlirType) -> bool {
-    unsafe { mlirTypeIsARankedTensor(ty) && mlirTypeIsAFloat(mlirShapedTypeGetElementType(ty)) }
-}
-
 pub fn emit(
     module: MlirOperation,
     entry: Function,
@@ -268,7 +264,7 @@ pub fn emit(
                     for &p in &parts[1..] {
                         sum = mlir::results(emitter.op("stablehlo.add", &[sum, p], &[ty], &[]))[0];
                     }
-                    if mode == Accumulate::Mean && program.microbatches > 1 && is_float_tensor(ty) {
+                    if mode == Accumulate::Mean && program.microbatches > 1 {
                         let splat = emitter.attr(&format!("dense<{}.0> : {}", program.microbatches, mlir::print_type(ty)))?;
                         let count = mlir::results(emitter.op("stablehlo.constant", &[], &[ty], &[("value", splat)]))[0];
                         sum = mlir::results(emitter.op("stablehlo.divide", &[sum, count], &[ty], &[]))[0];

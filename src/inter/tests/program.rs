@@ -109,3 +109,31 @@ fn batch_dim_attribute_overrides_the_rule() {
     g.args[x].attrs.insert("alpa.batch_dim".into(), Attr::Int(5));
     assert!(matches!(crate::inter::program::batch_dims(&g), Err(ProgramError::BadBatchDim { .. })));
 }
+
+#[test]
+fn integer_results_add_up_and_float_ones_average() {
+    // The step also returns an integer computed from the batch (a count): averaging it is not
+    // possible in its type, so the microbatches' counts are summed; the loss is averaged.
+    use crate::ir::graph::{Attrs, OpNode, Param};
+    use crate::ir::types::{ElementType, TensorType, ValueType};
+    let mut g = tanh_mlp_step(2, 4, 8);
+    let loss = *g.returned.last().unwrap();
+    let count_ty = ValueType::Tensor(TensorType::new(vec![], ElementType::Int(32)));
+    g.body.ops.push(OpNode {
+        name: "stablehlo.convert".into(),
+        location: String::new(),
+        operands: vec![loss],
+        results: vec![count_ty.clone()],
+        attrs: Attrs::new(),
+        regions: vec![],
+    });
+    let count = ValueRef::Op { op: g.body.ops.len() - 1, result: 0 };
+    g.returned.push(count);
+    g.results.push(Param { ty: count_ty, attrs: Attrs::new() });
+    let step = analyze(&g).unwrap();
+    let stage_of = vec![0; g.ops().len()];
+    let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
+    let mode = |v: ValueRef| p.accumulated.iter().find(|(w, _)| *w == v).map(|(_, m)| *m);
+    assert_eq!(mode(count), Some(Accumulate::Sum));
+    assert_eq!(mode(loss), Some(Accumulate::Mean));
+}
