@@ -41,7 +41,6 @@ use crate::ir::summary::human_bytes;
 use mlir_sys::MlirOperation;
 use std::time::Duration;
 
-const PASS: &str = "alpa-inter-op-stage";
 
 /// The most microbatches a plan may use: `@main` holds one call per stage function and
 /// microbatch, so B sizes the emitted program (Alpa's runs use tens).
@@ -191,7 +190,9 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
 }
 
 pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
-    let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
+    // alpa-auto-shard runs this pass too: its diagnostics carry the name the user invoked.
+    let pass = options.pass();
+    let fail = |message: String| vec![Diagnostic::error(module, format!("{pass}: {message}"))];
     let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
     let opts = parse_options(options).map_err(fail)?;
     check_not_partitioned(module, &opts.cluster).map_err(fail)?;
@@ -226,7 +227,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     };
     let Trial { plan, table, dp_options, failures } = chosen;
     for failure in failures.iter().take(5) {
-        Diagnostic::warning(entry.op, format!("{PASS}: a stage candidate could not be planned: {failure:?}")).emit();
+        Diagnostic::warning(entry.op, format!("{pass}: a stage candidate could not be planned: {failure:?}")).emit();
     }
 
     let stage_of_op: Vec<usize> = assignment
@@ -251,14 +252,14 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     );
     write_output(&opts.report, || report.to_json_pretty()).map_err(|e| fail(format!("report: {e}")))?;
     write_output(&opts.report_html, || render_html(&report)).map_err(|e| fail(format!("report-html: {e}")))?;
-    Diagnostic::remark(entry.op, summary(&plan, layers, &opts, search.as_ref())).emit();
+    Diagnostic::remark(entry.op, summary(pass, &plan, layers, &opts, search.as_ref())).emit();
 
     // A train step is sliced into stage functions called by the schedule from the entry.
     // Its functions are clones of the exported ops, so the step must be one microbatch.
     if step.is_some() && opts.slice && opts.split_batch {
         Diagnostic::warning(
             entry.op,
-            format!("{PASS}: the step was planned as the global batch (split-batch or microbatches=auto): stage functions need a step exported at microbatch size, so the module is annotated, not sliced"),
+            format!("{pass}: the step was planned as the global batch (split-batch or microbatches=auto): stage functions need a step exported at microbatch size, so the module is annotated, not sliced"),
         )
         .emit();
     }
@@ -273,7 +274,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
             opts.combine,
         )
         .map_err(|e| match e {
-            ProgramError::Capture { op } => vec![Diagnostic::error(read.handles[op], format!("{PASS}: {e}"))],
+            ProgramError::Capture { op } => vec![Diagnostic::error(read.handles[op], format!("{pass}: {e}"))],
             other => fail(other.to_string()),
         })?;
         let placements: Vec<StagePlacement> = plan
@@ -525,7 +526,7 @@ fn annotate(
     mlir::set_attr(entry, "alpa.microbatches", mlir::parse_attr(context, &format!("{} : i64", plan.plan.microbatches)).expect("an integer attribute parses"));
 }
 
-fn summary(plan: &PipelinePlan, layers: usize, opts: &StageOptions, search: Option<&MicrobatchSearch>) -> String {
+fn summary(pass: &str, plan: &PipelinePlan, layers: usize, opts: &StageOptions, search: Option<&MicrobatchSearch>) -> String {
     let stages: Vec<String> = plan
         .plan
         .stages
@@ -563,7 +564,7 @@ fn summary(plan: &PipelinePlan, layers: usize, opts: &StageOptions, search: Opti
     };
     let transfers = if opts.cross_stage_cost { " with cross-stage transfers" } else { "" };
     format!(
-        "{PASS}: {} stages over {layers} layers on {} ({} microbatches{how}): iteration {:.3} ms modeled{transfers}; {}; {} oracle queries, {} cache hits",
+        "{pass}: {} stages over {layers} layers on {} ({} microbatches{how}): iteration {:.3} ms modeled{transfers}; {}; {} oracle queries, {} cache hits",
         plan.plan.stages.len(),
         opts.cluster.name,
         plan.plan.microbatches,

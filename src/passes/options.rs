@@ -20,6 +20,11 @@ impl PassOptions {
         PassOptions { pass: pass.to_string(), values }
     }
 
+    /// The pass these options were given to (the name its diagnostics carry).
+    pub fn pass(&self) -> &str {
+        &self.pass
+    }
+
     pub fn string(&self, name: &str) -> Option<&str> {
         self.values.get(name).map(String::as_str)
     }
