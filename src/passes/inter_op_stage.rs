@@ -235,7 +235,8 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
         .iter()
         .map(|&layer| plan.plan.stages.iter().position(|s| s.layers.contains(&layer)).unwrap_or(0))
         .collect();
-    annotate(module, entry.op, &read.handles, &assignment.layer_of, &stage_of_op, step.as_ref().map(|s| s.phase.as_slice()), &plan);
+    annotate(module, entry.op, &read.handles, &assignment.layer_of, &stage_of_op, step.as_ref().map(|s| s.phase.as_slice()), &plan)
+        .map_err(|e| fail(format!("writing alpa.pipeline: {e}")))?;
 
     // The equal-operator baseline needs its own layers, so its own table and DP.
     let equal_operator = if opts.baselines { context.equal_operator_plan(&dp_options) } else { None };
@@ -485,7 +486,7 @@ fn annotate(
     stage_of_op: &[usize],
     phases: Option<&[Phase]>,
     plan: &PipelinePlan,
-) {
+) -> Result<(), String> {
     let context = mlir::context(module);
     for (index, (handle, &layer)) in handles.iter().zip(layer_of).enumerate() {
         mlir::set_i64_attr(*handle, "alpa.layer", layer as i64);
@@ -520,10 +521,9 @@ fn annotate(
         })
         .collect();
     let text = format!("[{}]", stages.join(", "));
-    if let Ok(attr) = mlir::parse_attr(context, &text) {
-        mlir::set_attr(entry, "alpa.pipeline", attr);
-    }
-    mlir::set_attr(entry, "alpa.microbatches", mlir::parse_attr(context, &format!("{} : i64", plan.plan.microbatches)).expect("an integer attribute parses"));
+    mlir::set_attr(entry, "alpa.pipeline", mlir::parse_attr(context, &text)?);
+    mlir::set_attr(entry, "alpa.microbatches", mlir::parse_attr(context, &format!("{} : i64", plan.plan.microbatches))?);
+    Ok(())
 }
 
 fn summary(pass: &str, plan: &PipelinePlan, layers: usize, opts: &StageOptions, search: Option<&MicrobatchSearch>) -> String {
