@@ -109,3 +109,16 @@ pub fn matmul(m: i64, k: i64, n: i64) -> Case {
         &[f32t(&[m, k]), f32t(&[k, n])],
     )
 }
+
+/// `broadcast_in_dim` of a `[rows]` vector to `[rows, cols]` (dim 0 kept).
+pub fn broadcast_rows(rows: i64, cols: i64) -> Case {
+    Case::new(
+        op("stablehlo.broadcast_in_dim", &[f32t(&[rows, cols])], &[("broadcast_dimensions", ints(&[0]))]),
+        &[f32t(&[rows])],
+    )
+}
+
+/// `transpose` of a `[rows, cols]` matrix.
+pub fn transpose_2d(rows: i64, cols: i64) -> Case {
+    Case::new(op("stablehlo.transpose", &[f32t(&[cols, rows])], &[("permutation", ints(&[1, 0]))]), &[f32t(&[rows, cols])])
+}

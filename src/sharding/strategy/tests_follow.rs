@@ -50,24 +50,10 @@ fn elementwise_and_reduce_followers() {
 #[test]
 fn layout_followers() {
     let m = mesh([2, 4]);
-    let b = Case::new(
-        op(
-            "stablehlo.broadcast_in_dim",
-            &[f32t(&[16, 32])],
-            &[("broadcast_dimensions", ints(&[0]))],
-        ),
-        &[f32t(&[16])],
-    );
+    let b = broadcast_rows(16, 32);
     assert_eq!(b.follow(0, "S0", &m).name, "S0R = S0");
     assert_eq!(b.follow(0, "S10", &m).name, "S10R = S10");
-    let t = Case::new(
-        op(
-            "stablehlo.transpose",
-            &[f32t(&[32, 16])],
-            &[("permutation", ints(&[1, 0]))],
-        ),
-        &[f32t(&[16, 32])],
-    );
+    let t = transpose_2d(16, 32);
     assert_eq!(t.follow(0, "S0R", &m).name, "RS0 = S0R");
     assert_eq!(t.follow(0, "S1S0", &m).name, "S0S1 = S1S0");
 }

@@ -82,14 +82,7 @@ fn broadcast_transpose_and_reshape_propagate_specs() {
     let m = mesh([2, 4]);
     // broadcast_in_dim [16] -> [16, 32]: the new dim may be split too (each device makes its
     // own slice), free.
-    let b = Case::new(
-        op(
-            "stablehlo.broadcast_in_dim",
-            &[f32t(&[16, 32])],
-            &[("broadcast_dimensions", ints(&[0]))],
-        ),
-        &[f32t(&[16])],
-    );
+    let b = broadcast_rows(16, 32);
     let all = b.light(&m);
     assert_eq!(find(&all, "S0S1 = S0").communication_cost, 0.0);
     find(&all, "RS01 = R");
@@ -97,14 +90,7 @@ fn broadcast_transpose_and_reshape_propagate_specs() {
     assert!(all.iter().all(|s| s.collectives.is_empty()));
 
     // transpose [16, 32] -> [32, 16]: every result spec is the operand's, permuted.
-    let t = Case::new(
-        op(
-            "stablehlo.transpose",
-            &[f32t(&[32, 16])],
-            &[("permutation", ints(&[1, 0]))],
-        ),
-        &[f32t(&[16, 32])],
-    );
+    let t = transpose_2d(16, 32);
     let all = t.light(&m);
     assert_eq!(all.len(), 11);
     for s in &all {
