@@ -246,20 +246,25 @@ class Compiled:
         return "\n".join(m.to_string() for m in self.executable.hlo_modules())
 
 
-def compile_module(module, num_devices: int, shardy: bool = False) -> Compiled:
+def compile_module(module, num_devices: int, shardy: bool = False,
+                   devices: Sequence | None = None) -> Compiled:
     """Compile an ``ir.Module`` for ``num_devices`` partitions (SPMD) with
-    ``backend.compile_and_load`` of the CPU client, as JAX itself does."""
+    ``backend.compile_and_load`` of the CPU client, as JAX itself does.
+    Partition i runs on ``devices[i]`` (default: the first local devices)."""
     import numpy as np
     from jax._src.lib import xla_client as xc
     from jax.extend.backend import get_backend
 
     backend = get_backend("cpu")
-    devices = backend.local_devices()
+    if devices is None:
+        devices = backend.local_devices()
+        if len(devices) < num_devices:
+            raise RuntimeError(
+                f"need {num_devices} CPU devices but XLA has {len(devices)}: set "
+                f"XLA_FLAGS={_DEVICE_FLAG}={num_devices} before importing jax")
     if len(devices) < num_devices:
-        raise RuntimeError(
-            f"need {num_devices} CPU devices but XLA has {len(devices)}: set "
-            f"XLA_FLAGS={_DEVICE_FLAG}={num_devices} before importing jax")
-    devices = devices[:num_devices]
+        raise ValueError(f"{num_devices} partitions but {len(devices)} devices given")
+    devices = list(devices)[:num_devices]
     opts = xc.CompileOptions()
     opts.num_replicas = 1
     opts.num_partitions = num_devices
