@@ -248,9 +248,11 @@ impl<'p, 'a> Fields<'p, 'a> {
         }
     }
 
+    /// An integer field (0 when absent: StableHLO's printer leaves out integers equal to 0,
+    /// and its parser treats every struct field as optional).
     pub(super) fn int(&self, names: &[&str]) -> Result<i64, AttrError> {
         match self.get(names)? {
-            None => Err(self.parser.err(format!("missing field `{}`", names[0]))),
+            None => Ok(0),
             Some(Field::Int(v)) => Ok(*v),
             Some(Field::List(_)) => Err(self.parser.err(format!("`{}` must be an integer", names[0]))),
         }
@@ -289,7 +291,8 @@ pub(super) fn write_list(f: &mut fmt::Formatter<'_>, v: &[i64]) -> fmt::Result {
     write!(f, "]")
 }
 
-/// Writes `mnemonic<k = [..], ...>`, leaving out empty lists the way StableHLO prints.
+/// Writes `mnemonic<k = [..], ...>`, leaving out empty lists and zero integers the way
+/// StableHLO prints.
 pub(super) fn write_struct(
     f: &mut fmt::Formatter<'_>,
     mnemonic: &str,
@@ -310,6 +313,9 @@ pub(super) fn write_struct(
         write_list(f, v)?;
     }
     for (name, v) in ints {
+        if *v == 0 {
+            continue;
+        }
         if !first {
             write!(f, ", ")?;
         }
