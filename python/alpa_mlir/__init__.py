@@ -8,7 +8,13 @@
   devices and on one device, compares the outputs and lists the collectives XLA
   inserted.
 
-Importing this package does not import JAX; the submodules do.
+Importing this package does not import JAX (the submodules do), but it checks
+that the installed jax and jaxlib are versions the bridge supports
+(:mod:`alpa_mlir.jax_support`).
 """
+
+from .jax_support import check_installed as _check_jax
+
+_check_jax()
 
 __all__ = ["export", "models", "run", "hlo"]

@@ -6,9 +6,11 @@
   stripped);
 * feeds both identical seeded random inputs (integers in the range recorded by
   the export's ``alpa.input_int_bound``, floats small, non-negative where the
-  export said ``alpa.input_nonnegative``);
+  export said ``alpa.input_nonnegative`` or where :mod:`alpa_mlir.input_domains`
+  finds an optimizer's second moment: by name, or flowing into ``sqrt``);
 * compares the outputs, optionally also against a ``--reference`` module run
-  on one device (e.g. the module before an ``alpa-opt`` rewrite);
+  on one device (e.g. the module before an ``alpa-opt`` rewrite); a NaN or inf
+  where the other side has none (or a different one) is a mismatch;
 * lists the collectives in XLA's optimized HLO of the N-device executable.
 
 Command line::
@@ -16,7 +18,9 @@ Command line::
     python -m alpa_mlir.run MODULE.mlir --devices 8 [--reference ORIG.mlir] --json
 
 Exit status 0 when every comparison matched, 1 when one did not, 2 on a usage
-or compilation error. The CLI sets
+or compilation error or when XLA crashed: the CLI compiles and runs in a child
+process, so a crash (a signal) is reported as an error, not as a dead runner.
+The CLI sets
 ``XLA_FLAGS=--xla_force_host_platform_device_count=8`` (or more, for
 ``--devices``) before JAX is imported when the variable does not already ask
 for a device count. Library users must do that themselves before importing
@@ -35,6 +39,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .hints import INT_BOUND_ATTR, NONNEG_ATTR
+from .input_domains import nonnegative_arguments
 
 _DEVICE_FLAG = "--xla_force_host_platform_device_count"
 
@@ -65,6 +70,7 @@ class TensorSpec:
     mlir_type: str  # element type as MLIR spells it, e.g. f32, i32, i1
     int_bound: int | None = None
     nonnegative: bool = False
+    nonnegative_reason: str | None = None  # hint, name or sqrt
 
     @property
     def np_dtype(self):
@@ -136,12 +142,15 @@ def parse_module(text: str) -> ModuleInfo:
                 if INT_BOUND_ATTR in d:
                     spec.int_bound = ir.IntegerAttr(d[INT_BOUND_ATTR]).value
                 if NONNEG_ATTR in d:
-                    spec.nonnegative = True
+                    spec.nonnegative, spec.nonnegative_reason = True, "hint"
                 if "tf.aliasing_output" in d:
                     aliases[i] = ir.IntegerAttr(d["tf.aliasing_output"]).value
                 if "tf.aliasing_output" in d or "jax.buffer_donor" in d:
                     donated.append(i)
             inputs.append(spec)
+        for i, why in nonnegative_arguments(module).items():
+            if not inputs[i].nonnegative and re.fullmatch(r"b?f\d+", inputs[i].mlir_type):
+                inputs[i].nonnegative, inputs[i].nonnegative_reason = True, why
         outputs = [TensorSpec(*_parse_tensor_type(str(t))) for t in ftype.results]
         nparts = 1
         if "mhlo.num_partitions" in module.operation.attributes:
@@ -548,6 +557,16 @@ def default_tolerance(dtype) -> tuple[float, float]:
     return 2e-4, 2e-6
 
 
+def nonfinite_mismatches(x, y) -> int:
+    """Places where ``x`` or ``y`` is NaN or inf and the other is not the same
+    special value (NaN vs NaN and +inf vs +inf agree; anything else does not)."""
+    import numpy as np
+
+    special = ~np.isfinite(x) | ~np.isfinite(y)
+    same = (np.isnan(x) & np.isnan(y)) | (np.isinf(x) & np.isinf(y) & (x == y))
+    return int(np.sum(special & ~same))
+
+
 def compare_outputs(a: Sequence, b: Sequence, rtol: float | None = None,
                     atol: float | None = None) -> dict:
     import numpy as np
@@ -566,17 +585,25 @@ def compare_outputs(a: Sequence, b: Sequence, rtol: float | None = None,
             rt, at = default_tolerance(x.dtype)
             rt = rtol if rtol is not None else rt
             at = atol if atol is not None else at
-            xf, yf = x.astype(np.float64), y.astype(np.float64)
+            xf, yf = x.astype(np.complex128 if np.iscomplexobj(x) else np.float64), \
+                y.astype(np.complex128 if np.iscomplexobj(y) else np.float64)
             finite = np.isfinite(xf) & np.isfinite(yf)
-            diff = np.abs(xf - yf)
-            scale = np.abs(yf)
+            special_mismatch = nonfinite_mismatches(xf, yf)
+            with np.errstate(invalid="ignore"):  # inf - inf: not read, `finite` masks it
+                diff = np.abs(xf - yf)
+                scale = np.abs(yf)
+                rel = diff / np.maximum(scale, np.finfo(np.float64).tiny)
             max_abs = float(diff[finite].max()) if finite.any() else 0.0
-            rel = diff / np.maximum(scale, np.finfo(np.float64).tiny)
             max_rel = float(rel[finite & (scale > at)].max()) if (finite & (scale > at)).any() else 0.0
-            close = bool(np.allclose(xf, yf, rtol=rt, atol=at, equal_nan=True))
+            close = special_mismatch == 0 and bool(
+                np.allclose(xf[finite], yf[finite], rtol=rt, atol=at))
             row.update(match=close, exact=bool(np.array_equal(x, y, equal_nan=True)),
                        max_abs_err=max_abs, max_rel_err=max_rel, rtol=rt, atol=at,
-                       nonfinite=int((~np.isfinite(xf)).sum()))
+                       nonfinite=int((~np.isfinite(xf)).sum()),
+                       nonfinite_mismatches=special_mismatch)
+            if special_mismatch:
+                row["error"] = (f"{special_mismatch} NaN/inf value(s) not at the same place "
+                                "(or not the same) on the other side")
         ok &= row["match"]
         rows.append(row)
     return {"match": ok, "exact": all(r.get("exact", False) for r in rows), "outputs": rows}
@@ -599,10 +626,12 @@ def choose_partitioner(info: ModuleInfo, requested: str = "auto") -> str:
 def run(module_text: str, devices: int | None = None, reference_text: str | None = None,
         seed: int = 0, rtol: float | None = None, atol: float | None = None,
         default_int_bound: int = 2, with_hlo: bool = False,
-        partitioner: str = "auto") -> dict:
+        partitioner: str = "auto", progress=None) -> dict:
     """Run ``module_text`` on ``devices`` partitions and on one device (and the
     reference on one device); return a JSON-able report. The raw outputs are
-    under the key ``_results`` (dropped by the CLI)."""
+    under the key ``_results`` (dropped by the CLI). ``progress(stage)`` is
+    called before each compilation and execution."""
+    stage = progress or (lambda _: None)
     info = parse_module(module_text)
     part = choose_partitioner(info, partitioner)
     n = devices if devices is not None else max(info.num_partitions, 1)
@@ -617,7 +646,7 @@ def run(module_text: str, devices: int | None = None, reference_text: str | None
         "sharding_annotations": info.sharded,
         "inputs": [{"index": i, "type": s.describe(),
                     **({"int_bound": s.int_bound} if s.int_bound is not None else {}),
-                    **({"nonnegative": True} if s.nonnegative else {}),
+                    **({"nonnegative": s.nonnegative_reason} if s.nonnegative else {}),
                     **({"donated": True} if i in info.donated else {})}
                    for i, s in enumerate(info.inputs)],
         "outputs": [{"index": i, "type": s.describe()} for i, s in enumerate(info.outputs)],
@@ -627,9 +656,12 @@ def run(module_text: str, devices: int | None = None, reference_text: str | None
     results = {}
     single_module = strip_shardings(info) if info.sharded else info.module
     out_shapes = [o.shape for o in info.outputs]
+    stage("compiling and running the module on 1 device")
     results["module@1"] = execute(compile_module(single_module, 1), inputs, out_shapes)
     if n > 1:
+        stage(f"compiling the module for {n} devices ({part})")
         comp = compile_module(info.module, n, shardy=(part == "shardy"))
+        stage(f"running the module on {n} devices")
         results[f"module@{n}"] = execute(comp, inputs, out_shapes)
         hlo = comp.hlo_text()
         colls = list_collectives(hlo)
@@ -646,6 +678,7 @@ def run(module_text: str, devices: int | None = None, reference_text: str | None
                              f"{[s.describe() for s in ref.inputs]} vs "
                              f"{[s.describe() for s in info.inputs]}")
         ref_module = strip_shardings(ref) if ref.sharded else ref.module
+        stage("compiling and running the reference on 1 device")
         results["reference@1"] = execute(compile_module(ref_module, 1), inputs,
                                          [o.shape for o in ref.outputs])
         for lhs in [k for k in results if k.startswith("module@")]:
@@ -656,7 +689,61 @@ def run(module_text: str, devices: int | None = None, reference_text: str | None
     return report
 
 
+_STAGE_PREFIX = "alpa_mlir.run stage: "
+_IN_CHILD_FLAG = "--in-process"
+
+
+def child_command(argv: Sequence[str]) -> list[str]:
+    """The command that runs ``argv`` in a child Python process."""
+    return [sys.executable, "-m", "alpa_mlir.run", *argv, _IN_CHILD_FLAG]
+
+
+def run_in_child(cmd: Sequence[str], as_json: bool) -> int:
+    """Runs ``cmd`` (a runner that compiles and executes with XLA), passing its
+    output through; a child killed by a signal (an XLA crash: SIGSEGV,
+    SIGABRT from a failed check) is reported as an error with exit status 2,
+    naming the stage it was in."""
+    import signal
+    import subprocess
+
+    env = dict(os.environ)
+    pkg_root = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (pkg_root, env.get("PYTHONPATH")) if p)
+    r = subprocess.run(list(cmd), capture_output=True, text=True, env=env)
+    stages = [line[len(_STAGE_PREFIX):] for line in r.stderr.splitlines()
+              if line.startswith(_STAGE_PREFIX)]
+    other_err = "\n".join(line for line in r.stderr.splitlines()
+                          if not line.startswith(_STAGE_PREFIX))
+    if r.returncode >= 0:
+        sys.stdout.write(r.stdout)
+        if other_err:
+            print(other_err, file=sys.stderr)
+        return r.returncode
+    try:
+        sig = signal.Signals(-r.returncode).name
+    except ValueError:
+        sig = f"signal {-r.returncode}"
+    where = f" while {stages[-1]}" if stages else ""
+    msg = f"XLA crashed: the runner process died of {sig}{where}"
+    tail = other_err.strip()[-2000:]
+    if as_json:
+        print(json.dumps({"ok": False, "error": msg, "crash": {"signal": sig, "stage": stages[-1]
+                                                                if stages else None,
+                                                                "stderr_tail": tail}}, indent=1))
+    else:
+        print(f"error: {msg}" + (f"\n{tail}" if tail else ""), file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    a = _argument_parser().parse_args(argv)  # usage errors are reported here, not by the child
+    if a.in_process:
+        return _main_in_process(a)
+    return run_in_child(child_command(argv), a.json)
+
+
+def _argument_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m alpa_mlir.run",
         description="Compile a StableHLO module with XLA on N virtual CPU devices and on "
@@ -675,13 +762,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "annotations or none, gspmd for mhlo.sharding)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--hlo", action="store_true", help="include XLA's optimized HLO in the report")
-    a = p.parse_args(argv)
+    p.add_argument(_IN_CHILD_FLAG, action="store_true", dest="in_process",
+                   help="compile and run in this process (an XLA crash then kills the runner "
+                        "without a report)")
+    return p
 
+
+def _main_in_process(a: argparse.Namespace) -> int:
     ensure_host_devices(max(8, a.devices or 0))
     try:
         report = run(Path(a.module).read_text(), a.devices,
                      Path(a.reference).read_text() if a.reference else None,
-                     a.seed, a.rtol, a.atol, a.int_bound, a.hlo, a.partitioner)
+                     a.seed, a.rtol, a.atol, a.int_bound, a.hlo, a.partitioner,
+                     progress=lambda s: print(_STAGE_PREFIX + s, file=sys.stderr, flush=True))
     except Exception as e:  # noqa: BLE001 - report as a clean CLI error
         msg = f"{type(e).__name__}: {e}"
         if a.json:
@@ -710,6 +803,9 @@ def _print_human(r: dict) -> None:
         for o in c["outputs"]:
             if not o["match"]:
                 print(f"    output {o['index']}: {o}")
+            elif o.get("nonfinite"):
+                print(f"    output {o['index']}: {o['nonfinite']} NaN/inf value(s), "
+                      "the same on both sides")
     if "collectives" in r:
         print(f"  collectives: {len(r['collectives'])}")
         for c in r["collectives"]:

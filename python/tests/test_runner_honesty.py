@@ -1,0 +1,194 @@
+"""The runner does not say OK on a broken step (issue 11, item 4): NaN/inf
+where the other side has none is a mismatch, optimizer second moments are
+drawn valid without export hints, an XLA crash is an error with a non-zero
+exit, and an unsupported jax is refused at import with a clear message."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import REPO_ROOT
+
+from alpa_mlir import run as R
+from alpa_mlir.jax_support import REQUIREMENT, unsupported_reason
+
+NAN, INF = float("nan"), float("inf")
+
+
+# ------------------------------------------------------------ non-finite values
+
+@pytest.mark.parametrize("lhs,rhs", [
+    ([1.0, NAN], [1.0, 2.0]),      # NaN only in the module
+    ([1.0, 2.0], [1.0, NAN]),      # NaN only in the reference
+    ([INF, 2.0], [1.0, 2.0]),      # inf vs a number
+    ([INF, 2.0], [-INF, 2.0]),     # inf of the other sign
+    ([NAN, 2.0], [INF, 2.0]),      # NaN vs inf
+    ([NAN, 2.0], [1.0, NAN]),      # NaN in both, not at the same place
+])
+def test_nonfinite_not_on_both_sides_is_a_mismatch(lhs, rhs):
+    c = R.compare_outputs([np.array(lhs, np.float32)], [np.array(rhs, np.float32)])
+    assert not c["match"], c
+    assert c["outputs"][0]["nonfinite_mismatches"] > 0
+    assert "NaN/inf" in c["outputs"][0]["error"]
+
+
+def test_same_nonfinite_values_agree_and_are_counted():
+    x = np.array([NAN, INF, -INF, 1.0], np.float32)
+    c = R.compare_outputs([x], [x.copy()])
+    assert c["match"] and c["outputs"][0]["nonfinite"] == 3
+    # a finite difference next to agreeing NaNs is still found
+    y = np.array([NAN, INF, -INF, 1.5], np.float32)
+    assert not R.compare_outputs([x], [y])["match"]
+
+
+def test_complex_outputs_compare_both_parts():
+    x = np.array([1 + 1j, 2 + 0j], np.complex64)
+    assert R.compare_outputs([x], [x.copy()])["match"]
+    assert not R.compare_outputs([x], [np.array([1 + 2j, 2 + 0j], np.complex64)])["match"]
+
+
+SQRT_OF_SHIFTED = """
+func.func @main(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %c = stablehlo.constant dense<1.0> : tensor<16xf32>
+  %s = stablehlo.multiply %x, %x : tensor<16xf32>
+  %d = stablehlo.subtract %s, %c : tensor<16xf32>
+  %r = stablehlo.sqrt %d : tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+"""
+IDENTITY = """
+func.func @main(%x: tensor<16xf32>) -> tensor<16xf32> {
+  return %x : tensor<16xf32>
+}
+"""
+
+
+def test_cli_fails_on_nan_output(tmp_path):
+    """sqrt(x*x - 1) is NaN for every input in [-0.1, 0.1): compared with a
+    finite reference, the CLI must fail, not print OK."""
+    (tmp_path / "nan.mlir").write_text(SQRT_OF_SHIFTED)
+    (tmp_path / "ref.mlir").write_text(IDENTITY)
+    r = subprocess.run([sys.executable, "-m", "alpa_mlir.run", str(tmp_path / "nan.mlir"),
+                        "--reference", str(tmp_path / "ref.mlir")],
+                       capture_output=True, text=True, cwd=REPO_ROOT)
+    assert r.returncode == 1, r.stdout + r.stderr[-2000:]
+    assert "FAILED" in r.stdout and not r.stdout.rstrip().endswith("OK"), r.stdout
+    assert "NaN/inf" in r.stdout
+
+
+# ------------------------------------------------------------ valid optimizer state
+
+ADAM_LIKE = """
+func.func @main(%w: tensor<8xf32>, %mu: tensor<8xf32>, %v: tensor<8xf32> loc("s[0].nu['w']"),
+                %acc: tensor<8xf32>, %g: tensor<8xf32>, %x: tensor<8xf32>)
+    -> (tensor<8xf32>, tensor<8xf32>) {
+  %eps = stablehlo.constant dense<1.0e-8> : tensor<8xf32>
+  %r = call @rms(%acc) : (tensor<8xf32>) -> tensor<8xf32>
+  %den = stablehlo.add %r, %eps : tensor<8xf32>
+  %u = stablehlo.divide %mu, %den : tensor<8xf32>
+  %w2 = stablehlo.subtract %w, %u : tensor<8xf32>
+  %sq = stablehlo.multiply %g, %g : tensor<8xf32>
+  %n = stablehlo.sqrt %sq : tensor<8xf32>
+  %y = stablehlo.add %w2, %n : tensor<8xf32>
+  %z = stablehlo.add %y, %v : tensor<8xf32>
+  return %z, %x : tensor<8xf32>, tensor<8xf32>
+}
+func.func private @rms(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = stablehlo.sqrt %a : tensor<8xf32>
+  return %s : tensor<8xf32>
+}
+"""
+
+
+def test_second_moments_are_drawn_nonnegative_without_hints():
+    """``%acc`` reaches sqrt through a call, ``%v`` is named ``nu``; ``%mu``
+    (divided by the root), ``%g`` (squared first) and ``%x`` stay signed."""
+    info = R.parse_module(ADAM_LIKE)
+    reasons = [s.nonnegative_reason for s in info.inputs]
+    assert reasons == [None, None, "name", "sqrt", None, None]
+    inputs = R.make_inputs(info.inputs, seed=0)
+    assert (inputs[2] >= 0).all() and (inputs[3] >= 0).all()
+    assert (inputs[1] < 0).any() and (inputs[4] < 0).any()
+
+
+def test_optax_adam_step_without_hints_runs_finite():
+    """A real optax.adam step exported with no hints: its ``nu`` arguments are
+    found and the step's outputs are finite."""
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    from alpa_mlir.export import export
+
+    opt = optax.adam(1e-2)
+    params = {"w": jnp.zeros((4, 3)), "b": jnp.zeros((3,))}
+
+    def step(p, s, x):
+        g = jax.grad(lambda p: jnp.sum(jnp.tanh(x @ p["w"] + p["b"]) ** 2))(p)
+        u, s = opt.update(g, s, p)
+        return optax.apply_updates(p, u), s
+
+    text = export(jax.jit(step, donate_argnums=(0, 1)), params, opt.init(params), jnp.zeros((2, 4)))
+    assert "alpa.input_nonnegative" not in text
+    info = R.parse_module(text)
+    nu = [i for i, s in enumerate(info.inputs) if s.nonnegative]
+    assert len(nu) == 2, [s.nonnegative_reason for s in info.inputs]
+    report = R.run(text)
+    outs = report["_results"]["module@1"]
+    assert all(np.isfinite(o).all() for o in outs)
+
+
+# ------------------------------------------------------------ crashes
+
+CRASHING_CHILD = ("import os, signal, sys; "
+                  "print('alpa_mlir.run stage: compiling the module for 8 devices', file=sys.stderr, flush=True); "
+                  "os.kill(os.getpid(), signal.SIGSEGV)")
+
+
+def test_crash_in_the_child_is_an_error(capsys):
+    code = R.run_in_child([sys.executable, "-c", CRASHING_CHILD], as_json=False)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "SIGSEGV" in err and "while compiling the module for 8 devices" in err, err
+
+
+def test_crash_in_the_child_is_an_error_in_json(capsys):
+    code = R.run_in_child([sys.executable, "-c", CRASHING_CHILD], as_json=True)
+    report = json.loads(capsys.readouterr().out)
+    assert code == 2 and report["ok"] is False
+    assert report["crash"]["signal"] == "SIGSEGV"
+
+
+def test_cli_runs_xla_in_a_child(monkeypatch, tmp_path, capsys):
+    """main() hands the run to a child process: a crashing child is exit 2;
+    a normal one passes its report and status through."""
+    (tmp_path / "m.mlir").write_text(IDENTITY)
+    monkeypatch.setattr(R, "child_command", lambda argv: [sys.executable, "-c", CRASHING_CHILD])
+    assert R.main([str(tmp_path / "m.mlir")]) == 2
+    assert "XLA crashed" in capsys.readouterr().err
+    monkeypatch.undo()
+    assert R.main([str(tmp_path / "m.mlir"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True
+
+
+# ------------------------------------------------------------ supported jax
+
+def test_unsupported_jax_is_refused_with_a_clear_message():
+    msg = unsupported_reason("jax", "0.4.38")
+    assert msg and "compile_and_load" in msg and "jax>=0.10.2,<0.11" in msg and "0.4.38" in msg
+    assert unsupported_reason("jaxlib", None) and "not installed" in unsupported_reason("jaxlib", None)
+    assert unsupported_reason("jax", "0.11.0")
+    assert unsupported_reason("jax", "0.10.2") is None
+    assert unsupported_reason("jaxlib", "0.10.2+cuda") is None
+
+
+def test_pyproject_declares_the_checked_range():
+    text = (REPO_ROOT / "python" / "pyproject.toml").read_text()
+    deps = re.search(r"dependencies\s*=\s*\[([^\]]*)\]", text).group(1)
+    assert f'"{REQUIREMENT}"' in deps
+    assert f'"{REQUIREMENT.replace("jax", "jaxlib", 1)}"' in deps
