@@ -77,7 +77,8 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let delta = delta_option(options).map_err(fail)?;
     let devices: usize = options.string("devices").unwrap_or("8").trim().parse().ok().filter(|d| *d > 0)
         .ok_or_else(|| fail("devices must be a positive integer".into()))?;
-    let read = read_function(entry)?;
+    let mut read = read_function(entry)?;
+    super::donation::apply(&mut read, entry, options)?;
     let graph = &read.graph;
     if graph.ops().is_empty() {
         return Err(fail("the entry function has no ops to cluster".into()));

@@ -196,12 +196,18 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
     let opts = parse_options(options).map_err(fail)?;
     check_not_partitioned(module, &opts.cluster).map_err(fail)?;
-    let read = read_function(entry)?;
+    let mut read = read_function(entry)?;
+    let state = super::donation::apply(&mut read, entry, options)?;
     let graph = &read.graph;
     if graph.ops().is_empty() {
         return Err(fail("the entry function has no ops to place in stages".into()));
     }
     let step = analyze(graph).ok();
+    if step.is_some() && state.pairs.is_empty() && !graph.args.iter().any(|a| a.is_donated()) {
+        return Err(fail(
+            "the step returns a loss but no state that feeds back was found: it donates no argument (jax.jit donate_argnums) and no result updates an argument of the same type; name the state with donation=ARG:RESULT,...".into(),
+        ));
+    }
     let cluster_shape = ClusterShape::new(opts.cluster.hosts, opts.cluster.devices_per_host);
     let assignment =
         layer_assignment(graph, &read.handles, step.as_ref(), options, opts.delta, cluster_shape.devices(), &fail)?;

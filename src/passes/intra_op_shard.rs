@@ -61,7 +61,8 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let prefer_reduce_scatter = options.flag("prefer-reduce-scatter", false).map_err(fail)?;
     let report_path = option(options, "report").trim().to_string();
 
-    let read = read_function(entry)?;
+    let mut read = read_function(entry)?;
+    super::donation::apply(&mut read, entry, options)?;
     let graph = &read.graph;
     let meshes = mesh_config.meshes().map_err(|e| fail(format!("{PASS}: {e}")))?;
 
