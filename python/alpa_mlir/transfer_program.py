@@ -133,18 +133,23 @@ def _leave_manual(e: _Emitter, value: str, n: int, tile: tuple[int, ...], ety: s
     return e.custom_call("SPMDShardToFullShape", v, one, full, block_sharding(n, len(tile)))
 
 
-def _module(n: int, in_tile, out_tile, ety: str, body: list[str], result: str) -> str:
+def _function(name: str, n: int, in_tile, out_tile, ety: str, body: list[str], result: str,
+              visibility: str = "public", attributes: str = "") -> str:
     arg_t = tensor_type((n, *in_tile), ety)
     res_t = tensor_type((n, *out_tile), ety)
+    attributes = f" attributes {{{attributes}}}" if attributes else ""
     return (
-        f"module @transfer attributes {{mhlo.num_partitions = {n} : i32, "
-        f"mhlo.num_replicas = 1 : i32}} {{\n"
-        f"  func.func public @main(%arg0: {arg_t} {{mhlo.sharding = "
+        f"  func.func {visibility} @{name}(%arg0: {arg_t} {{mhlo.sharding = "
         f"\"{block_sharding(n, len(in_tile))}\"}}) -> ({res_t} {{mhlo.sharding = "
-        f"\"{block_sharding(n, len(out_tile))}\"}}) {{\n"
+        f"\"{block_sharding(n, len(out_tile))}\"}}){attributes} {{\n"
         + "\n".join(body) + "\n"
         f'    "func.return"({result}) : ({res_t}) -> ()\n'
-        "  }\n}\n")
+        "  }\n")
+
+
+def as_module(function_text: str, n: int) -> str:
+    return (f"module @transfer attributes {{mhlo.num_partitions = {n} : i32, "
+            f"mhlo.num_replicas = 1 : i32}} {{\n{function_text}}}\n")
 
 
 def _scalars_of_row(e: _Emitter, table: str, table_t: str, pid: str, zero: str,
@@ -165,6 +170,13 @@ def _scalars_of_row(e: _Emitter, table: str, table_t: str, pid: str, zero: str,
 
 def transfer_program_text(plan: TransferPlan, first_channel: int = 1) -> str:
     """The transfer program of ``plan`` as a module whose @main is the program."""
+    return as_module(transfer_function_text(plan, first_channel=first_channel),
+                     plan.num_partitions)
+
+
+def transfer_function_text(plan: TransferPlan, name: str = "main", visibility: str = "public",
+                           attributes: str = "", first_channel: int = 1) -> str:
+    """The transfer program of ``plan`` as ``func.func @name``."""
     plan.validate()
     n, ety = plan.num_partitions, plan.element_type
     src_t, dst_t = tensor_type(plan.src_tile, ety), tensor_type(plan.dst_tile, ety)
@@ -219,12 +231,22 @@ def transfer_program_text(plan: TransferPlan, first_channel: int = 1) -> str:
         dst = e.op("stablehlo.select", [receives, updated, dst],
                    ["tensor<i1>", dst_t, dst_t], dst_t)
     result = _leave_manual(e, dst, n, plan.dst_tile, ety)
-    return _module(n, plan.src_tile, plan.dst_tile, ety, e.lines, result)
+    return _function(name, n, plan.src_tile, plan.dst_tile, ety, e.lines, result, visibility,
+                     attributes)
 
 
 def gather_program_text(num_partitions: int, part: tuple[int, ...], dim: int,
                         groups: Sequence[Sequence[int]], element_type: str,
                         channel: int = 1) -> str:
+    """The gather program as a module whose @main is the program."""
+    return as_module(gather_function_text(num_partitions, part, dim, groups, element_type,
+                                          channel=channel), num_partitions)
+
+
+def gather_function_text(num_partitions: int, part: tuple[int, ...], dim: int,
+                         groups: Sequence[Sequence[int]], element_type: str,
+                         name: str = "main", visibility: str = "public", attributes: str = "",
+                         channel: int = 1) -> str:
     """Local all-gather over D: each partition's ``part`` becomes the tile of its
     replica group (parts concatenated along ``dim`` in group order)."""
     n, ety = num_partitions, element_type
@@ -238,7 +260,7 @@ def gather_program_text(num_partitions: int, part: tuple[int, ...], dim: int,
              f"all_gather_dim = {dim} : i64, channel_handle = {channel_handle(channel)}, "
              f"replica_groups = {dense_pairs(groups)}, use_global_device_ids")
     result = _leave_manual(e, v, n, tile, ety)
-    return _module(n, part, tile, ety, e.lines, result)
+    return _function(name, n, part, tile, ety, e.lines, result, visibility, attributes)
 
 
 def broadcast_program_text(num_partitions: int, tile: tuple[int, ...],
@@ -254,4 +276,4 @@ def broadcast_program_text(num_partitions: int, tile: tuple[int, ...],
              f"channel_handle = {channel_handle(channel)}, "
              f"replica_groups = {dense_pairs(groups)}")
     result = _leave_manual(e, v, n, tile, ety)
-    return _module(n, tile, tile, ety, e.lines, result)
+    return as_module(_function("main", n, tile, tile, ety, e.lines, result), n)

@@ -14,12 +14,11 @@ microbatch, as under any gradient accumulation; they are not compared here.
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from alpa_mlir import run as R
 from alpa_mlir import validate as V
+from pipeline_fixtures import export_step as _export, pipeline as _pipeline
 
 CASES = [
     # (model, preset, microbatch overrides, microbatches, cluster, layers)
@@ -27,27 +26,6 @@ CASES = [
     ("mlp", "alpa-test", {"batch": 8}, 2, "p3.16xlarge-x1", 6),
     ("gpt", "tiny", {"batch": 2}, 4, "p3.16xlarge-x1", 4),
 ]
-
-
-def _export(model: str, preset: str, overrides: dict) -> str:
-    from alpa_mlir import models
-    from alpa_mlir.export import export
-
-    step = models.MODELS[model](preset=preset, **overrides)
-    return export(step.step_fn, *step.args, hints=step.hints, debug_info=False)
-
-
-def _pipeline(text: str, tmp_path, options: str) -> str:
-    opt = V.alpa_opt_path()
-    if not opt.exists():
-        pytest.skip(f"alpa-opt not found at {opt}")
-    src = tmp_path / "micro.mlir"
-    out = tmp_path / "pipelined.mlir"
-    src.write_text(text)
-    cmd = [str(opt), str(src), "--alpa-inline", f"--alpa-inter-op-stage={options}", "-o", str(out)]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stderr[-4000:]
-    return out.read_text()
 
 
 @pytest.mark.parametrize("model,preset,micro,microbatches,cluster,layers", CASES,

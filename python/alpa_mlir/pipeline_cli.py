@@ -1,0 +1,111 @@
+"""Command line of the pipeline runtime (``python -m alpa_mlir.pipeline``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+
+def _inputs(pipeline_inputs, seed: int, reference: str | None):
+    from . import run as R
+
+    specs = R.parse_module(Path(reference).read_text()).inputs if reference else pipeline_inputs
+    return R.make_inputs(specs, seed=seed)
+
+
+def compare_with_reference(outputs, inputs, reference: str) -> dict:
+    """The outputs against the reference step run on one device."""
+    from . import run as R
+
+    ref = R.parse_module(Path(reference).read_text())
+    module = R.strip_shardings(ref) if ref.sharded else ref.module
+    expected = R.execute(R.compile_module(module, 1), inputs, [o.shape for o in ref.outputs])
+    return R.compare_outputs(outputs, expected, rtol=2e-4, atol=2e-5)
+
+
+def report(outputs, inputs, reference: str | None, as_json: bool, extra: dict) -> int:
+    rep = {"outputs": [{"shape": list(o.shape), "dtype": str(o.dtype),
+                        "sum": float(np.asarray(o, np.float64).sum())} for o in outputs], **extra}
+    ok = True
+    if reference:
+        cmp = compare_with_reference(outputs, inputs, reference)
+        rep["reference"] = {"match": cmp["match"], "exact": cmp["exact"],
+                            "mismatched": [r["index"] for r in cmp["outputs"] if not r["match"]]}
+        ok = cmp["match"]
+    rep["ok"] = ok
+    if as_json:
+        print(json.dumps(rep, indent=1))
+    else:
+        print(f"{len(outputs)} outputs" + (f", reference: {'match' if ok else 'MISMATCH'}"
+                                           if reference else ""))
+    return 0 if ok else 1
+
+
+def _add_common(p):
+    p.add_argument("plan", help="lowered pipelined module (.mlir)")
+    p.add_argument("--inputs", type=int, default=0, metavar="SEED",
+                   help="seed of the random inputs (default 0)")
+    p.add_argument("--reference", help="the step at global batch, run on one device and compared")
+    p.add_argument("--json", action="store_true")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m alpa_mlir.pipeline")
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="run on this process's virtual CPU devices")
+    _add_common(r)
+    r.add_argument("--devices", type=int, default=8)
+    la = sub.add_parser("launch", help="run as several processes (jax.distributed, loopback)")
+    _add_common(la)
+    la.add_argument("--processes", type=int, default=2)
+    la.add_argument("--devices-per-process", type=int, default=4)
+    la.add_argument("--timeout", type=float, default=300.0)
+    w = sub.add_parser("worker", help=argparse.SUPPRESS)
+    _add_common(w)
+    w.add_argument("--coordinator", required=True)
+    w.add_argument("--process-id", type=int, required=True)
+    w.add_argument("--processes", type=int, required=True)
+    w.add_argument("--devices-per-process", type=int, required=True)
+    w.add_argument("--out", required=True)
+    a = p.parse_args(argv)
+    try:
+        if a.command == "run":
+            return _run(a)
+        if a.command == "launch":
+            from .pipeline_launch import launch
+
+            outputs, inputs = launch(a)
+            return report(outputs, inputs, a.reference, a.json,
+                          {"processes": a.processes,
+                           "devices_per_process": a.devices_per_process})
+        from .pipeline_launch import worker
+
+        return worker(a)
+    except Exception as e:  # noqa: BLE001 - every failure is a clean non-zero exit
+        msg = f"{type(e).__name__}: {e}"
+        if getattr(a, "json", False):
+            print(json.dumps({"ok": False, "error": msg}, indent=1))
+        print(f"error: {msg}", file=sys.stderr)
+        return 2
+
+
+def _run(a) -> int:
+    from .run import ensure_host_devices
+
+    ensure_host_devices(a.devices)
+    import jax
+
+    from .pipeline import Pipeline
+
+    devices = sorted(jax.devices(), key=lambda d: d.id)
+    if len(devices) < a.devices:
+        raise RuntimeError(f"XLA has {len(devices)} CPU devices, --devices {a.devices} asked")
+    pipe = Pipeline(Path(a.plan).read_text(), devices[:a.devices])
+    inputs = _inputs(pipe.module.inputs, a.inputs, a.reference)
+    outputs = pipe.run(inputs)
+    return report(outputs, inputs, a.reference, a.json, {"devices": a.devices, **pipe.stats})
