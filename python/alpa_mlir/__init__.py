@@ -3,6 +3,8 @@
 * :mod:`alpa_mlir.export` turns a JAX function plus example arguments (arrays or
   ``jax.ShapeDtypeStruct``) into StableHLO text in MLIR's generic op form, the
   input format of ``alpa-opt``.
+* :mod:`alpa_mlir.plan` plans a JAX step's sharding with ``alpa-intra-op-shard``
+  and returns it as ``jax.sharding.NamedSharding`` values for ``jax.jit``.
 * :mod:`alpa_mlir.models` builds real training steps (MLP, GPT, MoE, Wide-ResNet).
 * :mod:`alpa_mlir.run` compiles generic-form modules with XLA on N virtual CPU
   devices and on one device, compares the outputs and lists the collectives XLA
@@ -17,4 +19,4 @@ from .jax_support import check_installed as _check_jax
 
 _check_jax()
 
-__all__ = ["export", "models", "run", "hlo"]
+__all__ = ["export", "models", "plan", "run", "hlo"]
