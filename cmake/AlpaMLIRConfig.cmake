@@ -3,8 +3,10 @@
 #   set(AlpaMLIR_DIR /path/to/alpa-mlir/cmake)     # or add it to CMAKE_PREFIX_PATH
 #   find_package(AlpaMLIR REQUIRED)
 #   # AlpaMLIR::Plugin  - the pass plugin for `mlir-opt --load-pass-plugin` (shared library)
+#   # AlpaMLIR::Passes  - the same library to link, with its header <alpa/AlpaPasses.h>:
+#   #                     call alpa::registerPasses() in your own *-opt tool
 #   # AlpaMLIR::alpa-opt - the driver executable
-#   # ALPA_MLIR_PLUGIN, ALPA_MLIR_OPT, ALPA_MLIR_LLVM_PREFIX - their paths
+#   # ALPA_MLIR_PLUGIN, ALPA_MLIR_OPT, ALPA_MLIR_INCLUDE_DIR, ALPA_MLIR_LLVM_PREFIX - their paths
 #
 # ALPA_MLIR_BUILD_DIR selects the cargo output directory (default: <repo>/target/release).
 
@@ -14,6 +16,7 @@ if(NOT ALPA_MLIR_BUILD_DIR)
 endif()
 set(ALPA_MLIR_PLUGIN "${ALPA_MLIR_BUILD_DIR}/libalpa_mlir.so")
 set(ALPA_MLIR_OPT "${ALPA_MLIR_BUILD_DIR}/alpa-opt")
+set(ALPA_MLIR_INCLUDE_DIR "${_alpa_repo}/cpp/public")
 set(ALPA_MLIR_LLVM_PREFIX "/usr/lib/llvm-22")
 
 foreach(_alpa_file IN ITEMS "${ALPA_MLIR_PLUGIN}" "${ALPA_MLIR_OPT}")
@@ -29,6 +32,15 @@ if(NOT TARGET AlpaMLIR::Plugin)
   set_target_properties(AlpaMLIR::Plugin PROPERTIES
     IMPORTED_LOCATION "${ALPA_MLIR_PLUGIN}"
     IMPORTED_NO_SONAME TRUE)
+endif()
+# The library shares MLIR's pass registry only with programs that use the same shared libMLIR.so.
+if(NOT TARGET AlpaMLIR::Passes)
+  add_library(AlpaMLIR::Passes SHARED IMPORTED)
+  set_target_properties(AlpaMLIR::Passes PROPERTIES
+    IMPORTED_LOCATION "${ALPA_MLIR_PLUGIN}"
+    IMPORTED_NO_SONAME TRUE
+    INTERFACE_INCLUDE_DIRECTORIES "${ALPA_MLIR_INCLUDE_DIR}"
+    INTERFACE_LINK_LIBRARIES "${ALPA_MLIR_LLVM_PREFIX}/lib/libMLIR.so")
 endif()
 if(NOT TARGET AlpaMLIR::alpa-opt)
   add_executable(AlpaMLIR::alpa-opt IMPORTED)

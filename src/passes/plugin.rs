@@ -1,4 +1,6 @@
-//! The entry point the stock `mlir-opt --load-pass-plugin=libalpa_mlir.so` looks up.
+//! What libalpa_mlir.so exports: the entry point the stock
+//! `mlir-opt --load-pass-plugin=libalpa_mlir.so` looks up, and the registration function that
+//! tools linking the library call (declared in cpp/public/alpa/AlpaPasses.h).
 
 use std::ffi::c_char;
 
@@ -14,6 +16,14 @@ pub struct PassPluginLibraryInfo {
 const MLIR_PLUGIN_API_VERSION: u32 = 1;
 
 extern "C" fn register_callbacks() {
+    super::ffi::bridge::register_alpa_passes();
+}
+
+/// Registers every alpa pass in MLIR's global pass registry; calling it again does nothing.
+/// Defined in Rust, like the plugin hook, because a C++ definition inside a cargo cdylib is not
+/// exported.
+#[no_mangle]
+pub extern "C" fn alpaRegisterPasses() {
     super::ffi::bridge::register_alpa_passes();
 }
 

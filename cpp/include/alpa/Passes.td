@@ -7,6 +7,11 @@
 
 include "mlir/Pass/PassBase.td"
 
+// An option whose --help text ends with its default, so the default is declared once. Declare
+// every option with it: lit-tests/driver/help-defaults.mlir fails on an option without.
+class AlpaOption<string varName, string arg, string valueType, string default, string desc>
+    : Option<varName, arg, valueType, default, desc # " (default: " # default # ")">;
+
 def AlpaInline : Pass<"alpa-inline", "::mlir::ModuleOp"> {
   let summary = "Inline the private functions that the entry function calls";
   let description = [{
@@ -15,8 +20,8 @@ def AlpaInline : Pass<"alpa-inline", "::mlir::ModuleOp"> {
     Works on unregistered StableHLO ops, where MLIR's own `--inline` does not.
   }];
   let options = [
-    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
-           "Name of the entry function (default: main, or the only public function)">,
+    AlpaOption<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function (when there is no @main: the only public function)">,
   ];
 }
 
@@ -29,11 +34,11 @@ def AlpaAnnotateCosts : Pass<"alpa-annotate-costs", "::mlir::ModuleOp"> {
     for every op the table does not know.
   }];
   let options = [
-    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
-           "Name of the entry function (default: main, or the only public function)">,
-    Option<"summary", "summary", "bool", /*default=*/"true",
+    AlpaOption<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function (when there is no @main: the only public function)">,
+    AlpaOption<"summary", "summary", "bool", /*default=*/"true",
            "Emit the summary remark">,
-    Option<"cluster", "cluster", "std::string", /*default=*/"\"\"",
+    AlpaOption<"cluster", "cluster", "std::string", /*default=*/"\"\"",
            "Cluster preset name or JSON file: adds single-device compute time at peak to the summary">,
   ];
 }
@@ -48,35 +53,35 @@ def AlpaIntraOpShard : Pass<"alpa-intra-op-shard", "::mlir::ModuleOp"> {
     and on the function's arguments and results; sets mhlo.num_partitions.
   }];
   let options = [
-    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
-           "Name of the entry function (default: main, or the only public function)">,
-    Option<"mesh", "mesh", "std::string", /*default=*/"\"\"",
+    AlpaOption<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function (when there is no @main: the only public function)">,
+    AlpaOption<"mesh", "mesh", "std::string", /*default=*/"\"\"",
            "Logical mesh shape NxM (a 1-D mesh is Nx1), e.g. 2x4">,
-    Option<"cluster", "cluster", "std::string", /*default=*/"\"\"",
+    AlpaOption<"cluster", "cluster", "std::string", /*default=*/"\"\"",
            "Cluster preset or JSON file: the mesh's alpha/beta come from its links">,
-    Option<"alpha", "alpha", "std::string", /*default=*/"\"1,1\"",
+    AlpaOption<"alpha", "alpha", "std::string", /*default=*/"\"1,1\"",
            "Per-axis latency in abstract units when no cluster is given">,
-    Option<"beta", "beta", "std::string", /*default=*/"\"1,0.1\"",
+    AlpaOption<"beta", "beta", "std::string", /*default=*/"\"1,0.1\"",
            "Per-axis inverse bandwidth in abstract units when no cluster is given">,
-    Option<"memoryBudget", "memory-budget", "std::string", /*default=*/"\"\"",
-           "Per-device memory for live values, e.g. 16GiB (default: unlimited)">,
-    Option<"format", "format", "std::string", /*default=*/"\"sdy\"",
+    AlpaOption<"memoryBudget", "memory-budget", "std::string", /*default=*/"\"\"",
+           "Per-device memory for live values, e.g. 16GiB (empty: unlimited)">,
+    AlpaOption<"format", "format", "std::string", /*default=*/"\"sdy\"",
            "Output sharding format: sdy or gspmd">,
-    Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
+    AlpaOption<"timeLimit", "time-limit", "double", /*default=*/"60.0",
            "Solver time limit in seconds; the best plan found so far is kept">,
-    Option<"forceBatchDimToMeshDim", "force-batch-dim-to-mesh-dim", "int", /*default=*/"-1",
+    AlpaOption<"forceBatchDimToMeshDim", "force-batch-dim-to-mesh-dim", "int", /*default=*/"-1",
            "Shard the batch dimension on this mesh axis (-1: free)">,
-    Option<"allowReplicatedParameters", "allow-replicated-parameters", "bool", /*default=*/"true",
+    AlpaOption<"allowReplicatedParameters", "allow-replicated-parameters", "bool", /*default=*/"true",
            "Allow parameters to stay replicated">,
-    Option<"logicalMesh", "logical-mesh", "std::string", /*default=*/"\"\"",
+    AlpaOption<"logicalMesh", "logical-mesh", "std::string", /*default=*/"\"\"",
            "auto: try every logical shape of the mesh's devices and keep the cheapest">,
-    Option<"mergeTrivialOps", "merge-trivial-ops", "bool", /*default=*/"true",
+    AlpaOption<"mergeTrivialOps", "merge-trivial-ops", "bool", /*default=*/"true",
            "Merge elementwise, reshape, reduce, ... ops into the operand they follow">,
-    Option<"preferReduceScatter", "prefer-reduce-scatter", "bool", /*default=*/"false",
+    AlpaOption<"preferReduceScatter", "prefer-reduce-scatter", "bool", /*default=*/"false",
            "After the ILP, shard the weight update (paper 4.2, ZeRO-like): gradient all-reduces "
            "become reduce-scatters, optimizer states and update math are sharded, and new "
            "parameters are all-gathered">,
-    Option<"report", "report", "std::string", /*default=*/"\"\"",
+    AlpaOption<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the JSON report to this file (- for stderr)">,
   ];
 }
@@ -90,63 +95,63 @@ def AlpaClusterLayers : Pass<"alpa-cluster-layers", "::mlir::ModuleOp"> {
     top-level op gets `alpa.layer`; a remark summarises the layers.
   }];
   let options = [
-    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
-           "Name of the entry function (default: main, or the only public function)">,
-    Option<"layers", "layers", "std::string", /*default=*/"\"auto\"",
+    AlpaOption<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function (when there is no @main: the only public function)">,
+    AlpaOption<"layers", "layers", "std::string", /*default=*/"\"auto\"",
            "Number of layers; auto (the user's alpa_layer_<k> scopes if any, else from the heavy ops and the devices); or user (the scopes, required)">,
-    Option<"delta", "delta", "double", /*default=*/"0.5",
+    AlpaOption<"delta", "delta", "double", /*default=*/"0.5",
            "FLOP balance tolerance: every layer within (1 + delta) x the average">,
-    Option<"devices", "devices", "int", /*default=*/"8",
+    AlpaOption<"devices", "devices", "int", /*default=*/"8",
            "Devices the plan is for (bounds layers=auto)">,
   ];
 }
 
 defvar InterOpStageOptions = [
-    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
-           "Name of the entry function (default: main, or the only public function)">,
-    Option<"cluster", "cluster", "std::string", /*default=*/"\"p3.16xlarge-x1\"",
+    AlpaOption<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function (when there is no @main: the only public function)">,
+    AlpaOption<"cluster", "cluster", "std::string", /*default=*/"\"p3.16xlarge-x1\"",
            "Cluster preset (p3.16xlarge-xN, h100-xN) or JSON file">,
-    Option<"microbatches", "microbatches", "std::string", /*default=*/"\"1\"",
+    AlpaOption<"microbatches", "microbatches", "std::string", /*default=*/"\"1\"",
            "Microbatches per iteration (B), or auto: split the exported step's batch G into B microbatches for every B dividing G up to max-microbatches, plan each, keep the least modeled iteration time (implies split-batch)">,
-    Option<"maxMicrobatches", "max-microbatches", "int", /*default=*/"64",
+    AlpaOption<"maxMicrobatches", "max-microbatches", "int", /*default=*/"64",
            "Largest B microbatches=auto tries">,
-    Option<"splitBatch", "split-batch", "bool", /*default=*/"false",
+    AlpaOption<"splitBatch", "split-batch", "bool", /*default=*/"false",
            "The exported step is the global batch: cost one microbatch of G / B examples (per-example inputs are the non-donated arguments; their leading dim is G). Off: the exported step is one microbatch">,
-    Option<"crossStageCost", "cross-stage-cost", "std::string", /*default=*/"\"off\"",
+    AlpaOption<"crossStageCost", "cross-stage-cost", "std::string", /*default=*/"\"off\"",
            "on: add the activations sent to the next stage and the gradients sent back, per microbatch (latency + bytes / inter-stage link bandwidth), to each stage's latency in the DP">,
-    Option<"layers", "layers", "std::string", /*default=*/"\"auto\"",
+    AlpaOption<"layers", "layers", "std::string", /*default=*/"\"auto\"",
            "Number of layers; auto (the user's alpa_layer_<k> scopes if any, else Eq. 6 picks); or user">,
-    Option<"delta", "delta", "double", /*default=*/"0.5",
+    AlpaOption<"delta", "delta", "double", /*default=*/"0.5",
            "Layer FLOP balance tolerance of the clustering">,
-    Option<"epsilon", "epsilon", "double", /*default=*/"1e-6",
+    AlpaOption<"epsilon", "epsilon", "double", /*default=*/"1e-6",
            "t_max candidates closer than this (seconds) are evaluated together">,
-    Option<"imbalanceTolerance", "imbalance-tolerance", "double", /*default=*/"0",
+    AlpaOption<"imbalanceTolerance", "imbalance-tolerance", "double", /*default=*/"0",
            "Skip stage candidates whose FLOPs per device are off the balanced share by more than this factor (0: off)">,
-    Option<"submeshShapes", "submesh-shapes", "std::string", /*default=*/"\"power-of-two\"",
+    AlpaOption<"submeshShapes", "submesh-shapes", "std::string", /*default=*/"\"power-of-two\"",
            "Submesh shapes: power-of-two (paper) or all">,
-    Option<"schedule", "schedule", "std::string", /*default=*/"\"1f1b\"",
+    AlpaOption<"schedule", "schedule", "std::string", /*default=*/"\"1f1b\"",
            "Pipeline schedule for the memory rule: 1f1b or gpipe">,
-    Option<"timeLimit", "time-limit", "double", /*default=*/"60.0",
+    AlpaOption<"timeLimit", "time-limit", "double", /*default=*/"60.0",
            "Seconds for each intra-op plan and for the DP's search">,
-    Option<"threads", "threads", "int", /*default=*/"0",
+    AlpaOption<"threads", "threads", "int", /*default=*/"0",
            "Worker threads for the stage queries (0: all cores)">,
-    Option<"shardedParamsVariant", "sharded-params-variant", "bool", /*default=*/"false",
+    AlpaOption<"shardedParamsVariant", "sharded-params-variant", "bool", /*default=*/"false",
            "Also plan every (stage, logical mesh) with no parameter fully replicated, as a second option for stages whose fastest plan does not fit in memory">,
-    Option<"composeStages", "compose-stages", "int", /*default=*/"0",
+    AlpaOption<"composeStages", "compose-stages", "int", /*default=*/"0",
            "Approximation for large models: plan only ranges of up to N layers with the ILP and compose longer ones from their overlapping N-layer windows (0: plan every range exactly)">,
-    Option<"report", "report", "std::string", /*default=*/"\"\"",
+    AlpaOption<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the JSON report to this file (- for stderr)">,
-    Option<"reportHtml", "report-html", "std::string", /*default=*/"\"\"",
+    AlpaOption<"reportHtml", "report-html", "std::string", /*default=*/"\"\"",
            "Write the HTML report to this file">,
-    Option<"slice", "slice", "bool", /*default=*/"true",
+    AlpaOption<"slice", "slice", "bool", /*default=*/"true",
            "Slice a train step into per-stage forward/backward/apply functions called by the schedule from the entry">,
-    Option<"baselines", "baselines", "bool", /*default=*/"true",
+    AlpaOption<"baselines", "baselines", "bool", /*default=*/"true",
            "Also plan the equal-operator baseline for the report (its own cost table)">,
-    Option<"shardings", "shardings", "bool", /*default=*/"true",
+    AlpaOption<"shardings", "shardings", "bool", /*default=*/"true",
            "Annotate every stage function with its stage's intra-op shardings (sdy, one mesh per stage)">,
-    Option<"transfers", "transfers", "bool", /*default=*/"true",
+    AlpaOption<"transfers", "transfers", "bool", /*default=*/"true",
            "Mark values crossing stages with alpa.transfer (false: plain values, runnable on one device)">,
-    Option<"gradientAccumulation", "gradient-accumulation", "std::string", /*default=*/"\"mean\"",
+    AlpaOption<"gradientAccumulation", "gradient-accumulation", "std::string", /*default=*/"\"mean\"",
            "How microbatch gradients combine: mean (the loss is a batch mean) or sum">,
 ];
 
@@ -181,7 +186,7 @@ def AlpaAutoShard : Pass<"alpa-auto-shard", "::mlir::ModuleOp"> {
 def AlpaTestPanic : Pass<"alpa-test-panic", "::mlir::ModuleOp"> {
   let summary = "Testing only: panics inside Rust to show it becomes a diagnostic";
   let options = [
-    Option<"message", "message", "std::string", /*default=*/"\"test panic\"",
+    AlpaOption<"message", "message", "std::string", /*default=*/"\"test panic\"",
            "Panic message">,
   ];
 }
