@@ -16,4 +16,13 @@
 // Adam's update of the first weight stays with the first layer.
 // DOTS: "stablehlo.subtract"(%arg1, {{.*}}alpa.layer = 0 : i64, alpa.phase = "update"
 // layers=auto picks from min(heavy ops, devices) downwards.
-// AUTO: remark: alpa-cluster-layers: {{[4-8]}} layers (delta 0.5) of the train step's forward ops
+// AUTO: remark: alpa-cluster-layers: {{[4-8]}} layers (delta 0.5) chosen by layers=auto of the train step's forward ops
+
+// A model whose few heavy ops differ greatly in size (2 blocks of hidden 64, an untied LM head
+// over a vocabulary of 32768, 95% of the forward FLOPs): no count of layers in auto's range
+// meets the default delta, and none from 2 up either. layers=auto still yields a clustering,
+// at the least delta that admits two layers, and says so; an explicit count may fail.
+// RUN: alpa-opt --alpa-inline --alpa-cluster-layers="devices=16" %inputs/gpt_bighead.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BIGHEAD
+// RUN: not alpa-opt --alpa-inline --alpa-cluster-layers="devices=16 layers=8" %inputs/gpt_bighead.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BIGHEAD-FIXED
+// BIGHEAD: remark: alpa-cluster-layers: 2 layers (delta 0.906{{[0-9]*}}) chosen by layers=auto: no count of layers meets delta 0.5, and 0.9063 is the least that admits 2 of the train step's forward ops
+// BIGHEAD-FIXED: error: alpa-cluster-layers: no clustering into 8 layers keeps every layer within (1 + delta) x FLOP_total / L with delta = 0.5

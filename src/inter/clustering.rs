@@ -32,11 +32,23 @@ pub enum LayerCount {
 /// optimal maximum layer communication is within (1 + comm_slack) of the smallest one among
 /// the tried L >= 2 (L = 1 receives nothing and is only taken when no larger L is feasible):
 /// the finest granularity for the stage DP that does not cut through heavier traffic.
+/// When no L of the range meets the FLOP cap (a few heavy ops of very different sizes), the
+/// same rule over 2..min_layers; then two layers at the least delta that admits them: `auto`
+/// picks the delta as well as the count, and says so ([`AutoFallback`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AutoLayers {
     pub min_layers: usize,
     pub max_layers: usize,
     pub comm_slack: f64,
+}
+
+/// How `layers=auto` left its range when no count in it met the FLOP cap.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum AutoFallback {
+    /// Fewer layers than the range `tried`, at the given delta.
+    FewerLayers { tried: std::ops::RangeInclusive<usize> },
+    /// Two layers at the least delta admitting them (the clustering's `delta`), up `from`.
+    RaisedDelta { from: f64 },
 }
 
 impl AutoLayers {
@@ -62,6 +74,7 @@ pub struct ClusterOptions {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AutoTrial {
     pub layers: usize,
+    pub delta: f64,
     /// `None` when no clustering into this many layers meets the FLOP cap.
     pub max_comm: Option<u64>,
     pub flop_variance: Option<f64>,
@@ -84,6 +97,8 @@ pub struct Clustering {
     pub flop_cap: f64,
     /// The L tried when the count was `Auto`.
     pub auto: Vec<AutoTrial>,
+    /// Set when `Auto` found no feasible count in its range.
+    pub auto_fallback: Option<AutoFallback>,
 }
 
 impl Clustering {
@@ -325,6 +340,7 @@ fn finish(ops: &[OpNode], graph: &CommGraph, boundaries: Vec<usize>, delta: f64)
         flop_cap: (1.0 + delta) * total / l as f64,
         boundaries,
         auto: Vec::new(),
+        auto_fallback: None,
     }
 }
 

@@ -67,7 +67,7 @@ pub use cache::{CachedCost, QueryStats, RangeKey};
 pub use cluster_brute::{brute_force_clustering, CLUSTER_BRUTE_MAX_OPS};
 pub use cluster_graph::{layer_comm, OpNode, Operand, ValueRef};
 pub use clustering::{
-    cluster_operators, describe_clustering, equal_operator_boundaries, AutoLayers, AutoTrial, ClusterOptions, Clustering,
+    cluster_operators, describe_clustering, equal_operator_boundaries, AutoFallback, AutoLayers, AutoTrial, ClusterOptions, Clustering,
     LayerCount,
 };
 pub use cost::{FnCost, StageCost, StageCostResult};

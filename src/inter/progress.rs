@@ -18,6 +18,10 @@ impl Progress {
         Progress { enabled, what, start: now, last: Mutex::new(now), period: Duration::from_secs(2) }
     }
 
+    pub(crate) fn enabled(&self) -> bool {
+        self.enabled
+    }
+
     /// A line if the period has passed since the last one.
     pub(crate) fn tick(&self, msg: impl FnOnce() -> String) {
         if !self.enabled {

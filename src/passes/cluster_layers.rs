@@ -8,7 +8,7 @@ use super::read_graph::read_function;
 use super::PassResult;
 use crate::inter::train_step::{analyze, Phase, TrainStep};
 use crate::inter::{
-    assign_layers, clustered_ops, user_layers, AutoLayers, ClusterOptions, LayerAssignment, LayerAssignmentError, LayerCount,
+    assign_layers, AutoFallback, Clustering, clustered_ops, user_layers, AutoLayers, ClusterOptions, LayerAssignment, LayerAssignmentError, LayerCount,
     USER_LAYER_MARKER,
 };
 use crate::ir::graph::Graph;
@@ -71,6 +71,26 @@ pub(crate) fn layer_assignment(
     assign_layers(graph, step, &cluster_options).map_err(to_diagnostics)
 }
 
+/// How `layers=auto` chose, for the remarks ("" for a fixed count).
+pub(crate) fn auto_choice(clustering: &Clustering) -> String {
+    if clustering.auto.is_empty() {
+        return String::new();
+    }
+    let (l, delta) = (clustering.num_layers(), clustering.delta);
+    // The count and delta are in the remark already; this says how auto came to them.
+    match &clustering.auto_fallback {
+        None => " chosen by layers=auto".to_string(),
+        Some(AutoFallback::FewerLayers { tried }) => format!(
+            " chosen by layers=auto: no count in {}..={} keeps every layer within the FLOP cap",
+            tried.start(),
+            tried.end()
+        ),
+        Some(AutoFallback::RaisedDelta { from }) => format!(
+            " chosen by layers=auto: no count of layers meets delta {from}, and {delta:.4} is the least that admits {l}"
+        ),
+    }
+}
+
 pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
     let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
@@ -105,8 +125,10 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     Diagnostic::remark(
         entry.op,
         format!(
-            "{PASS}: {} layers (delta {delta}){}; ops per layer [{}]; FLOPs per layer [{}]; the most any layer receives from earlier layers: {}",
+            "{PASS}: {} layers (delta {}){}{}; ops per layer [{}]; FLOPs per layer [{}]; the most any layer receives from earlier layers: {}",
             clustering.num_layers(),
+            clustering.delta,
+            auto_choice(clustering),
             if step.is_some() { " of the train step's forward ops, backward and update ops placed with their forward counterparts" } else { "" },
             sizes.join(", "),
             flops.join(", "),

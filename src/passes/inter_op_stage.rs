@@ -12,7 +12,7 @@
 //! (inter/microbatches.rs); `cross-stage-cost=on` adds the activation and gradient transfers
 //! between consecutive stages to the stage latencies (inter/transfer.rs).
 
-use super::cluster_layers::{delta_option, layer_assignment};
+use super::cluster_layers::{auto_choice, delta_option, layer_assignment};
 use super::diagnostics::Diagnostic;
 use super::entry::{find_entry, DEFAULT_ENTRY};
 use super::mlir;
@@ -259,7 +259,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     );
     write_output(&opts.report, || report.to_json_pretty()).map_err(|e| fail(format!("report: {e}")))?;
     write_output(&opts.report_html, || render_html(&report)).map_err(|e| fail(format!("report-html: {e}")))?;
-    Diagnostic::remark(entry.op, summary(pass, &plan, layers, &opts, search.as_ref())).emit();
+    Diagnostic::remark(entry.op, summary(pass, &plan, layers, &auto_choice(&assignment.clustering), &opts, search.as_ref())).emit();
 
     // A train step is sliced into stage functions called by the schedule from the entry.
     // Its functions are clones of the exported ops, so the step must be one microbatch.
@@ -532,7 +532,7 @@ fn annotate(
     Ok(())
 }
 
-fn summary(pass: &str, plan: &PipelinePlan, layers: usize, opts: &StageOptions, search: Option<&MicrobatchSearch>) -> String {
+fn summary(pass: &str, plan: &PipelinePlan, layers: usize, layer_choice: &str, opts: &StageOptions, search: Option<&MicrobatchSearch>) -> String {
     let stages: Vec<String> = plan
         .plan
         .stages
@@ -570,7 +570,7 @@ fn summary(pass: &str, plan: &PipelinePlan, layers: usize, opts: &StageOptions, 
     };
     let transfers = if opts.cross_stage_cost { " with cross-stage transfers" } else { "" };
     format!(
-        "{pass}: {} stages over {layers} layers on {} ({} microbatches{how}): iteration {:.3} ms modeled{transfers}; {}; {} oracle queries, {} cache hits",
+        "{pass}: {} stages over {layers} layers{layer_choice} on {} ({} microbatches{how}): iteration {:.3} ms modeled{transfers}; {}; {} oracle queries, {} cache hits",
         plan.plan.stages.len(),
         opts.cluster.name,
         plan.plan.microbatches,

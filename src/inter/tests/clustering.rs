@@ -1,7 +1,7 @@
 use super::util::{close, random_graph, Rng};
 use crate::inter::cluster_graph::CommGraph;
 use crate::inter::{
-    brute_force_clustering, cluster_operators, describe_clustering, equal_operator_boundaries, layer_comm, AutoLayers,
+    brute_force_clustering, cluster_operators, describe_clustering, equal_operator_boundaries, layer_comm, AutoFallback, AutoLayers,
     ClusterOptions, InterError, LayerCount, OpNode, Operand, ValueRef,
 };
 use proptest::prelude::*;
@@ -199,6 +199,60 @@ fn auto_picks_the_largest_layer_count_within_slack() {
     assert_eq!(c.num_layers(), largest);
     // Block boundaries carry 20 bytes (chain + residual); 8 blocks allow L = 8 at that cost.
     assert!(c.num_layers() >= 8, "{:?}", c.auto);
+}
+
+fn auto(min_layers: usize, max_layers: usize, delta: f64) -> ClusterOptions {
+    let a = AutoLayers { min_layers, max_layers, comm_slack: 0.05 };
+    ClusterOptions { layers: LayerCount::Auto(a), delta, progress: false }
+}
+
+/// A chain of ops with these FLOPs (each reads its predecessor's 8-byte result).
+fn chain(flops: &[f64]) -> Vec<OpNode> {
+    flops.iter().enumerate().map(|(i, &f)| if i == 0 { op(f, &[]) } else { op(f, &[(i - 1, 8)]) }).collect()
+}
+
+#[test]
+fn auto_takes_fewer_layers_when_its_range_is_infeasible() {
+    // A small model with a large LM head: 4..=8 layers cannot keep every layer within
+    // 1.5 x the average, 2 layers can ([40 | 60] under a cap of 75).
+    let ops = chain(&[10.0, 10.0, 10.0, 10.0, 0.0, 0.0, 0.0, 0.0, 60.0]);
+    assert!(matches!(cluster_operators(&ops, &fixed(4, 0.5)), Err(InterError::ClusteringInfeasible { .. })));
+    let c = cluster_operators(&ops, &auto(4, 8, 0.5)).unwrap();
+    assert_eq!(c.auto_fallback, Some(AutoFallback::FewerLayers { tried: 4..=8 }));
+    assert_eq!(c.delta, 0.5);
+    assert!((2..4).contains(&c.num_layers()), "{c:?}");
+    assert!(c.layer_flops.iter().all(|f| *f <= c.flop_cap * (1.0 + 1e-9)));
+}
+
+#[test]
+fn auto_raises_delta_when_no_two_layers_meet_it() {
+    // One op holds 95% of the FLOPs: two layers need delta 0.9.
+    let ops = chain(&[5.0, 95.0]);
+    let c = cluster_operators(&ops, &auto(2, 8, 0.5)).unwrap();
+    assert_eq!(c.auto_fallback, Some(AutoFallback::RaisedDelta { from: 0.5 }));
+    assert_eq!(c.num_layers(), 2);
+    assert!((c.delta - 0.9).abs() < 1e-6, "{}", c.delta);
+    assert!(c.layer_flops.iter().all(|f| *f <= c.flop_cap * (1.0 + 1e-9)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Auto never fails on a graph with ops, whatever its range, delta and FLOPs, and its
+    /// layers meet the cap of the delta it reports.
+    #[test]
+    fn auto_always_yields_a_clustering(
+        flops in proptest::collection::vec(prop_oneof![Just(0.0), 0.0f64..10.0, 100.0f64..1e6], 1..14),
+        min in 1usize..10, extra in 0usize..6, delta in 0.0f64..1.0,
+    ) {
+        let ops = chain(&flops);
+        let c = cluster_operators(&ops, &auto(min, min + extra, delta)).unwrap();
+        prop_assert!(c.layer_flops.iter().all(|f| *f <= c.flop_cap * (1.0 + 1e-9)));
+        prop_assert!(c.num_layers() <= (min + extra).min(ops.len()));
+        // The delta is raised only when no count meets the given one, and then to admit 2.
+        if c.delta != delta {
+            prop_assert!(c.delta > delta && c.num_layers() == 2);
+        }
+    }
 }
 
 #[test]
