@@ -16,9 +16,13 @@
 //! A group of one device costs 0. A collective over both axes runs over the flattened mesh
 //! (n = n0 * n1) and is priced with the slower link among the axes that have more than one
 //! device (largest alpha, largest beta): a ring over the whole mesh is as slow as its slowest hop.
+//!
+//! A mesh built from a cluster file with measured collectives (`measured.rs`) prices a collective
+//! with the fit of its axis's link instead (for both axes, the fit of the slower axis).
 
 use serde::{Deserialize, Serialize};
 
+use crate::cluster::measured::CollectiveFits;
 use crate::cluster::mesh::DeviceMesh;
 
 /// Which mesh axes a collective runs over.
@@ -62,6 +66,17 @@ impl Collective {
     }
 }
 
+/// The bytes a collective moves per byte of its buffer over a group of `n` (the module table).
+pub fn volume_factor(kind: Collective, n: usize) -> f64 {
+    let n = n as f64;
+    match kind {
+        Collective::AllGather | Collective::ReduceScatter => (n - 1.0) / n,
+        Collective::AllReduce => 2.0 * (n - 1.0) / n,
+        Collective::AllToAll => (n - 1.0) / (n * n),
+        Collective::PointToPoint => 1.0,
+    }
+}
+
 impl DeviceMesh {
     /// Number of devices in one group of a collective over `axes`.
     pub fn group_size(&self, axes: MeshAxes) -> usize {
@@ -92,6 +107,18 @@ impl DeviceMesh {
         (alpha, beta)
     }
 
+    /// The measured fits of the link a collective over `axes` runs on: of the busy axis with the
+    /// largest beta (the slower link) when both are busy; `None` when that axis has none.
+    pub fn measured_fits_of(&self, axes: MeshAxes) -> Option<&CollectiveFits> {
+        let slowest = axes
+            .indices()
+            .iter()
+            .copied()
+            .filter(|&a| self.shape[a] > 1)
+            .reduce(|a, b| if self.beta[b] > self.beta[a] { b } else { a })?;
+        self.measured[slowest].as_deref()
+    }
+
     /// Seconds for `kind` over `axes` on a buffer of `bytes` (see the module table for what
     /// `bytes` means per collective).
     pub fn collective_cost(&self, kind: Collective, axes: MeshAxes, bytes: f64) -> f64 {
@@ -99,15 +126,14 @@ impl DeviceMesh {
         if n <= 1 {
             return 0.0;
         }
+        if let Some(seconds) = self
+            .measured_fits_of(axes)
+            .and_then(|fits| fits.seconds(kind, n, bytes))
+        {
+            return seconds;
+        }
         let (alpha, beta) = self.link_of(axes);
-        let n = n as f64;
-        let volume = match kind {
-            Collective::AllGather | Collective::ReduceScatter => (n - 1.0) / n * bytes,
-            Collective::AllReduce => 2.0 * (n - 1.0) / n * bytes,
-            Collective::AllToAll => (n - 1.0) / (n * n) * bytes,
-            Collective::PointToPoint => bytes,
-        };
-        alpha + beta * volume
+        alpha + beta * volume_factor(kind, n) * bytes
     }
 
     pub fn all_gather_cost(&self, axes: MeshAxes, bytes: f64) -> f64 {
@@ -229,6 +255,75 @@ mod tests {
                 assert!(close(ar, rs_ag - alpha), "{axes:?} {bytes}");
             }
         }
+    }
+
+    fn h100_with_measured_all_reduce() -> crate::cluster::Cluster {
+        use crate::cluster::measured::{CollectiveFit, CollectiveFits, Measured};
+        let mut c = crate::cluster::presets::preset("h100-x2").unwrap();
+        let fit = |devices, latency_s, bandwidth_bytes_per_s| CollectiveFit {
+            devices,
+            latency_s,
+            bandwidth_bytes_per_s,
+        };
+        c.measured = Some(Measured {
+            intra_host: CollectiveFits {
+                all_reduce: vec![fit(8, 40e-6, 180e9)],
+                ..Default::default()
+            },
+            inter_host: CollectiveFits {
+                all_reduce: vec![fit(2, 60e-6, 20e9)],
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        c
+    }
+
+    #[test]
+    fn measured_fits_replace_the_alpha_beta_formula() {
+        use crate::cluster::mesh::PhysicalSubmesh;
+        let c = h100_with_measured_all_reduce();
+        let m = DeviceMesh::from_submesh(&c, &PhysicalSubmesh::new(2, 8), [2, 8]).unwrap();
+        // Exactly the fits: axis 1 stays in a host (8 devices), axis 0 crosses (2 devices).
+        assert_eq!(m.all_reduce_cost(MeshAxes::Axis1, 1e9), 40e-6 + 1e9 / 180e9);
+        assert_eq!(m.all_reduce_cost(MeshAxes::Axis0, 1e9), 60e-6 + 1e9 / 20e9);
+        // Both axes: the slower (inter-host) link's fit, scaled from 2 to 16 devices.
+        let both = m.all_reduce_cost(MeshAxes::Both, 1e9);
+        assert!(close(both, 60e-6 + (15.0 / 8.0) / 1.0 * 1e9 / 20e9), "{both}");
+        // Collectives without a fit keep the preset's alpha-beta numbers.
+        let preset = DeviceMesh::from_submesh(
+            &crate::cluster::presets::preset("h100-x2").unwrap(),
+            &PhysicalSubmesh::new(2, 8),
+            [2, 8],
+        )
+        .unwrap();
+        for axes in [MeshAxes::Axis0, MeshAxes::Axis1, MeshAxes::Both] {
+            assert_eq!(
+                m.all_gather_cost(axes, 1e9),
+                preset.all_gather_cost(axes, 1e9)
+            );
+            assert_ne!(
+                m.all_reduce_cost(axes, 1e9),
+                preset.all_reduce_cost(axes, 1e9)
+            );
+        }
+    }
+
+    #[test]
+    fn without_measured_numbers_nothing_changes() {
+        use crate::cluster::mesh::PhysicalSubmesh;
+        let c = crate::cluster::presets::preset("h100-x2").unwrap();
+        let m = DeviceMesh::from_submesh(&c, &PhysicalSubmesh::new(2, 8), [2, 8]).unwrap();
+        assert_eq!(m.measured, [None, None]);
+        assert_eq!(
+            m.all_reduce_cost(MeshAxes::Axis1, 1e9),
+            3e-6 + 2.0 * 7.0 / 8.0 * 1e9 / 450e9
+        );
+        // An empty measured section is no measurement either.
+        let mut empty = c.clone();
+        empty.measured = Some(Default::default());
+        let e = DeviceMesh::from_submesh(&empty, &PhysicalSubmesh::new(2, 8), [2, 8]).unwrap();
+        assert_eq!(e, m);
     }
 
     #[test]

@@ -5,9 +5,12 @@
 //! n devices is `n x 1`. `alpha[a]` is the latency (s) and `beta[a]` the inverse bandwidth (s/byte)
 //! of a collective along axis `a`.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::cluster::error::ClusterError;
+use crate::cluster::measured::CollectiveFits;
 use crate::cluster::spec::{Cluster, LinkSpec};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -16,6 +19,9 @@ pub struct DeviceMesh {
     pub device_ids: Vec<u32>,
     pub alpha: [f64; 2],
     pub beta: [f64; 2],
+    /// Measured collective fits of each axis's link, from a cluster file that has them.
+    #[serde(skip)]
+    pub measured: [Option<Arc<CollectiveFits>>; 2],
 }
 
 /// A block of a cluster: `hosts` consecutive hosts from `first_host`, and on each of them
@@ -79,6 +85,7 @@ impl DeviceMesh {
             device_ids,
             alpha,
             beta,
+            measured: [None, None],
         };
         mesh.validate()?;
         Ok(mesh)
@@ -149,6 +156,7 @@ impl DeviceMesh {
             device_ids,
             alpha: [0.0; 2],
             beta: [0.0; 2],
+            measured: [None, None],
         };
         for axis in 0..2 {
             let crosses_hosts = mesh.axis_groups(axis).iter().any(|group| {
@@ -163,6 +171,12 @@ impl DeviceMesh {
             };
             mesh.alpha[axis] = link.alpha();
             mesh.beta[axis] = link.beta();
+            mesh.measured[axis] = cluster
+                .measured
+                .as_ref()
+                .map(|m| if crosses_hosts { &m.inter_host } else { &m.intra_host })
+                .filter(|fits| !fits.is_empty())
+                .map(|fits| Arc::new(fits.clone()));
         }
         mesh.validate()?;
         Ok(mesh)

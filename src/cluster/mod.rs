@@ -7,12 +7,14 @@
 
 pub mod collective;
 pub mod error;
+pub mod measured;
 pub mod mesh;
 pub mod presets;
 pub mod spec;
 
 pub use collective::{Collective, MeshAxes};
 pub use error::ClusterError;
+pub use measured::{CollectiveFit, CollectiveFits, MatmulPlateau, Measured, PeerLink};
 pub use mesh::{parse_mesh_shape, DeviceMesh, PhysicalSubmesh};
 pub use presets::{preset, preset_names};
 pub use spec::{Cluster, DeviceSpec, LinkSpec};

@@ -76,6 +76,7 @@ fn p3_16xlarge() -> Cluster {
             bandwidth_bytes_per_s: 25e9 / 8.0,
             latency_s: 30e-6,
         }),
+        measured: None,
     }
 }
 
@@ -106,6 +107,7 @@ fn h100() -> Cluster {
             bandwidth_bytes_per_s: 400e9 / 8.0,
             latency_s: 10e-6,
         }),
+        measured: None,
     }
 }
 

@@ -17,7 +17,8 @@
 //! ```
 //! `peak_flops` keys are MLIR element type spellings (`f32`, `bf16`, `f8E4M3FN`, `i8`, ...).
 //! `inter_host` may be left out for a single-host cluster. Unknown fields are rejected so that a
-//! typo does not silently fall back to a default.
+//! typo does not silently fall back to a default. An optional `measured` section (written by
+//! `alpa-calibrate`, see `measured.rs`) overrides the peaks and the collective costs it covers.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -25,6 +26,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::cluster::error::ClusterError;
+use crate::cluster::measured::Measured;
 use crate::cluster::presets;
 
 /// A homogeneous cluster: `hosts` machines with `devices_per_host` identical devices each.
@@ -41,6 +43,9 @@ pub struct Cluster {
     /// The link between two hosts; required when `hosts > 1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inter_host: Option<LinkSpec>,
+    /// Numbers measured on the GPUs; when present they take precedence over the fields above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured: Option<Measured>,
 }
 
 /// One accelerator.
@@ -184,6 +189,9 @@ impl Cluster {
             )),
             None => {}
         }
+        if let Some(measured) = &self.measured {
+            measured.check(&mut problems);
+        }
         if problems.is_empty() {
             Ok(())
         } else {
@@ -221,8 +229,13 @@ impl Cluster {
         }
     }
 
-    /// Peak FLOP/s for an element type given by its MLIR spelling (`f32`, `bf16`, ...).
+    /// Peak FLOP/s for an element type given by its MLIR spelling (`f32`, `bf16`, ...): the
+    /// measured matmul plateau when the file has one, else the spec-sheet peak.
     pub fn peak_flops(&self, element_type: &str) -> f64 {
+        let measured = self.measured.as_ref().and_then(|m| m.matmul.get(element_type));
+        if let Some(plateau) = measured {
+            return plateau.flops;
+        }
         if let Some(&flops) = self.device.peak_flops.get(element_type) {
             return flops;
         }
@@ -326,6 +339,42 @@ mod tests {
         assert!(err.to_string().contains("inter_host is required"), "{err}");
         c.hosts = 1;
         assert!(c.validate().is_ok());
+    }
+
+    const MEASURED: &str = r#""measured": {
+        "gpu_name": "gpu", "driver_version": "12.4",
+        "matmul": { "bf16": { "flops": 30.0, "reached_at_size": 4096 } },
+        "intra_host": { "all-reduce": [ { "devices": 4, "latency_s": 0.25, "bandwidth_bytes_per_s": 50.0 } ] }
+    }"#;
+
+    fn with_measured() -> Cluster {
+        let text = TWO_HOSTS.replacen(r#""name": "two","#, &format!(r#""name": "two", {MEASURED},"#), 1);
+        Cluster::from_json_str(&text, "test").unwrap()
+    }
+
+    #[test]
+    fn measured_matmul_overrides_the_spec_sheet_peak() {
+        let c = with_measured();
+        assert_eq!(c.peak_flops("bf16"), 30.0);
+        // Types without a measurement keep the spec-sheet numbers.
+        assert_eq!(c.peak_flops("f32"), 10.0);
+        let again = Cluster::from_json_str(&c.to_json_pretty(), "again").unwrap();
+        assert_eq!(c, again);
+    }
+
+    #[test]
+    fn measured_section_is_validated_and_rejects_unknown_fields() {
+        let mut c = with_measured();
+        c.measured.as_mut().unwrap().intra_host.all_reduce[0].devices = 1;
+        let err = c.validate().unwrap_err().to_string();
+        assert!(err.contains("measured.intra_host.all-reduce[0].devices"), "{err}");
+        let typo = TWO_HOSTS.replacen(
+            r#""name": "two","#,
+            &format!(r#""name": "two", {},"#, MEASURED.replace("all-reduce", "allreduce")),
+            1,
+        );
+        let err = Cluster::from_json_str(&typo, "t").unwrap_err().to_string();
+        assert!(err.contains("allreduce"), "{err}");
     }
 
     #[test]

@@ -34,6 +34,7 @@ pub(crate) fn links(
         },
         intra_host: link(intra),
         inter_host: (hosts > 1).then(|| link(inter)),
+        measured: None,
     }
 }
 
