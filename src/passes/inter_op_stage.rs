@@ -514,7 +514,7 @@ fn annotate(
         .map(|(s, devices)| {
             let ids: Vec<String> = devices.iter().map(|d| d.to_string()).collect();
             format!(
-                "{{layers = array<i64: {}, {}>, submesh = array<i64: {}, {}>, logical_mesh = array<i64: {}, {}>, devices = array<i64: {}>, latency = {:e} : f64}}",
+                "{{layers = array<i64: {}, {}>, submesh = array<i64: {}, {}>, logical_mesh = array<i64: {}, {}>, devices = array<i64: {}>, latency = {}}}",
                 s.layers.start,
                 s.layers.end,
                 s.submesh.hosts,
@@ -522,7 +522,7 @@ fn annotate(
                 s.logical_mesh[0],
                 s.logical_mesh[1],
                 ids.join(", "),
-                s.latency
+                mlir::f64_attr_text(s.latency)
             )
         })
         .collect();

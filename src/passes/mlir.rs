@@ -340,3 +340,52 @@ pub fn replace_uses_except(value: MlirValue, with: MlirValue, except: MlirOperat
     let mut exceptions = [except];
     unsafe { mlirValueReplaceAllUsesExcept(value, with, 1, exceptions.as_mut_ptr()) }
 }
+
+/// The text of an f64 attribute that MLIR parses back to the same value: its float literal
+/// needs a '.' ("0e0" and "1e-3" are rejected), and infinities and NaNs are written by bits.
+pub fn f64_attr_text(value: f64) -> String {
+    if !value.is_finite() {
+        return format!("0x{:016X} : f64", value.to_bits());
+    }
+    let text = format!("{value:e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    let point = if mantissa.contains('.') { "" } else { ".0" };
+    format!("{mantissa}{point}e{exponent} : f64")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Parses `text` with MLIR and returns the f64 it holds.
+    fn parse_f64(text: &str) -> Option<f64> {
+        unsafe {
+            let context = mlirContextCreate();
+            let attr = mlirAttributeParseGet(context, string_ref(text));
+            let value = (!attr.ptr.is_null() && mlirAttributeIsAFloat(attr)).then(|| mlirFloatAttrGetValueDouble(attr));
+            mlirContextDestroy(context);
+            value
+        }
+    }
+
+    #[test]
+    fn special_f64_values_round_trip_through_mlir() {
+        for value in [0.0, -0.0, 1.0, 1e-3, 5e300, f64::MIN_POSITIVE, 4.9e-324, f64::MAX, f64::INFINITY, f64::NEG_INFINITY] {
+            let text = f64_attr_text(value);
+            assert_eq!(parse_f64(&text).map(f64::to_bits), Some(value.to_bits()), "{text}");
+        }
+        assert!(parse_f64(&f64_attr_text(f64::NAN)).is_some_and(f64::is_nan));
+    }
+
+    proptest! {
+        #[test]
+        fn every_f64_round_trips_through_mlir(bits in any::<u64>()) {
+            let value = f64::from_bits(bits);
+            let text = f64_attr_text(value);
+            let back = parse_f64(&text);
+            prop_assert!(back.is_some(), "{} does not parse", text);
+            prop_assert!(back.unwrap().to_bits() == bits || (value.is_nan() && back.unwrap().is_nan()), "{}", text);
+        }
+    }
+}
