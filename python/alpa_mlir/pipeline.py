@@ -22,7 +22,7 @@ import numpy as np
 from . import main_ops
 from .pipeline_module import PipelineError, Program, Transfer, load_pipeline
 from .placement import (Remote, assemble, devices_of, is_local, local_tiles, place,
-                        sdy_sharding, stack_blocks, unstack_blocks)
+                        reshard_in_place, sdy_sharding, stack_blocks, unstack_blocks)
 
 
 def progress(msg: str) -> None:
@@ -32,7 +32,11 @@ def progress(msg: str) -> None:
 
 
 class Pipeline:
-    def __init__(self, module_text: str, devices: list | None = None):
+    def __init__(self, module_text: str, devices: list | None = None,
+                 compiled: dict | None = None):
+        """``compiled``: executables shared between pipelines (plans of one
+        model in several transfer modes share their stage functions), keyed by
+        program text and devices; filled with what this one compiles."""
         import jax
 
         self.module = load_pipeline(module_text)
@@ -40,10 +44,14 @@ class Pipeline:
             jax.devices(), key=lambda d: (d.process_index, d.id))
         self.executables: dict[str, object] = {}
         self.stats = {"same_stage_reshards": 0}
+        compiled = {} if compiled is None else compiled
         for prog in self.module.programs.values():
             devs = devices_of(prog.devices, self.all_devices)
             if is_local(devs):
-                self.executables[prog.name] = self._compile(prog, devs)
+                key = (prog.module_text, tuple(d.id for d in devs))
+                if key not in compiled:
+                    compiled[key] = self._compile(prog, devs)
+                self.executables[prog.name] = compiled[key]
 
     def _compile(self, prog: Program, devs: list):
         from .run import compile_module
@@ -60,14 +68,21 @@ class Pipeline:
 
     # ------------------------------------------------------------- values
 
-    def _param_sharding(self, compiled, i: int):
+    @staticmethod
+    def _sharding(compiled, op_shardings, i: int):
+        """The i-th parameter/output sharding; a one-device executable (no SPMD
+        partitioning) reports none: its values live whole on its device."""
         from jax._src.sharding_impls import GSPMDSharding
+        from jax.sharding import SingleDeviceSharding
 
-        return GSPMDSharding(compiled.devices, compiled.executable.get_parameter_shardings()[i])
+        if op_shardings is None:
+            return SingleDeviceSharding(compiled.devices[0])
+        return GSPMDSharding(compiled.devices, op_shardings[i])
+
+    def _param_sharding(self, compiled, i: int):
+        return self._sharding(compiled, compiled.executable.get_parameter_shardings(), i)
 
     def _as_param(self, value, sharding, ndim: int, where: str):
-        import jax
-
         if isinstance(value, np.ndarray):
             return place(value, sharding)
         if isinstance(value, Remote):
@@ -78,20 +93,22 @@ class Pipeline:
             raise PipelineError(f"{where}: operand lives on other devices "
                                 f"({sorted(d.id for d in value.sharding.device_set)}); a stage "
                                 "crossing needs a transfer")
+        resharded = reshard_in_place(value, sharding)
+        if resharded is None:
+            raise PipelineError(f"{where}: operand is laid out as {value.sharding}, the program "
+                                f"expects {sharding}: that moves data between the stage's "
+                                "devices, which only transfer programs do")
         self.stats["same_stage_reshards"] += 1
-        return jax.device_put(value, sharding)
+        return resharded
 
     def _outputs(self, compiled, results, specs):
         import jax
-        from jax._src.sharding_impls import GSPMDSharding
 
         per_output = results.disassemble_into_single_device_arrays()
-        out = []
-        for shards, op_sh, spec in zip(per_output, compiled.executable.get_output_shardings(),
-                                       specs):
-            sh = GSPMDSharding(compiled.devices, op_sh)
-            out.append(jax.make_array_from_single_device_arrays(spec.shape, sh, shards))
-        return out
+        op_shardings = compiled.executable.get_output_shardings()
+        return [jax.make_array_from_single_device_arrays(
+                    spec.shape, self._sharding(compiled, op_shardings, i), shards)
+                for i, (shards, spec) in enumerate(zip(per_output, specs))]
 
     # ------------------------------------------------------------- steps
 

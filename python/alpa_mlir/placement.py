@@ -62,6 +62,32 @@ def sdy_sharding(text: str, meshes: dict[str, Mesh], devices: list, ndim: int):
     return NamedSharding(jmesh, spec)
 
 
+def reshard_in_place(value, sharding):
+    """``value`` laid out as ``sharding`` (same devices) by slicing each
+    device's own shard, or None when some device would need elements it does
+    not hold: that is data moving between devices."""
+    import jax
+
+    shape = tuple(value.shape)
+    have = value.sharding.devices_indices_map(shape)
+    want = sharding.devices_indices_map(shape)
+    own = local_tiles(value)
+    pieces = []
+    for device, region in want.items():
+        held = have.get(device)
+        if held is None:
+            return None
+        within = []
+        for w, h, n in zip(region, held, shape):
+            (w0, w1, _), (h0, h1, _) = w.indices(n), h.indices(n)
+            if w0 < h0 or w1 > h1:
+                return None
+            within.append(slice(w0 - h0, w1 - h0))
+        if device in own:
+            pieces.append(own[device][tuple(within)])
+    return jax.make_array_from_single_device_arrays(shape, sharding, pieces)
+
+
 def local_tiles(arr) -> dict:
     """device -> single-device array of this process's shards."""
     return {s.device: s.data for s in arr.addressable_shards}
