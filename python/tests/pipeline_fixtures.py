@@ -3,7 +3,9 @@ through `alpa-inline` + `alpa-inter-op-stage`."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -18,14 +20,45 @@ def export_step(model: str, preset: str, overrides: dict) -> str:
     return export(step.step_fn, *step.args, hints=step.hints, debug_info=False)
 
 
-def pipeline(text: str, tmp_path, options: str) -> str:
+def alpa_opt() -> Path:
     opt = V.alpa_opt_path()
     if not opt.exists():
-        pytest.skip(f"alpa-opt not found at {opt}")
-    src = tmp_path / "micro.mlir"
-    out = tmp_path / "pipelined.mlir"
-    src.write_text(text)
-    cmd = [str(opt), str(src), "--alpa-inline", f"--alpa-inter-op-stage={options}", "-o", str(out)]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        msg = f"alpa-opt not found at {opt} (build it, or set ALPA_OPT)"
+        if os.environ.get("ALPA_REQUIRE_OPT") == "1":
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return opt
+
+
+def run_alpa_opt(src: Path, out: Path, *passes: str) -> str:
+    r = subprocess.run([str(alpa_opt()), str(src), *passes, "-o", str(out)],
+                       capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-4000:]
     return out.read_text()
+
+
+def pipeline(text: str, tmp_path, options: str) -> str:
+    src = tmp_path / "micro.mlir"
+    src.write_text(text)
+    return run_alpa_opt(src, tmp_path / "pipelined.mlir", "--alpa-inline",
+                        f"--alpa-inter-op-stage={options}")
+
+
+def auto_shard_plans(text: str, tmp_path: Path, options: str, cluster: Path,
+                     modes) -> dict[str, tuple[str, str]]:
+    """`alpa-auto-shard` once (stopping at the alpa.transfer markers), then per
+    transfer mode `alpa-cross-mesh-resharding` and `alpa-lower-transfers`:
+    mode -> (planned text with alpa.transfer_plan ops, lowered text)."""
+    src = tmp_path / "micro.mlir"
+    src.write_text(text)
+    marked = tmp_path / "marked.mlir"
+    run_alpa_opt(src, marked, f"--alpa-auto-shard=cluster={cluster} {options} "
+                              "lower-transfers=false")
+    out = {}
+    for mode in modes:
+        planned = tmp_path / f"planned-{mode}.mlir"
+        out[mode] = (run_alpa_opt(marked, planned,
+                                  f"--alpa-cross-mesh-resharding=cluster={cluster} mode={mode}"),
+                     run_alpa_opt(planned, tmp_path / f"lowered-{mode}.mlir",
+                                  "--alpa-lower-transfers"))
+    return out
