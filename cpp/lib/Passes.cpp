@@ -16,6 +16,8 @@ namespace alpa {
 #define GEN_PASS_DEF_ALPACLUSTERLAYERS
 #define GEN_PASS_DEF_ALPAINTEROPSTAGE
 #define GEN_PASS_DEF_ALPAAUTOSHARD
+#define GEN_PASS_DEF_ALPACROSSMESHRESHARDING
+#define GEN_PASS_DEF_ALPALOWERTRANSFERS
 #define GEN_PASS_DEF_ALPATESTPANIC
 #define GEN_PASS_REGISTRATION
 #include "alpa/Passes.h.inc"
@@ -87,7 +89,8 @@ struct AlpaIntraOpShard : public alpa::impl::AlpaIntraOpShardBase<AlpaIntraOpSha
         .add("logical-mesh", std::string(logicalMesh))
         .add("merge-trivial-ops", static_cast<bool>(mergeTrivialOps))
         .add("prefer-reduce-scatter", static_cast<bool>(preferReduceScatter))
-        .add("report", std::string(report));
+        .add("report", std::string(report))
+        .add("donation", std::string(donation));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }
 };
@@ -99,7 +102,8 @@ struct AlpaClusterLayers : public alpa::impl::AlpaClusterLayersBase<AlpaClusterL
     options.add("entry", std::string(entry))
         .add("layers", std::string(layers))
         .add("delta", static_cast<double>(delta))
-        .add("devices", static_cast<int>(devices));
+        .add("devices", static_cast<int>(devices))
+        .add("donation", std::string(donation));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }
 };
@@ -129,7 +133,10 @@ struct AlpaClusterLayers : public alpa::impl::AlpaClusterLayersBase<AlpaClusterL
       .add("shardings", static_cast<bool>(shardings))                                             \
       .add("baselines", static_cast<bool>(baselines))                                             \
       .add("transfers", static_cast<bool>(transfers))                                             \
-      .add("gradient-accumulation", std::string(gradientAccumulation))
+      .add("gradient-accumulation", std::string(gradientAccumulation))                            \
+      .add("donation", std::string(donation))                                                    \
+      .add("transfer-mode", std::string(transferMode))                                            \
+      .add("lower-transfers", static_cast<bool>(lowerTransfers))
 
 struct AlpaInterOpStage : public alpa::impl::AlpaInterOpStageBase<AlpaInterOpStage> {
   using AlpaInterOpStageBase::AlpaInterOpStageBase;
@@ -145,6 +152,24 @@ struct AlpaAutoShard : public alpa::impl::AlpaAutoShardBase<AlpaAutoShard> {
   void runOnOperation() override {
     OptionList options;
     ALPA_INTER_OP_STAGE_OPTIONS(options);
+    runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
+  }
+};
+
+struct AlpaCrossMeshResharding
+    : public alpa::impl::AlpaCrossMeshReshardingBase<AlpaCrossMeshResharding> {
+  using AlpaCrossMeshReshardingBase::AlpaCrossMeshReshardingBase;
+  void runOnOperation() override {
+    OptionList options;
+    options.add("cluster", std::string(cluster)).add("mode", std::string(mode)).add("report", std::string(report));
+    runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
+  }
+};
+
+struct AlpaLowerTransfers : public alpa::impl::AlpaLowerTransfersBase<AlpaLowerTransfers> {
+  using AlpaLowerTransfersBase::AlpaLowerTransfersBase;
+  void runOnOperation() override {
+    OptionList options;
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }
 };

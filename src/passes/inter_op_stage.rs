@@ -299,20 +299,40 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
                 .evaluate(stage.layers.clone(), stage.submesh, stage.logical_mesh)
                 .map_err(|e| fail(format!("re-planning stage layers {}..{}: {e}", stage.layers.start, stage.layers.end)))?;
             let mut result_specs = vec![None; graph.ops().len()];
+            let mut operand_specs = vec![None; graph.ops().len()];
             for (position, &op) in evaluation.stage.ops.iter().enumerate() {
                 if let Some(strategy) = evaluation.plan.ops.get(position) {
                     result_specs[op] = Some(strategy.result_specs.clone());
+                    operand_specs[op] = Some(strategy.operand_specs.clone());
                 }
             }
             let mut input_specs = HashMap::new();
+            let mut arg_specs = HashMap::new();
             for (input, strategy) in evaluation.stage.inputs.iter().zip(&evaluation.plan.args) {
-                if let (StageInput::Value { op, result }, Some(spec)) =
-                    (input, strategy.as_ref().and_then(|s| s.result_specs.first().cloned().flatten()))
-                {
-                    input_specs.insert((*op, *result), spec);
+                let Some(spec) = strategy.as_ref().and_then(|s| s.result_specs.first().cloned().flatten()) else { continue };
+                match input {
+                    StageInput::Value { op, result } => {
+                        input_specs.insert((*op, *result), spec);
+                    }
+                    StageInput::Arg(a) => {
+                        arg_specs.insert(*a, spec);
+                    }
                 }
             }
-            stage_plans.push(StageShardings { logical_mesh: stage.logical_mesh, result_specs, input_specs });
+            let resharding_steps = evaluation
+                .plan
+                .reshardings
+                .iter()
+                .filter_map(|r| Some(((*evaluation.stage.ops.get(r.op)?, r.operand), r.resharding.steps.clone())))
+                .collect();
+            stage_plans.push(StageShardings {
+                logical_mesh: stage.logical_mesh,
+                result_specs,
+                input_specs,
+                arg_specs,
+                operand_specs,
+                resharding_steps,
+            });
         }
         let shardings_of = |op: usize, result: usize, from: usize, to: usize| {
             if opts.shardings { stage_shardings::transfer_shardings(&stage_plans, op, result, from, to) } else { None }
@@ -321,6 +341,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
             .map_err(|e| fail(format!("slicing into stage functions: {e}")))?;
         if opts.shardings {
             stage_shardings::write(module, &clones, &stage_plans).map_err(|e| fail(format!("writing stage shardings: {e}")))?;
+            stage_shardings::pin(module, graph, &program, &clones, &stage_plans).map_err(|e| fail(format!("pinning stage shardings: {e}")))?;
         }
     }
     Ok(())

@@ -8,18 +8,23 @@
 
 pub mod annotate_costs;
 pub mod cluster_layers;
+pub mod cross_mesh_resharding;
 pub mod diagnostics;
+pub mod donation;
 pub mod entry;
 pub mod ffi;
 pub mod inline;
 pub mod inter_op_stage;
 pub mod intra_op_shard;
+pub mod lower_transfers;
 pub mod mlir;
 pub mod options;
 pub mod plugin;
 pub mod read_graph;
 pub mod stage_shardings;
 pub mod stage_slicing;
+pub mod transfer_ops;
+pub mod transfer_text;
 pub mod standalone;
 pub mod write_shardings;
 
@@ -38,11 +43,28 @@ fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassRes
         "alpa-intra-op-shard" => intra_op_shard::run(module, options),
         "alpa-cluster-layers" => cluster_layers::run(module, options),
         "alpa-inter-op-stage" => inter_op_stage::run(module, options),
-        "alpa-auto-shard" => inline::run(module, options).and_then(|()| inter_op_stage::run(module, options)),
+        "alpa-auto-shard" => auto_shard(module, options),
+        "alpa-cross-mesh-resharding" => cross_mesh_resharding::run(module, options),
+        "alpa-lower-transfers" => lower_transfers::run(module, options),
 
         "alpa-test-panic" => panic!("{}", options.string("message").unwrap_or("test panic")),
         other => Err(vec![Diagnostic::error(module, format!("no Rust implementation for pass '{other}'"))]),
     }
+}
+
+/// alpa-inline, alpa-inter-op-stage, then (unless `lower-transfers=false`, for people who bring
+/// their own runtime) alpa-cross-mesh-resharding and alpa-lower-transfers.
+fn auto_shard(module: MlirOperation, options: &PassOptions) -> PassResult {
+    inline::run(module, options)?;
+    inter_op_stage::run(module, options)?;
+    let transfers = options.flag("transfers", true).map_err(|e| vec![Diagnostic::error(module, e)])?;
+    if !transfers || !options.flag("lower-transfers", true).map_err(|e| vec![Diagnostic::error(module, e)])? {
+        return Ok(());
+    }
+    let cluster = cross_mesh_resharding::cluster(options).map_err(|e| vec![Diagnostic::error(module, format!("{}: {e}", options.pass()))])?;
+    let mode = cross_mesh_resharding::transfer_mode(options).map_err(|e| vec![Diagnostic::error(module, format!("{}: {e}", options.pass()))])?;
+    cross_mesh_resharding::plan_transfers(module, &cluster, mode, options.pass())?;
+    lower_transfers::run(module, options)
 }
 
 pub(crate) fn run_guarded(pass: &str, module_op: usize, options: &Vec<ffi::bridge::PassOption>) -> bool {

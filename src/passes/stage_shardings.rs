@@ -1,8 +1,14 @@
 //! Writes each stage's intra-op plan into its stage functions: one `sdy.mesh` per stage
-//! (`@stage{i}_mesh`, the stage's logical mesh) and `sdy.sharding` on every cloned op result,
-//! so each stage function carries the shardings its submesh runs it with.
+//! (`@stage{i}_mesh`, the stage's logical mesh), `sdy.sharding` on every cloned op result and on
+//! the functions' arguments and results, and, as `alpa-intra-op-shard` does, every result
+//! pinned and every resharding explicit, so XLA runs each stage function with its plan's
+//! collectives and no others.
 
 use super::mlir;
+use super::write_shardings::{self, Shardings};
+use crate::inter::program::PipelineProgram;
+use crate::intra::config::OutputFormat;
+use crate::ir::graph::{Graph, ValueRef};
 use crate::sharding::{sharding_per_value, NamedMesh, ShardingSpec};
 use mlir_sys::*;
 use std::collections::HashMap;
@@ -14,6 +20,12 @@ pub struct StageShardings {
     pub result_specs: Vec<Option<Vec<Option<ShardingSpec>>>>,
     /// The sharding the stage's plan takes each value from another stage in, by (op, result).
     pub input_specs: HashMap<(usize, usize), ShardingSpec>,
+    /// The sharding the stage's plan takes each entry argument it reads in.
+    pub arg_specs: HashMap<usize, ShardingSpec>,
+    /// Per op of the entry (of this stage), the sharding its strategy needs of each operand.
+    pub operand_specs: Vec<Option<Vec<Option<ShardingSpec>>>>,
+    /// Per (entry op, operand): the layouts the planned resharding passes through.
+    pub resharding_steps: HashMap<(usize, usize), Vec<ShardingSpec>>,
 }
 
 /// The Shardy mesh of stage `index`.
@@ -50,6 +62,60 @@ pub fn write(module: MlirOperation, clones: &[Option<MlirOperation>], stages: &[
             let per_value: Vec<_> = specs.iter().map(|s| s.to_sdy(&mesh)).collect();
             let attr = mlir::parse_attr(context, &sharding_per_value(&per_value))?;
             mlir::set_attr(*clone, "sdy.sharding", attr);
+        }
+    }
+    Ok(())
+}
+
+/// Pins every stage function to its stage's plan (see `write_shardings::pin`) and writes the
+/// shardings of its arguments and results. `graph` is the entry the program was sliced from.
+pub fn pin(module: MlirOperation, graph: &Graph, program: &PipelineProgram, clones: &[Option<MlirOperation>], stages: &[StageShardings]) -> Result<(), String> {
+    let context = mlir::context(module);
+    let functions: HashMap<String, MlirOperation> = super::entry::functions(module).into_iter().map(|f| (f.name(), f.op)).collect();
+    let n = graph.ops().len();
+    for function in &program.functions {
+        let stage = stages.get(function.stage).ok_or("a function of a stage without a plan")?;
+        let mesh = stage_mesh(function.stage, stage.logical_mesh)?;
+        // What every value of the entry looks like from this stage: its own results, the
+        // layouts values of other stages arrive in, and the arguments it reads.
+        let ops: Vec<Vec<Option<&ShardingSpec>>> = (0..n)
+            .map(|op| match &stage.result_specs[op] {
+                Some(specs) => specs.iter().map(Option::as_ref).collect(),
+                None => (0..graph.ops()[op].results.len()).map(|r| stage.input_specs.get(&(op, r))).collect(),
+            })
+            .collect();
+        let args: Vec<Option<&ShardingSpec>> = (0..graph.args.len()).map(|a| stage.arg_specs.get(&a)).collect();
+        let mut handles: Vec<Option<MlirOperation>> = vec![None; n];
+        let mut operands: Vec<Vec<Option<&ShardingSpec>>> = vec![Vec::new(); n];
+        for &op in &function.ops {
+            handles[op] = clones.get(op).copied().flatten();
+            operands[op] = stage.operand_specs[op].as_ref().map(|specs| specs.iter().map(Option::as_ref).collect()).unwrap_or_default();
+        }
+        let resharding_steps = stage.resharding_steps.iter().map(|(k, v)| (*k, v.as_slice())).collect();
+        let shardings = Shardings {
+            args,
+            ops,
+            operands,
+            operand_values: graph.ops().iter().map(|op| op.operands.clone()).collect(),
+            returned: Vec::new(),
+            resharding_steps,
+        };
+        let render = |spec: &ShardingSpec| spec.to_sdy(&mesh).to_string();
+        write_shardings::pin(&handles, &shardings, OutputFormat::Sdy, &render, context)?;
+
+        let func = *functions.get(&function.symbol()).ok_or_else(|| format!("no function @{}", function.symbol()))?;
+        let spec_of = |value: &ValueRef| Shardings::of_value(&shardings.args, &shardings.ops, *value);
+        for (index, value) in function.inputs.iter().enumerate() {
+            if let Some(spec) = spec_of(value) {
+                let attr = mlir::parse_attr(context, &render(spec))?;
+                unsafe { mlirFuncSetArgAttr(func, index as isize, mlir::string_ref("sdy.sharding"), attr) };
+            }
+        }
+        for (index, value) in function.outputs.iter().enumerate() {
+            if let Some(spec) = spec_of(value) {
+                let attr = mlir::parse_attr(context, &render(spec))?;
+                unsafe { mlirFuncSetResultAttr(func, index as isize, mlir::string_ref("sdy.sharding"), attr) };
+            }
         }
     }
     Ok(())

@@ -108,7 +108,8 @@ pub fn write(
             unsafe { mlirFuncSetResultAttr(entry.op, index as isize, mlir::string_ref(attr_name), attr) };
         }
     }
-    pin(handles, shardings, format, &render, context)?;
+    let handles: Vec<Option<MlirOperation>> = handles.iter().copied().map(Some).collect();
+    pin(&handles, shardings, format, &render, context)?;
     let devices = (mesh_shape[0] * mesh_shape[1]) as i32;
     mlir::set_i32_attr(module, "mhlo.num_partitions", devices);
     mlir::set_i32_attr(module, "mhlo.num_replicas", 1);
@@ -128,8 +129,10 @@ fn takes_result_sharding(op: MlirOperation) -> bool {
 /// changes goes through an explicit resharding to it, free slices included, one constraint per
 /// step of the planned resharding, so that XLA performs the plan's collectives in the plan's
 /// order and not others of its own choosing.
-fn pin(
-    handles: &[MlirOperation],
+/// `handles[i]` is the MLIR op of op `i` of the plan, `None` for ops this call leaves alone
+/// (they still say what layout their results have).
+pub fn pin(
+    handles: &[Option<MlirOperation>],
     shardings: &Shardings,
     format: OutputFormat,
     render: &dyn Fn(&ShardingSpec) -> String,
@@ -157,6 +160,7 @@ fn pin(
     };
     if format == OutputFormat::Sdy {
         for (op, specs) in handles.iter().zip(&shardings.ops) {
+            let Some(op) = op else { continue };
             for (result, spec) in mlir::results(*op).into_iter().zip(specs) {
                 let Some(spec) = spec else { continue };
                 let pinned = constraint(result, spec, *op, true)?;
@@ -168,6 +172,7 @@ fn pin(
     // the report counts it: XLA does not merge two identical chains' collectives.
     let mut resharded: HashMap<(ValueRef, &ShardingSpec), MlirValue> = HashMap::new();
     for (index, op) in handles.iter().enumerate() {
+        let Some(op) = op else { continue };
         for (position, required) in shardings.operands[index].iter().enumerate() {
             let Some(required) = required else { continue };
             let Some(&value) = shardings.operand_values[index].get(position) else { continue };

@@ -28,6 +28,7 @@ mod correspondence;
 pub mod cost;
 pub mod error;
 pub mod layout;
+pub mod lowering;
 mod local_all_gather;
 pub mod mode;
 pub mod plan;

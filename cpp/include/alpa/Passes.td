@@ -12,6 +12,13 @@ include "mlir/Pass/PassBase.td"
 class AlpaOption<string varName, string arg, string valueType, string default, string desc>
     : Option<varName, arg, valueType, default, desc # " (default: " # default # ")">;
 
+// How the planners learn which arguments a train step updates (src/ir/state_aliases.rs).
+defvar DonationOption = AlpaOption<"donation", "donation", "std::string", /*default=*/"\"auto\"",
+    "The step's state: auto (the module's donation, else the results recognised as updating an argument of the same type), module (only the module's donation), or ARG:RESULT,... pairs">;
+
+defvar TransferModeOption = AlpaOption<"transferMode", "transfer-mode", "std::string", /*default=*/"\"auto\"",
+    "How values move between stage meshes: send-recv, local-all-gather (paper 6), broadcast, or auto (cheapest under the cluster model)">;
+
 def AlpaInline : Pass<"alpa-inline", "::mlir::ModuleOp"> {
   let summary = "Inline the private functions that the entry function calls";
   let description = [{
@@ -83,6 +90,7 @@ def AlpaIntraOpShard : Pass<"alpa-intra-op-shard", "::mlir::ModuleOp"> {
            "parameters are all-gathered">,
     AlpaOption<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the JSON report to this file (- for stderr)">,
+    DonationOption,
   ];
 }
 
@@ -103,6 +111,7 @@ def AlpaClusterLayers : Pass<"alpa-cluster-layers", "::mlir::ModuleOp"> {
            "FLOP balance tolerance: every layer within (1 + delta) x the average">,
     AlpaOption<"devices", "devices", "int", /*default=*/"8",
            "Devices the plan is for (bounds layers=auto)">,
+    DonationOption,
   ];
 }
 
@@ -153,6 +162,10 @@ defvar InterOpStageOptions = [
            "Mark values crossing stages with alpa.transfer (false: plain values, runnable on one device)">,
     AlpaOption<"gradientAccumulation", "gradient-accumulation", "std::string", /*default=*/"\"mean\"",
            "How microbatch gradients combine: mean (the loss is a batch mean) or sum">,
+    DonationOption,
+    TransferModeOption,
+    AlpaOption<"lowerTransfers", "lower-transfers", "bool", /*default=*/"true",
+           "alpa-auto-shard only: plan and lower the transfers (alpa-cross-mesh-resharding, alpa-lower-transfers); false stops at alpa.transfer for your own runtime">,
 ];
 
 def AlpaInterOpStage : Pass<"alpa-inter-op-stage", "::mlir::ModuleOp"> {
@@ -181,6 +194,37 @@ def AlpaAutoShard : Pass<"alpa-auto-shard", "::mlir::ModuleOp"> {
     whole auto-parallelization of a train step exported at microbatch size for a cluster.
   }];
   let options = InterOpStageOptions;
+}
+
+def AlpaCrossMeshResharding : Pass<"alpa-cross-mesh-resharding", "::mlir::ModuleOp"> {
+  let summary = "Plan every alpa.transfer: which device sends which slice to which (paper 6)";
+  let description = [{
+    Replaces each `alpa.transfer` with `alpa.transfer_plan`: the tile correspondence between
+    the source and destination layouts, one load-balanced sender per piece, and under
+    `local-all-gather` the all-gathers that rebuild replicated tiles inside the destination
+    mesh; `broadcast` sends each piece once to its whole destination group; `auto` takes the
+    cheapest by the cluster model (concurrent transfers share each host's link). Records the
+    modeled seconds and a lower bound.
+  }];
+  let options = [
+    AlpaOption<"cluster", "cluster", "std::string", /*default=*/"\"\"",
+           "Cluster preset or JSON file (required): hosts and links of the devices">,
+    AlpaOption<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "send-recv, local-all-gather (paper 6), broadcast, or auto (cheapest under the cluster model)">,
+    AlpaOption<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write every planned transfer (stages, shape, mode, modeled seconds, lower bound, bytes across hosts) as JSON to this file (- for stderr)">,
+  ];
+}
+
+def AlpaLowerTransfers : Pass<"alpa-lower-transfers", "::mlir::ModuleOp"> {
+  let summary = "Lower every alpa.transfer_plan to XLA collectives (collective_permute, all_gather)";
+  let description = [{
+    Each planned transfer becomes a call of a private identity function that names its
+    programs: a send program over the union of both device sets (rounds of
+    `stablehlo.collective_permute`, which XLA runs as NCCL send/recv on GPUs) and, for local
+    all-gather, a gather program over the destination devices (`stablehlo.all_gather`). One
+    function per program, so a runtime compiles each once.
+  }];
 }
 
 def AlpaTestPanic : Pass<"alpa-test-panic", "::mlir::ModuleOp"> {
