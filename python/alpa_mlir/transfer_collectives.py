@@ -4,8 +4,9 @@ multiset of ``(kind, devices, bytes)``.
 
 From the plan (``alpa.transfer_plan``, written by `alpa-cross-mesh-resharding`):
 every piece sent to a device other than its source is one point-to-point move
-``("collective-permute", (source, destination), piece bytes)``; every gather is
-``("all-gather", its devices, tile bytes)``. From HLO: each pair of each
+``("collective-permute", (source, destination), piece bytes)`` (a broadcast
+piece: one move into each destination host, relayed inside it); every gather
+is ``("all-gather", its devices, tile bytes)``. From HLO: each pair of each
 collective-permute is a move (partition indices mapped to the program's
 devices), each replica group of each all-gather a gather."""
 
@@ -42,14 +43,39 @@ class PlannedTransfer:
     gathers: tuple[PlannedGather, ...]
 
 
-def expected_collectives(plan: PlannedTransfer) -> Counter:
-    """What XLA should execute for ``plan``."""
+def expected_collectives(plan: PlannedTransfer, devices_per_host: int) -> Counter:
+    """What XLA should execute for ``plan``. A broadcast piece crosses into each
+    destination host once, as `alpa-lower-transfers` lowers it: to the receiver
+    of that host that has relayed the fewest elements so far (then the lowest
+    id), which passes it on to the host's other receivers."""
     out = Counter()
+    relayed = Counter()
+
+    def move(src: int, dst: int, size: int) -> None:
+        if src != dst:
+            out[("collective-permute", (src, dst), size)] += 1
+
     for p in plan.pieces:
-        size = int(np.prod(p.sizes, dtype=np.int64)) * plan.element_bytes
+        elements = int(np.prod(p.sizes, dtype=np.int64))
+        size = elements * plan.element_bytes
+        if plan.mode != "broadcast":
+            for dst in p.dsts:
+                move(p.src, dst, size)
+            continue
+        by_host: dict[int, list[int]] = {}
         for dst in p.dsts:
-            if dst != p.src:
-                out[("collective-permute", (p.src, dst), size)] += 1
+            by_host.setdefault(dst // devices_per_host, []).append(dst)
+        for host in sorted(by_host):
+            receivers = by_host[host]
+            if host == p.src // devices_per_host:
+                for dst in receivers:
+                    move(p.src, dst, size)
+                continue
+            leader = min(receivers, key=lambda d: (relayed[d], d))
+            relayed[leader] += elements * (len(receivers) - 1)
+            move(p.src, leader, size)
+            for dst in receivers:
+                move(leader, dst, size)
     for g in plan.gathers:
         size = int(np.prod(g.sizes, dtype=np.int64)) * plan.element_bytes
         out[("all-gather", tuple(g.devices), size)] += 1
