@@ -57,6 +57,7 @@ pub fn parse_iopddl(text: &str) -> Result<IopddlInstance, IntraError> {
             p.nodes.intervals.len()
         )));
     }
+    check_intervals(&p.nodes.intervals)?;
     if p.edges.nodes.len() != p.edges.costs.len() {
         return Err(IntraError::Io("edges.nodes and edges.costs differ in length".into()));
     }
@@ -72,6 +73,14 @@ pub fn parse_iopddl(text: &str) -> Result<IopddlInstance, IntraError> {
     let problem = StrategyProblem { nodes, edges, aliases: Vec::new(), usage_limit: p.usage_limit };
     problem.validate()?;
     Ok(IopddlInstance { name: p.name, problem })
+}
+
+/// Live intervals run from their start to their end: a reversed one is malformed input.
+fn check_intervals(intervals: &[(u64, u64)]) -> Result<(), IntraError> {
+    match intervals.iter().position(|(start, end)| start > end) {
+        Some(i) => Err(IntraError::Io(format!("node {i}: live interval {:?} ends before it starts", intervals[i]))),
+        None => Ok(()),
+    }
 }
 
 /// Reads an instance file; `.gz` files are decompressed.
@@ -109,6 +118,17 @@ mod tests {
         let text = r#"{"problem":{"nodes":{"intervals":[[0,1],[0,1]],"costs":[[1,2],[2]],"usages":[[1,1],[1]]},
             "edges":{"nodes":[[0,1]],"costs":[[1]]}}}"#;
         assert!(matches!(parse_iopddl(text), Err(IntraError::InvalidProblem(_))));
+    }
+
+    #[test]
+    fn rejects_reversed_intervals() {
+        let text = r#"{"problem":{"nodes":{"intervals":[[0,1],[5,2]],"costs":[[1],[2]],"usages":[[1],[1]]},
+            "edges":{"nodes":[],"costs":[]}}}"#;
+        let err = parse_iopddl(text).unwrap_err().to_string();
+        assert!(err.contains("node 1: live interval (5, 2) ends before it starts"), "{err}");
+        let empty = r#"{"problem":{"nodes":{"intervals":[[3,3]],"costs":[[1]],"usages":[[1]]},
+            "edges":{"nodes":[],"costs":[]}}}"#;
+        assert!(parse_iopddl(empty).is_ok());
     }
 
     #[test]
