@@ -1,3 +1,4 @@
+pub mod calibrate;
 pub mod cluster;
 pub mod intra;
 pub mod inter;
