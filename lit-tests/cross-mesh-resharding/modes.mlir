@@ -7,7 +7,9 @@
 // column block, from the two sources that hold it), the tensor crosses the hosts once, and one
 // all-gather along dimension 1 inside the destination group rebuilds the tile.
 // RUN: alpa-opt %s --alpa-cross-mesh-resharding="cluster=p3.16xlarge-x2 mode=local-all-gather" | FileCheck %s --check-prefix=LAG
-// broadcast: each source tile goes once to the whole destination group.
+// broadcast: each source tile goes once to the whole destination group, entering host 1 once:
+// `from` names each receiver's sender, the source for one device of host 1 (a different one per
+// tile), which relays it to the three others.
 // RUN: alpa-opt %s --alpa-cross-mesh-resharding="cluster=p3.16xlarge-x2 mode=broadcast" | FileCheck %s --check-prefix=BCAST
 // auto takes the cheapest under the cluster model: here broadcast, at the lower bound.
 // RUN: alpa-opt %s --alpa-cross-mesh-resharding="cluster=p3.16xlarge-x2" | FileCheck %s --check-prefix=AUTO
@@ -18,7 +20,7 @@
 
 // LAG: "alpa.transfer_plan"(%arg0) {bytes_across_hosts = 512 : i64, {{.*}} gathers = [{devices = array<i64: 8, 9, 10, 11>, dim = 1 : i64, offset = array<i64: 0, 0>, parts = [{offset = array<i64: 0, 0>, sizes = array<i64: 8, 4>}, {offset = array<i64: 0, 4>, sizes = array<i64: 8, 4>}, {offset = array<i64: 0, 8>, sizes = array<i64: 8, 4>}, {offset = array<i64: 0, 12>, sizes = array<i64: 8, 4>}], sizes = array<i64: 8, 16>}], {{.*}} mode = "local-all-gather", pieces = [{dsts = array<i64: 8>, offset = array<i64: 0, 0>, sizes = array<i64: 4, 4>, src = 0 : i64}, {dsts = array<i64: 8>, offset = array<i64: 4, 0>, sizes = array<i64: 4, 4>, src = 2 : i64}, {dsts = array<i64: 9>, offset = array<i64: 0, 4>, sizes = array<i64: 4, 4>, src = 0 : i64}, {dsts = array<i64: 9>, offset = array<i64: 4, 4>, sizes = array<i64: 4, 4>, src = 2 : i64}, {dsts = array<i64: 10>, offset = array<i64: 0, 8>, sizes = array<i64: 4, 4>, src = 1 : i64}, {dsts = array<i64: 10>, offset = array<i64: 4, 8>, sizes = array<i64: 4, 4>, src = 3 : i64}, {dsts = array<i64: 11>, offset = array<i64: 0, 12>, sizes = array<i64: 4, 4>, src = 1 : i64}, {dsts = array<i64: 11>, offset = array<i64: 4, 12>, sizes = array<i64: 4, 4>, src = 3 : i64}]
 
-// BCAST: "alpa.transfer_plan"(%arg0) {bytes_across_hosts = 512 : i64, {{.*}} mode = "broadcast", pieces = [{dsts = array<i64: 8, 9, 10, 11>, offset = array<i64: 0, 0>, sizes = array<i64: 4, 8>, src = 0 : i64}, {dsts = array<i64: 8, 9, 10, 11>, offset = array<i64: 0, 8>, sizes = array<i64: 4, 8>, src = 1 : i64}, {dsts = array<i64: 8, 9, 10, 11>, offset = array<i64: 4, 0>, sizes = array<i64: 4, 8>, src = 2 : i64}, {dsts = array<i64: 8, 9, 10, 11>, offset = array<i64: 4, 8>, sizes = array<i64: 4, 8>, src = 3 : i64}]
+// BCAST: "alpa.transfer_plan"(%arg0) {bytes_across_hosts = 512 : i64, {{.*}} mode = "broadcast", pieces = [{dsts = array<i64: 8, 9, 10, 11>, from = array<i64: 0, 8, 8, 8>, offset = array<i64: 0, 0>, sizes = array<i64: 4, 8>, src = 0 : i64}, {dsts = array<i64: 8, 9, 10, 11>, from = array<i64: 9, 1, 9, 9>, offset = array<i64: 0, 8>, sizes = array<i64: 4, 8>, src = 1 : i64}, {dsts = array<i64: 8, 9, 10, 11>, from = array<i64: 10, 10, 2, 10>, offset = array<i64: 4, 0>, sizes = array<i64: 4, 8>, src = 2 : i64}, {dsts = array<i64: 8, 9, 10, 11>, from = array<i64: 11, 11, 11, 3>, offset = array<i64: 4, 8>, sizes = array<i64: 4, 8>, src = 3 : i64}]
 
 // AUTO: cost = [[COST:.*]] : f64, {{.*}} lower_bound = {{.*}}, mode = "broadcast"
 

@@ -38,7 +38,7 @@ module {
   "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=1]>, sym_name = "a"}> : () -> ()
   func.func public @main(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
     // expected-error @+1 {{alpa-lower-transfers: a piece at [0, 0] of sizes [8, 16] lies outside device 0's source tile}}
-    %0 = "alpa.transfer_plan"(%arg0) {mode = "send-recv", devices_per_host = 8 : i64, pieces = [{src = 0 : i64, dsts = array<i64: 2>, offset = array<i64: 0, 0>, sizes = array<i64: 8, 16>}], gathers = [], dst_devices = array<i64: 2, 3>, dst_logical_mesh = array<i64: 2, 1>, dst_sharding = #sdy.sharding<@a, [{"x"}, {}]>, src_devices = array<i64: 0, 1>, src_logical_mesh = array<i64: 2, 1>, src_sharding = #sdy.sharding<@a, [{"x"}, {}]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %0 = "alpa.transfer_plan"(%arg0) {mode = "send-recv", pieces = [{src = 0 : i64, dsts = array<i64: 2>, offset = array<i64: 0, 0>, sizes = array<i64: 8, 16>}], gathers = [], dst_devices = array<i64: 2, 3>, dst_logical_mesh = array<i64: 2, 1>, dst_sharding = #sdy.sharding<@a, [{"x"}, {}]>, src_devices = array<i64: 0, 1>, src_logical_mesh = array<i64: 2, 1>, src_sharding = #sdy.sharding<@a, [{"x"}, {}]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
     return %0 : tensor<8x16xf32>
   }
 }
@@ -49,7 +49,18 @@ module {
   "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=1]>, sym_name = "a"}> : () -> ()
   func.func public @main(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
     // expected-error @+1 {{alpa-lower-transfers: device 5 is not a destination}}
-    %0 = "alpa.transfer_plan"(%arg0) {mode = "send-recv", devices_per_host = 8 : i64, pieces = [{src = 0 : i64, dsts = array<i64: 5>, offset = array<i64: 0, 0>, sizes = array<i64: 4, 16>}], gathers = [], dst_devices = array<i64: 2, 3>, dst_logical_mesh = array<i64: 2, 1>, dst_sharding = #sdy.sharding<@a, [{"x"}, {}]>, src_devices = array<i64: 0, 1>, src_logical_mesh = array<i64: 2, 1>, src_sharding = #sdy.sharding<@a, [{"x"}, {}]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    %0 = "alpa.transfer_plan"(%arg0) {mode = "send-recv", pieces = [{src = 0 : i64, dsts = array<i64: 5>, offset = array<i64: 0, 0>, sizes = array<i64: 4, 16>}], gathers = [], dst_devices = array<i64: 2, 3>, dst_logical_mesh = array<i64: 2, 1>, dst_sharding = #sdy.sharding<@a, [{"x"}, {}]>, src_devices = array<i64: 0, 1>, src_logical_mesh = array<i64: 2, 1>, src_sharding = #sdy.sharding<@a, [{"x"}, {}]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    return %0 : tensor<8x16xf32>
+  }
+}
+
+// -----
+
+module {
+  "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=1]>, sym_name = "a"}> : () -> ()
+  func.func public @main(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+    // expected-error @+1 {{alpa-lower-transfers: a piece is relayed by device 3, which never receives it}}
+    %0 = "alpa.transfer_plan"(%arg0) {mode = "broadcast", pieces = [{src = 0 : i64, dsts = array<i64: 2>, from = array<i64: 3>, offset = array<i64: 0, 0>, sizes = array<i64: 4, 16>}], gathers = [], dst_devices = array<i64: 2, 3>, dst_logical_mesh = array<i64: 2, 1>, dst_sharding = #sdy.sharding<@a, [{"x"}, {}]>, src_devices = array<i64: 0, 1>, src_logical_mesh = array<i64: 2, 1>, src_sharding = #sdy.sharding<@a, [{"x"}, {}]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
     return %0 : tensor<8x16xf32>
   }
 }

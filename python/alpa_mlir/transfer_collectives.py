@@ -27,6 +27,7 @@ class PlannedPiece:
     src: int
     dsts: tuple[int, ...]
     sizes: tuple[int, ...]
+    senders: tuple[int, ...] = ()  # per receiver; empty: the source sends to all
 
 
 @dataclass(frozen=True)
@@ -43,39 +44,17 @@ class PlannedTransfer:
     gathers: tuple[PlannedGather, ...]
 
 
-def expected_collectives(plan: PlannedTransfer, devices_per_host: int) -> Counter:
-    """What XLA should execute for ``plan``. A broadcast piece crosses into each
-    destination host once, as `alpa-lower-transfers` lowers it: to the receiver
-    of that host that has relayed the fewest elements so far (then the lowest
-    id), which passes it on to the host's other receivers."""
+def expected_collectives(plan: PlannedTransfer) -> Counter:
+    """What XLA should execute for ``plan``: each receiver of a piece gets it
+    from its sender (the plan's ``from``: a broadcast piece enters each
+    destination host once and a receiver there relays it), a sender that is
+    the receiver itself moving nothing."""
     out = Counter()
-    relayed = Counter()
-
-    def move(src: int, dst: int, size: int) -> None:
-        if src != dst:
-            out[("collective-permute", (src, dst), size)] += 1
-
     for p in plan.pieces:
-        elements = int(np.prod(p.sizes, dtype=np.int64))
-        size = elements * plan.element_bytes
-        if plan.mode != "broadcast":
-            for dst in p.dsts:
-                move(p.src, dst, size)
-            continue
-        by_host: dict[int, list[int]] = {}
-        for dst in p.dsts:
-            by_host.setdefault(dst // devices_per_host, []).append(dst)
-        for host in sorted(by_host):
-            receivers = by_host[host]
-            if host == p.src // devices_per_host:
-                for dst in receivers:
-                    move(p.src, dst, size)
-                continue
-            leader = min(receivers, key=lambda d: (relayed[d], d))
-            relayed[leader] += elements * (len(receivers) - 1)
-            move(p.src, leader, size)
-            for dst in receivers:
-                move(leader, dst, size)
+        size = int(np.prod(p.sizes, dtype=np.int64)) * plan.element_bytes
+        for sender, dst in zip(p.senders or (p.src,) * len(p.dsts), p.dsts):
+            if sender != dst:
+                out[("collective-permute", (sender, dst), size)] += 1
     for g in plan.gathers:
         size = int(np.prod(g.sizes, dtype=np.int64)) * plan.element_bytes
         out[("all-gather", tuple(g.devices), size)] += 1
@@ -109,7 +88,8 @@ def _plan_of(op) -> PlannedTransfer:
     attrs = op.attributes
     spec = TensorSpec(*_parse_tensor_type(str(op.operands[0].type)))
     pieces = tuple(
-        PlannedPiece(ir.IntegerAttr(d["src"]).value, _ints(d["dsts"]), _ints(d["sizes"]))
+        PlannedPiece(ir.IntegerAttr(d["src"]).value, _ints(d["dsts"]), _ints(d["sizes"]),
+                     _ints(d["from"]) if "from" in d else ())
         for d in map(ir.DictAttr, ir.ArrayAttr(attrs["pieces"])))
     gathers = tuple(PlannedGather(_ints(d["devices"]), _ints(d["sizes"]))
                     for d in map(ir.DictAttr, ir.ArrayAttr(attrs["gathers"])))

@@ -25,7 +25,6 @@ and shared by the three modes (only the transfer programs differ)."""
 from __future__ import annotations
 
 import argparse
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,7 +143,6 @@ def test_xla_runs_the_planned_collectives(models, name, mode):
     model = models(name)
     pipe, _ = _run(model, mode)
     plans = TC.read_transfer_plans(model.plans[mode][0])
-    devices_per_host = json.loads(CASES[name].cluster.read_text())["devices_per_host"]
     calls = [s.callee for s in pipe.module.steps if s.kind == "transfer"]
     assert len(calls) == len(plans) > 0
     for callee, plan in zip(calls, plans):
@@ -153,7 +151,7 @@ def test_xla_runs_the_planned_collectives(models, name, mode):
         for prog_name in filter(None, (transfer.send, transfer.gather)):
             executed += TC.executed_collectives(pipe.executables[prog_name].hlo_text(),
                                                 pipe.module.programs[prog_name].devices)
-        assert executed == TC.expected_collectives(plan, devices_per_host), \
+        assert executed == TC.expected_collectives(plan), \
             f"@{callee} ({plan.mode})"
     # each mode shows what makes it differ
     gathers = sum(len(p.gathers) for p in plans)
@@ -186,19 +184,19 @@ def test_expected_collectives_of_a_plan():
         TC.PlannedPiece(0, (0, 4, 5), (2, 3)),  # kept on 0, sent to 4 and 5
         TC.PlannedPiece(1, (6,), (2, 3)),
     ), (TC.PlannedGather((4, 5), (4, 3)),))
-    assert TC.expected_collectives(plan, 4) == Counter({
+    assert TC.expected_collectives(plan) == Counter({
         ("collective-permute", (0, 4), 24): 1, ("collective-permute", (0, 5), 24): 1,
         ("collective-permute", (1, 6), 24): 1, ("all-gather", (4, 5), 48): 1})
 
 
-def test_expected_collectives_of_a_broadcast_cross_each_host_once():
-    # hosts of 4: device 1 broadcasts to 2 (its host) and to 4, 5, 6 (host 1),
-    # through the receiver of host 1 that has relayed least so far: 4, then 5
+def test_expected_collectives_of_a_broadcast_follow_its_senders():
+    # device 1 broadcasts to 2 (its host) and to 4, 5, 6 (host 1), entering host 1
+    # at 4, which relays to 5 and 6; device 0's piece enters at 5, which relays to 4
     plan = TC.PlannedTransfer("broadcast", 2, (
-        TC.PlannedPiece(1, (2, 4, 5, 6), (3,)),
-        TC.PlannedPiece(0, (4, 5), (1,)),
+        TC.PlannedPiece(1, (2, 4, 5, 6), (3,), (1, 1, 4, 4)),
+        TC.PlannedPiece(0, (4, 5), (1,), (5, 0)),
     ), ())
-    assert TC.expected_collectives(plan, 4) == Counter({
+    assert TC.expected_collectives(plan) == Counter({
         ("collective-permute", (1, 2), 6): 1, ("collective-permute", (1, 4), 6): 1,
         ("collective-permute", (4, 5), 6): 1, ("collective-permute", (4, 6), 6): 1,
         ("collective-permute", (0, 5), 2): 1, ("collective-permute", (5, 4), 2): 1})
@@ -217,7 +215,7 @@ def test_executed_collectives_of_a_compiled_program_match_its_plan():
     plan = TC.PlannedTransfer("send-recv", 4, (
         TC.PlannedPiece(1, (5, 2), (2, 2)), TC.PlannedPiece(2, (5, 2), (2, 2))), ())
     executed = TC.executed_collectives(compiled.hlo_text(), devices)
-    assert executed == TC.expected_collectives(plan, 4)
+    assert executed == TC.expected_collectives(plan)
 
 
 def _two_stage_module(out_sharding: str, in_sharding: str) -> str:

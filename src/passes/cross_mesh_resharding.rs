@@ -8,6 +8,7 @@ use super::options::PassOptions;
 use super::transfer_ops::{plan_attributes, read_transfer, replace_with, TRANSFER, TRANSFER_PLAN};
 use super::PassResult;
 use crate::cluster::Cluster;
+use crate::resharding::lowering::broadcast_routes;
 use crate::resharding::{self, Mode};
 use mlir_sys::MlirOperation;
 
@@ -67,7 +68,8 @@ pub fn plan_transfers(module: MlirOperation, cluster: &Cluster, mode: Mode, pass
         let transfer = read_transfer(module, op).map_err(at_op)?;
         let plan = resharding::plan(&transfer.desc(), &transfer.src, &transfer.dst, cluster, mode).map_err(|e| at_op(e.to_string()))?;
         let mut attrs = Vec::new();
-        for (name, text) in plan_attributes(&plan, cluster.devices_per_host) {
+        let routes = if plan.mode == Mode::Broadcast { broadcast_routes(&plan.pieces, cluster.devices_per_host) } else { Vec::new() };
+        for (name, text) in plan_attributes(&plan, &routes) {
             attrs.push((name, mlir::parse_attr(context, &text).map_err(at_op)?));
         }
         planned.push(PlannedTransfer {

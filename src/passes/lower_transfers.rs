@@ -19,7 +19,7 @@ use mlir_sys::*;
 /// function so a runtime finds them there.
 const DESCRIPTION: &[&str] = &[
     "src_stage", "dst_stage", "src_devices", "dst_devices", "src_logical_mesh", "dst_logical_mesh", "src_sharding", "dst_sharding", "mode", "cost",
-    "lower_bound", "bytes_across_hosts", "devices_per_host",
+    "lower_bound", "bytes_across_hosts",
 ];
 
 pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
@@ -38,7 +38,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
         let transfer = read_transfer(module, op).map_err(at_op)?;
         let plan = read_plan(op).map_err(at_op)?;
         let programs =
-            lower(plan.mode, &plan.pieces, &plan.gathers, &transfer.tensor.shape, &transfer.src, &transfer.dst, plan.devices_per_host).map_err(at_op)?;
+            lower(plan.mode, &plan.pieces, &plan.routes, &plan.gathers, &transfer.tensor.shape, &transfer.src, &transfer.dst).map_err(at_op)?;
         let name = loop {
             let candidate = format!("transfer_{index}");
             index += 1;

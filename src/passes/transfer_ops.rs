@@ -4,9 +4,9 @@
 //!   `sdy.mesh`;
 //! - `alpa.transfer_plan` (from alpa-cross-mesh-resharding): the same, plus the plan: `mode`,
 //!   `pieces` (`{src, dsts, offset, sizes}`: a slice of the global tensor and who sends it to
-//!   whom), `gathers` (`{devices, dim, offset, sizes, parts}`: a destination replica group that
-//!   all-gathers its tile), `cost`, `lower_bound` (seconds), `bytes_across_hosts` and
-//!   `devices_per_host` (which devices share a host: the lowering routes broadcasts by it).
+//!   whom; a broadcast piece's `from` names, per receiver, the device it gets the slice from:
+//!   its source or a receiver that relays it), `gathers` (`{devices, dim, offset, sizes, parts}`: a destination replica group that
+//!   all-gathers its tile), `cost`, `lower_bound` (seconds) and `bytes_across_hosts`.
 
 use super::mlir;
 use crate::ir::graph::Attr;
@@ -133,11 +133,18 @@ fn slice_fields(slice: &Slice) -> String {
 }
 
 /// The plan's attributes, as `(name, text)` pairs.
-pub fn plan_attributes(plan: &crate::resharding::TransferPlan, devices_per_host: usize) -> Vec<(&'static str, String)> {
+pub fn plan_attributes(plan: &crate::resharding::TransferPlan, routes: &[Vec<usize>]) -> Vec<(&'static str, String)> {
     let pieces: Vec<String> = plan
         .pieces
         .iter()
-        .map(|p| format!("{{dsts = {}, {}, src = {} : i64}}", array_text(p.dsts.iter().map(|&d| d as i64)), slice_fields(&p.slice), p.src))
+        .enumerate()
+        .map(|(i, p)| {
+            let route = match routes.get(i) {
+                Some(route) if route.iter().any(|&from| from != p.src) => format!("from = {}, ", array_text(route.iter().map(|&d| d as i64))),
+                _ => String::new(),
+            };
+            format!("{{dsts = {}, {route}{}, src = {} : i64}}", array_text(p.dsts.iter().map(|&d| d as i64)), slice_fields(&p.slice), p.src)
+        })
         .collect();
     let gathers: Vec<String> = plan
         .gathers
@@ -154,7 +161,6 @@ pub fn plan_attributes(plan: &crate::resharding::TransferPlan, devices_per_host:
         ("cost", float_text(plan.cost)),
         ("lower_bound", float_text(plan.lower_bound)),
         ("bytes_across_hosts", format!("{} : i64", plan.bytes_across_hosts)),
-        ("devices_per_host", format!("{devices_per_host} : i64")),
     ]
 }
 
@@ -183,8 +189,9 @@ fn dicts(value: Attr, what: &str) -> Result<Vec<BTreeMap<String, Attr>>, String>
 pub struct PlanAttributes {
     pub mode: Mode,
     pub pieces: Vec<Piece>,
+    /// Per piece, the sender of each receiver (empty: the piece's source).
+    pub routes: Vec<Vec<usize>>,
     pub gathers: Vec<Gather>,
-    pub devices_per_host: usize,
 }
 
 pub fn read_plan(op: MlirOperation) -> Result<PlanAttributes, String> {
@@ -195,7 +202,12 @@ pub fn read_plan(op: MlirOperation) -> Result<PlanAttributes, String> {
     if mode == Mode::Auto {
         return Err("'mode' must be resolved (send-recv, local-all-gather or broadcast), not auto".into());
     }
-    let pieces = dicts(attr(op, "pieces")?, "pieces")?
+    let piece_dicts = dicts(attr(op, "pieces")?, "pieces")?;
+    let routes = piece_dicts
+        .iter()
+        .map(|d| d.get("from").map_or(Ok(Vec::new()), |from| indices(from, "from")))
+        .collect::<Result<Vec<_>, String>>()?;
+    let pieces = piece_dicts
         .iter()
         .map(|d| {
             let src = match dict_field(d, "src", "a piece")? {
@@ -219,11 +231,7 @@ pub fn read_plan(op: MlirOperation) -> Result<PlanAttributes, String> {
             Ok(Gather { devices: indices(dict_field(&d, "devices", "a gather")?, "devices")?, dim, tile: read_slice(&d, "a gather")?, parts })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    let devices_per_host = match attr(op, "devices_per_host")? {
-        Attr::Int(v) if v > 0 => v as usize,
-        _ => return Err("'devices_per_host' must be a positive integer".into()),
-    };
-    Ok(PlanAttributes { mode, pieces, gathers, devices_per_host })
+    Ok(PlanAttributes { mode, pieces, routes, gathers })
 }
 
 /// The operand, result type and every attribute of `op`, to rebuild it under another name.

@@ -95,19 +95,56 @@ struct Move {
     after: Option<usize>,
 }
 
+/// Who sends a broadcast piece to each of its receivers: a two-level tree in which the piece
+/// enters each destination host once (what the cost model charges). The source sends to the
+/// receivers on its own host and to one receiver on every other host, which relays it to the
+/// rest of its host; of a host's receivers, the one that has relayed the fewest bytes so far
+/// leads, so relays spread over the devices. Device d is on host d / devices_per_host.
+pub fn broadcast_routes(pieces: &[Piece], devices_per_host: usize) -> Vec<Vec<usize>> {
+    let host = |device: usize| device / devices_per_host.max(1);
+    let mut relayed: BTreeMap<usize, u64> = BTreeMap::new();
+    pieces
+        .iter()
+        .map(|piece| {
+            let mut by_host: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+            for &to in &piece.dsts {
+                by_host.entry(host(to)).or_default().push(to);
+            }
+            let mut leader_of: BTreeMap<usize, usize> = BTreeMap::new();
+            for (h, receivers) in by_host {
+                if h == host(piece.src) {
+                    continue;
+                }
+                let leader = *receivers.iter().min_by_key(|&&d| (relayed.get(&d).copied().unwrap_or(0), d)).unwrap_or(&receivers[0]);
+                *relayed.entry(leader).or_insert(0) += piece.slice.volume().unwrap_or(0) * (receivers.len() as u64 - 1);
+                leader_of.insert(h, leader);
+            }
+            piece
+                .dsts
+                .iter()
+                .map(|&to| match leader_of.get(&host(to)) {
+                    Some(&leader) if leader != to => leader,
+                    _ => piece.src,
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// The programs that carry out `pieces` (and, under local all-gather, `gathers`) for a tensor
 /// of `shape` laid out as `src`, arriving as `dst`.
-/// `devices_per_host` says which devices share a host (device d is on host d / devices_per_host).
+/// `routes[i][j]` is the device that sends piece i to its receiver j (its source, or a receiver
+/// that got it earlier: see [`broadcast_routes`]); an empty or missing route sends straight
+/// from the source.
 pub fn lower(
     mode: Mode,
     pieces: &[Piece],
+    routes: &[Vec<usize>],
     gathers: &[Gather],
     shape: &[i64],
     src: &Layout,
     dst: &Layout,
-    devices_per_host: usize,
 ) -> Result<TransferPrograms, String> {
-    let host = |device: usize| device / devices_per_host.max(1);
     let mut union: Vec<usize> = src.devices.clone();
     union.extend(dst.devices.iter().filter(|d| !src.devices.contains(d)));
     let partition = |device: usize| union.iter().position(|&u| u == device).ok_or_else(|| format!("device {device} is in neither mesh"));
@@ -133,61 +170,46 @@ pub fn lower(
         }
     };
 
-    let mut moves = Vec::new();
-    let mut relayed: BTreeMap<usize, u64> = BTreeMap::new();
-    for piece in pieces {
+    let mut moves: Vec<Move> = Vec::new();
+    for (index, piece) in pieces.iter().enumerate() {
         let src_tile = tile_of(src, src_position(piece.src)?, shape).map_err(|e| e.to_string())?;
         if !src_tile.contains(&piece.slice) {
             return Err(format!("a piece at {:?} of sizes {:?} lies outside device {}'s source tile", piece.slice.offset, piece.slice.sizes, piece.src));
         }
-        for &to in &piece.dsts {
-            if !dst_buffer_origin(to)?.contains(&piece.slice) {
-                return Err(format!("a piece at {:?} of sizes {:?} lies outside device {to}'s destination buffer", piece.slice.offset, piece.slice.sizes));
-            }
-        }
-        let direct = |to: usize| -> Result<Move, String> {
-            Ok(Move {
-                from: partition(piece.src)?,
-                to: partition(to)?,
-                shape: piece.slice.sizes.clone(),
-                src_offset: relative(&piece.slice, &src_tile),
-                dst_offset: relative(&piece.slice, &dst_buffer_origin(to)?),
-                after: None,
-            })
+        let senders: Vec<usize> = match routes.get(index) {
+            Some(route) if !route.is_empty() => route.clone(),
+            _ => vec![piece.src; piece.dsts.len()],
         };
-        if mode != Mode::Broadcast {
-            for &to in &piece.dsts {
-                moves.push(direct(to)?);
-            }
-            continue;
+        if senders.len() != piece.dsts.len() {
+            return Err(format!("a piece names {} senders for {} receivers", senders.len(), piece.dsts.len()));
         }
-        let mut by_host: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for &to in &piece.dsts {
-            by_host.entry(host(to)).or_default().push(to);
-        }
-        for (h, receivers) in by_host {
-            if h == host(piece.src) {
-                for to in receivers {
-                    moves.push(direct(to)?);
+        // Receivers in an order where every relay comes after the move that fed its sender.
+        let mut delivered: BTreeMap<usize, usize> = BTreeMap::new(); // device -> its move
+        let mut pending: Vec<usize> = (0..piece.dsts.len()).collect();
+        while !pending.is_empty() {
+            let before = pending.len();
+            let mut waiting = Vec::new();
+            for i in pending {
+                let (from, to) = (senders[i], piece.dsts[i]);
+                let origin = dst_buffer_origin(to)?;
+                if !origin.contains(&piece.slice) {
+                    return Err(format!("a piece at {:?} of sizes {:?} lies outside device {to}'s destination buffer", piece.slice.offset, piece.slice.sizes));
                 }
-                continue;
+                let (src_offset, after) = if from == piece.src {
+                    (relative(&piece.slice, &src_tile), None)
+                } else if let Some(&feeding) = delivered.get(&from) {
+                    (relative(&piece.slice, &dst_buffer_origin(from)?), Some(feeding))
+                } else {
+                    waiting.push(i);
+                    continue;
+                };
+                delivered.insert(to, moves.len());
+                moves.push(Move { from: partition(from)?, to: partition(to)?, shape: piece.slice.sizes.clone(), src_offset, dst_offset: relative(&piece.slice, &origin), after });
             }
-            // The receiver that has relayed the fewest bytes leads, so relays spread out.
-            let leader = *receivers.iter().min_by_key(|&&d| (relayed.get(&d).copied().unwrap_or(0), d)).expect("a host with receivers");
-            *relayed.entry(leader).or_insert(0) += piece.slice.volume().unwrap_or(0) * (receivers.len() as u64 - 1);
-            let first = moves.len();
-            moves.push(direct(leader)?);
-            let leader_origin = dst_buffer_origin(leader)?;
-            for &to in receivers.iter().filter(|&&d| d != leader) {
-                moves.push(Move {
-                    from: partition(leader)?,
-                    to: partition(to)?,
-                    shape: piece.slice.sizes.clone(),
-                    src_offset: relative(&piece.slice, &leader_origin),
-                    dst_offset: relative(&piece.slice, &dst_buffer_origin(to)?),
-                    after: Some(first),
-                });
+            if waiting.len() == before {
+                return Err(format!("a piece is relayed by device {}, which never receives it", senders[waiting[0]]));
             }
+            pending = waiting;
         }
     }
 
@@ -402,7 +424,8 @@ mod tests {
                 for mode in [Mode::SendRecv, Mode::LocalAllGather, Mode::Broadcast] {
                     let tensor = TensorDesc { shape: shape.clone(), element_bytes: 4 };
                     let plan = plan(&tensor, src, dst, &cluster, mode).unwrap();
-                    let programs = lower(plan.mode, &plan.pieces, &plan.gathers, &shape, src, dst, cluster.devices_per_host).unwrap();
+                    let routes = if plan.mode == Mode::Broadcast { broadcast_routes(&plan.pieces, cluster.devices_per_host) } else { Vec::new() };
+                    let programs = lower(plan.mode, &plan.pieces, &routes, &plan.gathers, &shape, src, dst).unwrap();
                     let delivered = run(&programs, &shape, src);
                     let dst_tile = programs.gather.as_ref().map_or(programs.send.dst_buffer.clone(), |g| g.tile.clone());
                     for (p, &device) in dst.devices.iter().enumerate() {
