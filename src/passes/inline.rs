@@ -10,7 +10,7 @@ use super::mlir;
 use super::options::PassOptions;
 use super::PassResult;
 use mlir_sys::*;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let entry_name = options.string("entry").unwrap_or(DEFAULT_ENTRY);
@@ -25,24 +25,67 @@ pub struct InlineStats {
     pub functions_erased: usize,
 }
 
+/// The most ops the entry may hold once every call is inlined: a call graph whose expansion
+/// is larger (e.g. 2^30 ops from 30 doublings) is an error before anything changes.
+pub const MAX_INLINED_OPS: u64 = 20_000_000;
+
 pub fn inline_into_entry(module: MlirOperation, entry: Function) -> Result<InlineStats, Vec<Diagnostic>> {
     let by_name: HashMap<String, Function> = functions(module).into_iter().map(|f| (f.name(), f)).collect();
     check_calls(entry, &by_name, &mut Vec::new(), &mut BTreeSet::new())?;
-    let mut stats = InlineStats::default();
-    loop {
-        let calls: Vec<MlirOperation> =
-            mlir::nested_ops(entry.op).into_iter().filter(|op| mlir::op_name(*op) == "func.call").collect();
-        if calls.is_empty() {
-            break;
-        }
-        for call in calls {
-            let callee = by_name[&callee_name(call).expect("checked by check_calls")];
-            unsafe { inline_call(call, callee) };
-            stats.calls_inlined += 1;
-        }
+    let size = expanded_size(entry.op, &by_name, &mut HashMap::new());
+    if size > MAX_INLINED_OPS {
+        return Err(vec![Diagnostic::error(
+            entry.op,
+            format!("inlining every call would expand '@{}' to {size} ops, more than {MAX_INLINED_OPS}", entry.name()),
+        )]);
     }
-    stats.functions_erased = erase_dead_private_functions(module);
+    let mut stats = InlineStats::default();
+    // A worklist of calls: each inlined body is scanned once for the calls it brings, so the
+    // work is linear in the expanded size (inlining level by level over the whole entry was
+    // quadratic on chains of calls).
+    let mut pending = calls_in(entry.op);
+    pending.reverse();
+    while let Some(call) = pending.pop() {
+        let name = callee_name(call).expect("checked by check_calls");
+        let moved = unsafe { inline_call(call, by_name[&name]) };
+        for op in moved.into_iter().rev() {
+            let mut brought = calls_in(op);
+            if mlir::op_name(op) == "func.call" {
+                brought.insert(0, op);
+            }
+            pending.extend(brought.into_iter().rev());
+        }
+        stats.calls_inlined += 1;
+    }
+    stats.functions_erased = erase_unreachable_private_functions(module, entry);
     Ok(stats)
+}
+
+fn calls_in(op: MlirOperation) -> Vec<MlirOperation> {
+    mlir::nested_ops(op).into_iter().filter(|op| mlir::op_name(*op) == "func.call").collect()
+}
+
+/// Ops of `function` once every call in it is inlined (calls themselves not counted),
+/// saturating; the call graph is acyclic (check_calls).
+fn expanded_size(function: MlirOperation, by_name: &HashMap<String, Function>, memo: &mut HashMap<String, u64>) -> u64 {
+    let mut size = 0u64;
+    for op in mlir::nested_ops(function) {
+        let callee = (mlir::op_name(op) == "func.call").then(|| callee_name(op)).flatten();
+        let Some(name) = callee else {
+            size = size.saturating_add(1);
+            continue;
+        };
+        let callee_size = match memo.get(&name) {
+            Some(n) => *n,
+            None => {
+                let n = expanded_size(by_name[&name].op, by_name, memo);
+                memo.insert(name, n);
+                n
+            }
+        };
+        size = size.saturating_add(callee_size);
+    }
+    size
 }
 
 fn callee_name(call: MlirOperation) -> Option<String> {
@@ -93,7 +136,8 @@ fn check_calls(
     Ok(())
 }
 
-unsafe fn inline_call(call: MlirOperation, callee: Function) {
+/// Inlines one call; returns the ops moved in its place.
+unsafe fn inline_call(call: MlirOperation, callee: Function) -> Vec<MlirOperation> {
     unsafe {
         let copy = mlirOperationClone(callee.op);
         let body = mlir::body_block(copy).expect("callee has a body");
@@ -110,34 +154,37 @@ unsafe fn inline_call(call: MlirOperation, callee: Function) {
         }
         mlirOperationDestroy(call);
         mlirOperationDestroy(copy);
+        body_ops.to_vec()
     }
 }
 
-/// Erases private functions that nothing else references, until none is left to erase.
-fn erase_dead_private_functions(module: MlirOperation) -> usize {
+/// Erases the private functions that no public op references, directly or through other
+/// private functions; the entry stays even when private (a private @main is still the program).
+fn erase_unreachable_private_functions(module: MlirOperation, entry: Function) -> usize {
     let Some(body) = mlir::body_block(module) else { return 0 };
-    let mut erased = 0;
-    loop {
-        let top_level = mlir::block_ops(body);
-        let references: Vec<(MlirOperation, BTreeSet<String>)> =
-            top_level.iter().map(|op| (*op, symbol_references(*op))).collect();
-        let dead: Vec<MlirOperation> = functions(module)
-            .into_iter()
-            .filter(|f| f.is_private())
-            .filter(|f| {
-                let name = f.name();
-                !references.iter().any(|(owner, refs)| owner.ptr != f.op.ptr && refs.contains(&name))
-            })
-            .map(|f| f.op)
-            .collect();
-        if dead.is_empty() {
-            return erased;
+    let private: HashMap<String, MlirOperation> =
+        functions(module).into_iter().filter(|f| f.is_private() && f.op.ptr != entry.op.ptr).map(|f| (f.name(), f.op)).collect();
+    let mut reached: BTreeSet<String> = BTreeSet::new();
+    let private_ops: HashSet<*const std::ffi::c_void> = private.values().map(|op| op.ptr as *const _).collect();
+    let mut pending: Vec<MlirOperation> =
+        mlir::block_ops(body).into_iter().filter(|op| !private_ops.contains(&(op.ptr as *const _))).collect();
+    while let Some(op) = pending.pop() {
+        for name in symbol_references(op) {
+            if let Some(callee) = private.get(&name) {
+                if reached.insert(name) {
+                    pending.push(*callee);
+                }
+            }
         }
-        for op in dead {
-            unsafe { mlirOperationDestroy(op) };
+    }
+    let mut erased = 0;
+    for (name, op) in &private {
+        if !reached.contains(name) {
+            unsafe { mlirOperationDestroy(*op) };
             erased += 1;
         }
     }
+    erased
 }
 
 /// Root names of every symbol reference in the attributes of `op` and the ops nested in it.
