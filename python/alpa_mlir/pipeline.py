@@ -44,6 +44,9 @@ class Pipeline:
             jax.devices(), key=lambda d: (d.process_index, d.id))
         self.executables: dict[str, object] = {}
         self.stats = {"same_stage_reshards": 0}
+        # @main's own ops, jitted once per distinct op and kept across runs
+        self._jit_cache: dict[str, object] = {}
+        self._step_fns: dict[int, object] = {}
         compiled = {} if compiled is None else compiled
         for prog in self.module.programs.values():
             devs = devices_of(prog.devices, self.all_devices)
@@ -154,7 +157,12 @@ class Pipeline:
         op = step.op
         if op.name == "stablehlo.constant":
             return [main_ops.constant_value(op)]
-        fn = self._jit_cache.setdefault(self._op_key(op), jax.jit(main_ops.op_function(op)))
+        fn = self._step_fns.get(id(step))
+        if fn is None:
+            key = self._op_key(op)
+            if key not in self._jit_cache:
+                self._jit_cache[key] = jax.jit(main_ops.op_function(op))
+            fn = self._step_fns[id(step)] = self._jit_cache[key]
         devices = set()
         for a in args:
             if isinstance(a, Remote):
@@ -187,7 +195,6 @@ class Pipeline:
             if tuple(x.shape) != spec.shape:
                 raise PipelineError(f"input {name} is {x.shape}, @main expects {spec.shape}")
             env[name] = x.astype(spec.np_dtype, copy=False)
-        self._jit_cache: dict[str, object] = {}
         calls = sum(1 for s in mod.steps if s.kind in ("call", "transfer"))
         done = 0
         for step in mod.steps:
