@@ -1,7 +1,8 @@
 //! `alpa-intra-op-shard`: plans the entry function on one mesh and writes the shardings.
 
 use super::diagnostics::Diagnostic;
-use super::entry::{find_entry, DEFAULT_ENTRY};
+use super::entry::{find_entry, Function, DEFAULT_ENTRY};
+use super::mlir;
 use super::options::PassOptions;
 use super::read_graph::read_function;
 use super::write_shardings::{self, Shardings};
@@ -61,6 +62,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let prefer_reduce_scatter = options.flag("prefer-reduce-scatter", false).map_err(fail)?;
     let report_path = option(options, "report").trim().to_string();
 
+    check_unsharded(module, entry).map_err(|e| fail(format!("{PASS}: {e}")))?;
     let mut read = read_function(entry)?;
     super::donation::apply(&mut read, entry, options)?;
     let graph = &read.graph;
@@ -146,6 +148,25 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
             std::fs::write(&report_path, text + "\n")
                 .map_err(|e| fail(format!("{PASS}: cannot write report {report_path}: {e}")))?;
         }
+    }
+    Ok(())
+}
+
+/// The pass plans an unsharded step: a module that already carries a Shardy mesh or a
+/// partition count would get a second mesh and a plan that is not what XLA runs.
+fn check_unsharded(module: MlirOperation, entry: Function) -> Result<(), String> {
+    if let Some(partitions) = mlir::attribute(module, "mhlo.num_partitions").and_then(|a| mlir::attr_value(a).as_int()) {
+        if partitions > 1 {
+            return Err(format!("the module is already partitioned for {partitions} devices (mhlo.num_partitions): shard the unpartitioned export"));
+        }
+    }
+    let body = mlir::body_block(module).ok_or("the module has no body")?;
+    if let Some(mesh) = mlir::block_ops(body).into_iter().find(|op| mlir::op_name(*op) == "sdy.mesh") {
+        let name = mlir::string_attr(mesh, "sym_name").unwrap_or_default();
+        return Err(format!("the module is already sharded (sdy.mesh @{name}): shard the unpartitioned export"));
+    }
+    if mlir::nested_ops(entry.op).into_iter().any(|op| mlir::op_name(op) == "sdy.sharding_constraint") {
+        return Err("the entry already holds sdy.sharding_constraint ops: shard the unpartitioned export".into());
     }
     Ok(())
 }

@@ -21,6 +21,14 @@ pub fn read_function(function: Function) -> Result<ReadGraph, Vec<Diagnostic>> {
     let Some(body) = mlir::body_block(func_op) else {
         return Err(vec![Diagnostic::error(func_op, "function has no body")]);
     };
+    // Only the first block is read: control flow between blocks has no graph here.
+    let blocks = mlir::regions(func_op).first().map_or(0, |r| mlir::blocks(*r).len());
+    if blocks != 1 {
+        return Err(vec![Diagnostic::error(
+            func_op,
+            format!("function '@{}' has {blocks} blocks: only a single-block body (StableHLO's structured control flow) can be planned", function.name()),
+        )]);
+    }
     let (arg_types, result_types) = function_signature(func_op)?;
     let args = params(func_op, "arg_attrs", arg_types);
     let results = params(func_op, "res_attrs", result_types);
