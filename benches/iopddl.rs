@@ -9,22 +9,9 @@ use std::time::Instant;
 
 use alpa_mlir::intra::{format_iopddl_solution, read_iopddl, solve, SolveOptions};
 
-/// (instance letter, contest timeout in seconds, best published cost).
-const INSTANCES: [(&str, f64, f64); 4] = [
-    ("A", 60.0, 6_548_641_531.0),
-    ("G", 120.0, 217_039.0),
-    ("M", 180.0, 49_928_460_991.0),
-    ("S", 240.0, 1_534_613_444.0),
-];
-
-fn shared_dir() -> PathBuf {
-    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if beside.join("data/iopddl").exists() {
-        beside
-    } else {
-        PathBuf::from("/work/shared")
-    }
-}
+#[path = "common/iopddl_public.rs"]
+mod iopddl_public;
+use iopddl_public::{instance_path, shared_dir, INSTANCES};
 
 fn letter(path: &Path) -> Option<&'static str> {
     let name = path.file_name()?.to_string_lossy().to_string();
@@ -55,8 +42,7 @@ fn main() {
         }
     }
     if paths.is_empty() {
-        let dir = shared_dir().join("data/iopddl");
-        paths = INSTANCES.iter().map(|(l, _, _)| dir.join(format!("asplos-2025-iopddl-{l}.json.gz"))).collect();
+        paths = INSTANCES.iter().map(|(l, _, _)| instance_path(l)).collect();
     }
     std::fs::create_dir_all(&out_dir).expect("output directory");
     let mut rows = Vec::new();
@@ -84,7 +70,7 @@ fn main() {
                 let checked = evaluate(path, &file);
                 let gap = info.map(|i| format!("{:+.2}%", 100.0 * (sol.objective - i.2) / i.2)).unwrap_or("-".into());
                 rows.push(format!(
-                    "| {name} | {}/{} | {}/{} | {:.0} | {} | {:.1} | {} | {} | {:?} |",
+                    "| {name} | {}/{} | {}/{} | {:.0} | {} | {:.1} | {} | {} | {} | {:?} |",
                     sol.stats.nodes_before,
                     sol.stats.edges_before,
                     sol.stats.nodes_after,
@@ -92,17 +78,18 @@ fn main() {
                     sol.objective,
                     sol.peak_memory <= inst.problem.usage_limit.unwrap_or(f64::INFINITY),
                     seconds,
+                    sol.stats.first_feasible_seconds.map_or("-".into(), |f| format!("{f:.2} ({:.1}% of the limit)", 100.0 * f / limit)),
                     gap,
                     checked.map_or("not run".into(), |(c, f)| format!("cost {c}, feasible {f}")),
                     sol.status,
                 ));
             }
-            Err(e) => rows.push(format!("| {name} | - | - | - | false | {seconds:.1} | - | {e} | - |")),
+            Err(e) => rows.push(format!("| {name} | - | - | - | false | {seconds:.1} | - | - | {e} | - |")),
         }
         eprintln!("{}", rows.last().unwrap());
     }
-    println!("| instance | nodes/edges | after preprocessing | cost | feasible | seconds | vs best published | evaluator | status |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| instance | nodes/edges | after preprocessing | cost | feasible | seconds | first feasible s | vs best published | evaluator | status |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for r in rows {
         println!("{r}");
     }

@@ -34,6 +34,8 @@ pub struct HeuristicOptions {
     pub seed: u64,
     /// Work limit when there is no deadline: Lagrangian rounds, then as many MILP steps.
     pub max_rounds: usize,
+    /// A feasible assignment to start from (the best so far until the search beats it).
+    pub start: Option<Vec<usize>>,
 }
 
 /// Outcome of the search: the best feasible assignment found, if any.
@@ -42,6 +44,8 @@ pub struct HeuristicOutcome {
     pub choice: Option<Vec<usize>>,
     pub rounds: usize,
     pub lns_steps: usize,
+    /// When the first feasible assignment was in hand.
+    pub first_feasible: Option<Instant>,
 }
 
 struct Clock {
@@ -83,6 +87,16 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut stop = move || deadline.is_some_and(|d| Instant::now() >= d);
     s.descend(false, None, &mut stop);
     let mut best: Option<(f64, Vec<usize>)> = None;
+    let mut first_feasible = None;
+    if let Some(c) = &o.start {
+        cand.assign(c);
+        polish_trees(&mut cand, (n / 50).clamp(20, 400), 400, &mut rng, &mut scratch);
+        let (viol, cost) = cand.total();
+        if viol == 0 && cand.memory_ok() {
+            best = Some((cost, cand.choice.clone()));
+            first_feasible = Some(Instant::now());
+        }
+    }
     let consider = |c: &Search, best: &mut Option<(f64, Vec<usize>)>| -> bool {
         let (viol, cost) = c.total();
         if viol == 0 && c.memory_ok() && best.as_ref().is_none_or(|b| cost < b.0) {
@@ -103,6 +117,8 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let max_step = step * 1e6;
     let mut rounds = 0;
     let mut stale = 0;
+    // A given start does not end the phase early: the rounds must have found a plan themselves.
+    let mut rounds_found = false;
     let tree_size = 400;
     let priced_steps = 5;
     let mut priced_budget = Budget { nodes: 100, entries: 50_000 };
@@ -115,7 +131,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             None => rounds >= o.max_rounds,
         };
         // Leave for polishing once the rounds stop paying off.
-        if over || n == 0 || (best.is_some() && stale >= STALE_ROUNDS) {
+        if over || n == 0 || (rounds_found && stale >= STALE_ROUNDS) {
             break;
         }
         rounds += 1;
@@ -157,8 +173,10 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             cand.descend(true, None, &mut stop);
             polish_trees(&mut cand, trees_per_round, tree_size, &mut rng, &mut scratch);
             improved = consider(&cand, &mut best);
+            first_feasible = first_feasible.or(best.is_some().then(Instant::now));
         }
         stale = if improved { 0 } else { stale + 1 };
+        rounds_found |= improved;
         // Prices: a subgradient step, larger while the priced optimum overflows; once it fits,
         // all prices halve so that memory gets cheaper quickly.
         let loads = s.loads.values();
@@ -226,7 +244,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     clock.log(true, || {
         format!("done: {rounds} rounds, {steps} MILP steps, best {}", best.as_ref().map_or("none".to_string(), |b| format!("{:.0}", b.0)))
     });
-    HeuristicOutcome { choice: best.map(|b| b.1), rounds, lns_steps: steps }
+    HeuristicOutcome { choice: best.map(|b| b.1), rounds, lns_steps: steps, first_feasible }
 }
 
 /// Grows a neighbourhood while the MILP proves optimality quickly, shrinks it otherwise.
@@ -241,7 +259,7 @@ fn adapt(budget: &mut Budget, step: &Step) {
 }
 
 /// Tree moves on cost alone, each undone when it breaks the memory limit.
-fn polish_trees(c: &mut Search, count: usize, size: usize, rng: &mut Rng, scratch: &mut TreeScratch) {
+pub(crate) fn polish_trees(c: &mut Search, count: usize, size: usize, rng: &mut Rng, scratch: &mut TreeScratch) {
     let n = c.m.num_nodes();
     for _ in 0..count {
         let moved = tree_move(c, rng.below(n), size, None, rng, scratch);
@@ -254,7 +272,7 @@ fn polish_trees(c: &mut Search, count: usize, size: usize, rng: &mut Rng, scratc
 }
 
 /// The cheapest allowed strategy (the first when none is allowed).
-fn cheapest(c: &[f64]) -> usize {
+pub(crate) fn cheapest(c: &[f64]) -> usize {
     let mut b = 0;
     for (i, &x) in c.iter().enumerate() {
         if x < c[b] || (!c[b].is_finite() && x.is_finite()) {

@@ -19,11 +19,13 @@
 //! a 5 s cap).
 
 mod brute;
+mod construct;
 pub mod config;
 pub mod memory;
 pub mod merge;
 pub mod plan;
 pub mod report;
+pub mod generate;
 mod error;
 mod heuristic;
 mod ilp;

@@ -24,6 +24,9 @@ pub struct SolveStats {
     pub seconds: f64,
     /// Which method produced the answer ("ilp", "brute-force", "search", ...).
     pub method: String,
+    /// Seconds from the start of the solve to the first feasible assignment in hand (`None`
+    /// when the method does not track it).
+    pub first_feasible_seconds: Option<f64>,
 }
 
 /// A feasible assignment.

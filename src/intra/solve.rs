@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::construct::{feasible_start, Start};
 use super::error::IntraError;
 use super::heuristic::{heuristic, HeuristicOptions};
 use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions};
@@ -29,6 +30,7 @@ pub fn solve_ilp(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, I
                 edges_after: p.edges.len(),
                 seconds: start.elapsed().as_secs_f64(),
                 method: "ilp".into(),
+                first_feasible_seconds: None,
             };
             if !ev.feasible() {
                 return Err(IntraError::Solver(format!(
@@ -108,19 +110,56 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
     }
     let entries: usize = rm.edges.iter().map(|e| e.costs.len()).sum();
     let small = entries <= opts.ilp_max_entries && rm.num_nodes() <= ILP_MAX_NODES;
-    let (reduced_choice, optimal, variables, constraints, method) = if rm.num_nodes() == 0 {
-        // Preprocessing decided every node exactly; HiGHS rejects an empty model.
-        (Vec::new(), true, 0, 0, "preprocess")
-    } else if small {
-        let ilp = IlpOptions { objective: IlpObjective::Cost, time_limit: remaining(opts, start), threads: opts.threads, initial: None };
-        match run_milp(rm, &ilp) {
-            Ok(out) => (out.choice, out.optimal, out.variables, out.constraints, "preprocess+ilp"),
-            Err(IlpFailure::Infeasible) => return Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
-            Err(IlpFailure::NoSolution) => {
-                return Err(IntraError::NoSolutionInTime { seconds: opts.time_limit.unwrap_or(0.0) })
+    // Feasibility first: a plan within the limit before any cost search, in at most a tenth
+    // of the time (the exact peak-memory MILP, its last resort, may take half).
+    let mut first_feasible_seconds = None;
+    let constructed = if rm.num_nodes() == 0 {
+        None
+    } else {
+        let deadline = opts.time_limit.map(|t| start + Duration::from_secs_f64(0.5 * t));
+        match feasible_start(rm, deadline, opts.threads, opts.seed, opts.verbose) {
+            Start::Fits(choice) => {
+                first_feasible_seconds = Some(start.elapsed().as_secs_f64());
+                Some(choice)
             }
+            Start::MemoryInfeasible { .. } => return Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
+            Start::NoAllowedAssignment => return Err(IntraError::NoAllowedAssignment),
+            Start::NotFound => None,
+        }
+    };
+    // The MILP when the reduced problem is small: alone when it proves optimality in its share
+    // of the time, otherwise its incumbent seeds the search.
+    let mut exact = None;
+    let mut seed_choice = constructed;
+    if rm.num_nodes() == 0 {
+        // Preprocessing decided every node exactly; HiGHS rejects an empty model.
+        first_feasible_seconds = Some(start.elapsed().as_secs_f64());
+        exact = Some((Vec::new(), true, 0, 0, "preprocess"));
+    } else if small {
+        let ilp = IlpOptions {
+            objective: IlpObjective::Cost,
+            time_limit: remaining(opts, start).map(|t| MILP_SHARE * t),
+            threads: opts.threads,
+            initial: seed_choice.as_deref(),
+        };
+        match run_milp(rm, &ilp) {
+            Ok(out) if out.optimal || opts.time_limit.is_none() => {
+                exact = Some((out.choice, out.optimal, out.variables, out.constraints, "preprocess+ilp"))
+            }
+            Ok(out) => {
+                if opts.verbose {
+                    eprintln!("[intra] MILP not proven optimal in its share of the time (cost {:.0}): the search goes on from it", out.value);
+                }
+                first_feasible_seconds = first_feasible_seconds.or(Some(start.elapsed().as_secs_f64()));
+                seed_choice = Some(out.choice);
+            }
+            Err(IlpFailure::NoSolution) => {}
+            Err(IlpFailure::Infeasible) => return Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
             Err(IlpFailure::Solver(s)) => return Err(IntraError::Solver(s)),
         }
+    }
+    let (reduced_choice, optimal, variables, constraints, method) = if let Some(found) = exact {
+        found
     } else {
         let ho = HeuristicOptions {
             // A margin for the last neighbourhood, the expansion and the final evaluation.
@@ -129,13 +168,17 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
             verbose: opts.verbose,
             seed: opts.seed,
             max_rounds: opts.max_search_steps.unwrap_or(200),
+            start: seed_choice,
         };
         let out = heuristic(rm, &ho);
         if opts.verbose {
             eprintln!("[intra] search: {} Lagrangian rounds, {} MILP neighbourhoods", out.rounds, out.lns_steps);
         }
+        if first_feasible_seconds.is_none() {
+            first_feasible_seconds = out.first_feasible.map(|at| at.duration_since(start).as_secs_f64());
+        }
         match out.choice {
-            Some(c) => (c, false, 0, 0, "preprocess+search"),
+            Some(c) => (c, false, 0, 0, if small { "preprocess+ilp+search" } else { "preprocess+search" }),
             None => return Err(IntraError::NoSolutionInTime { seconds: opts.time_limit.unwrap_or(0.0) }),
         }
     };
@@ -157,10 +200,15 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
         edges_after: rm.edges.len(),
         seconds: start.elapsed().as_secs_f64(),
         method: method.into(),
+        first_feasible_seconds,
     };
     let status = if out.optimal { SolveStatus::Optimal } else { SolveStatus::Feasible };
     Ok(Solution { choice, objective: ev.cost, peak_memory: ev.peak_memory, status, stats })
 }
+
+/// The share of the remaining time the MILP of a small reduced problem gets before the search
+/// takes over from its incumbent.
+const MILP_SHARE: f64 = 0.6;
 
 /// Reduced problems up to this many edge-matrix entries and nodes go to the MILP directly.
 const ILP_MAX_NODES: usize = 3_000;

@@ -182,10 +182,28 @@ proptest! {
     }
 
     #[test]
+    fn construction_finds_a_plan_whenever_one_exists(r in raw()) {
+        // Feasibility first: without any MILP on the whole problem (every problem goes to the
+        // search, one round), a plan comes back exactly when brute force finds one.
+        let p = build(&r);
+        let opts = SolveOptions { ilp_max_entries: 0, max_search_steps: Some(1), ..SolveOptions::default() };
+        let got = solve(&p, &opts);
+        match (&got, solve_brute_force(&p)) {
+            (Ok(s), Ok(w)) => {
+                prop_assert!(p.evaluate(&s.choice).unwrap().feasible());
+                prop_assert!(s.objective >= w.objective - 1e-6);
+                prop_assert!(s.stats.first_feasible_seconds.is_some());
+            }
+            (Err(e), Err(_)) => prop_assert!(!matches!(e, IntraError::NoSolutionInTime { .. }), "{e}"),
+            (g, w) => prop_assert!(false, "solve {g:?}, brute force {w:?}"),
+        }
+    }
+
+    #[test]
     fn search_finds_feasible_plans_no_better_than_optimal(r in raw()) {
         let p = build(&r);
         let m = Model::from_problem(&p);
-        let o = super::heuristic::HeuristicOptions { deadline: None, threads: 1, verbose: false, seed: 7, max_rounds: 3 };
+        let o = super::heuristic::HeuristicOptions { deadline: None, threads: 1, verbose: false, seed: 7, max_rounds: 3, start: None };
         let out = super::heuristic::heuristic(&m, &o);
         if let Some(c) = out.choice {
             let ev = p.evaluate(&c).unwrap();

@@ -1,0 +1,157 @@
+//! A feasible assignment before any cost search (feasibility first).
+//!
+//! 1. Memory first: on a copy of the model whose only costs are forbidden choices, single-node
+//!    moves minimise (forbidden uses, priced memory); prices start at one per checkpoint and
+//!    double at every checkpoint still over the limit (a penalty loop on over-limit time
+//!    points), so the assignment heads for the least peak.
+//! 2. When that still overflows: MILP neighbourhoods that minimise the peak around the fullest
+//!    checkpoint, then the peak-memory MILP on the whole model, which either fits or proves
+//!    that nothing does.
+//! 3. Cost under the hard limit: single-node and tree moves that lower the cost without
+//!    pushing any checkpoint over the limit.
+
+use std::time::Instant;
+
+use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions};
+use super::lagrange::Prices;
+use super::lns::{repair_peak, Budget, Rng};
+use super::model::{Model, ModelEdge};
+use super::heuristic::{cheapest, polish_trees};
+use super::search::Search;
+use super::tree::TreeScratch;
+
+/// Rounds of the memory penalty loop.
+const PENALTY_ROUNDS: usize = 12;
+
+/// At most this many rounds of tree moves in step 3, each over trees of at most `TREE_SIZE`.
+const TREE_ROUNDS: usize = 20;
+const TREE_SIZE: usize = 400;
+
+/// What the construction reached.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Start {
+    /// An assignment without forbidden choices within the limit.
+    Fits(Vec<usize>),
+    /// The peak-memory MILP proved that no allowed assignment fits: its least peak.
+    MemoryInfeasible { least_peak: f64 },
+    /// The MILP proved that every assignment uses a forbidden choice.
+    NoAllowedAssignment,
+    /// Nothing found before the deadline.
+    NotFound,
+}
+
+/// The model with the same forbidden choices and memory but no cost.
+fn memory_only(m: &Model) -> Model {
+    let zero = |c: &f64| if c.is_finite() { 0.0 } else { f64::INFINITY };
+    Model {
+        costs: m.costs.iter().map(|c| c.iter().map(zero).collect()).collect(),
+        edges: m.edges.iter().map(|e| ModelEdge { u: e.u, v: e.v, costs: e.costs.iter().map(zero).collect() }).collect(),
+        terms: m.terms.clone(),
+        base: m.base.clone(),
+        limit: m.limit,
+    }
+}
+
+/// An allowed assignment of low peak memory: the penalty loop of step 1 (no MILP). The peak
+/// it reaches is an upper bound on the least peak of `m`.
+pub fn least_memory(m: &Model, stop: &mut dyn FnMut() -> bool) -> Vec<usize> {
+    let mem = memory_only(m);
+    let mut prices = Prices { lambda: vec![1.0; m.num_checkpoints()] };
+    let weights = prices.penalties(&mem);
+    let init: Vec<usize> = mem
+        .costs
+        .iter()
+        .zip(&weights)
+        .map(|(c, w)| (0..c.len()).filter(|&s| c[s].is_finite()).min_by(|&a, &b| w[a].total_cmp(&w[b])).unwrap_or(0))
+        .collect();
+    let mut s = Search::new(&mem, init);
+    let mut best: Option<(u32, f64, Vec<usize>)> = None;
+    for _ in 0..PENALTY_ROUNDS {
+        let pen = prices.penalties(&mem);
+        s.descend(false, Some(&pen), stop);
+        let viol = s.total().0;
+        let peak = s.peak();
+        if best.as_ref().is_none_or(|b| (viol, peak) < (b.0, b.1)) {
+            best = Some((viol, peak, s.choice.clone()));
+        }
+        if stop() || s.loads.is_empty() || peak <= m.limit {
+            break;
+        }
+        // Double the price wherever the load is within 1% of the peak or over the limit.
+        let loads = s.loads.values();
+        let hot = m.limit.min(0.99 * peak);
+        for (l, x) in prices.lambda.iter_mut().zip(&loads) {
+            if *x > hot {
+                *l *= 2.0;
+            }
+        }
+    }
+    best.map_or_else(|| s.choice.clone(), |b| b.2)
+}
+
+/// Steps 1 to 3 within `deadline`.
+pub fn feasible_start(m: &Model, deadline: Option<Instant>, threads: u32, seed: u64, verbose: bool) -> Start {
+    let started = Instant::now();
+    let mut stop = move || deadline.is_some_and(|d| Instant::now() >= d);
+    let log = |msg: String| {
+        if verbose {
+            eprintln!("[intra {:7.2}s] construct: {msg}", started.elapsed().as_secs_f64());
+        }
+    };
+    let least = least_memory(m, &mut stop);
+    let mut s = Search::new(m, least);
+    log(format!("least-memory start: {} forbidden, peak {:.0} (limit {:.0})", s.total().0, s.peak(), m.limit));
+    if !s.memory_ok() && s.total().0 == 0 {
+        let mut rng = Rng::new(seed);
+        let fits = repair_peak(&mut s, deadline, threads, &mut rng, Budget { nodes: 60, entries: 40_000 });
+        log(format!("MILP peak neighbourhoods: fits {fits}, peak {:.0}", s.peak()));
+    }
+    if s.total().0 > 0 || !s.memory_ok() {
+        // The exact feasibility question on the whole (reduced) model.
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+        let warm = (s.total().0 == 0).then(|| s.choice.clone());
+        let ilp = IlpOptions { objective: IlpObjective::PeakMemory, time_limit: left, threads, initial: warm.as_deref() };
+        match run_milp(m, &ilp) {
+            Ok(out) if out.value <= m.limit && m.cost(&out.choice).is_finite() => s.assign(&out.choice),
+            Ok(out) if out.optimal => return Start::MemoryInfeasible { least_peak: out.value },
+            Ok(_) | Err(IlpFailure::NoSolution) | Err(IlpFailure::Solver(_)) => return Start::NotFound,
+            Err(IlpFailure::Infeasible) => return Start::NoAllowedAssignment,
+        }
+        log(format!("peak-memory MILP: peak {:.0}", s.peak()));
+    }
+    improve_under_limit(&mut s, seed, &mut stop);
+    log(format!("cost moves under the limit: cost {:.0}, peak {:.0}", s.total().1, s.peak()));
+    // The other way round: the cheapest plan, repaired greedily (least cost per byte freed),
+    // within a fifth of the construction's time; kept when it ends cheaper.
+    let soft = deadline.map(|d| started + d.saturating_duration_since(started) / 5);
+    let mut soft_stop = move || soft.is_some_and(|d| Instant::now() >= d);
+    let mut c = Search::new(m, m.costs.iter().map(|c| cheapest(c)).collect());
+    c.descend(false, None, &mut soft_stop);
+    if c.total().0 == 0 && (c.memory_ok() || c.repair_memory(&mut soft_stop)) {
+        improve_under_limit(&mut c, seed, &mut soft_stop);
+        log(format!("cheapest plan repaired: cost {:.0}, peak {:.0}", c.total().1, c.peak()));
+        if c.total().1 < s.total().1 {
+            s.assign(&c.choice);
+        }
+    }
+    Start::Fits(s.choice)
+}
+
+/// Single-node and tree moves (undone when they overflow) that lower the cost under the limit.
+fn improve_under_limit(s: &mut Search, seed: u64, stop: &mut dyn FnMut() -> bool) {
+    let m = s.m;
+    s.descend(true, None, stop);
+    // Single-node moves cannot leave a region whose edges all want the same sharding: tree
+    // moves re-choose whole regions, while they pay off.
+    let mut rng = Rng::new(seed);
+    let mut scratch = TreeScratch::new(m.num_nodes());
+    let trees = (m.num_nodes() / 50).clamp(20, 400);
+    for _ in 0..TREE_ROUNDS {
+        let before = s.total().1;
+        polish_trees(s, trees, TREE_SIZE, &mut rng, &mut scratch);
+        s.descend(true, None, stop);
+        if stop() || s.total().1 >= before * (1.0 - 1e-6) {
+            break;
+        }
+    }
+}
