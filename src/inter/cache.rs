@@ -3,7 +3,7 @@
 //! composed from shorter ones instead of asking the oracle (compose.rs).
 
 use super::compose::{add, compose};
-use super::cost::{StageCost, StageCostResult};
+use super::stage_cost::{StageCost, StageCostResult};
 use super::submesh::SubmeshShape;
 use serde::Serialize;
 use std::collections::HashMap;

@@ -19,7 +19,7 @@
 //! the plan the ILP picks among equally fast ones, so it can agree less. N = 1 is the plain sum (no glue). A logical mesh is offered for the
 //! range only when every part has it; composed numbers are clamped at 0.
 
-use super::cost::StageCostResult;
+use super::stage_cost::StageCostResult;
 
 /// The `n`-th option of `list` on logical mesh `mesh`: an oracle may offer several plans per
 /// mesh (graph_oracle.rs: replicated and sharded parameters), always in the same order, and

@@ -31,7 +31,7 @@
 //! ZeRO-3 style), and both plans are options, in that order; the DP takes the fastest that
 //! fits at each pipeline depth.
 
-use super::cost::{StageCost, StageCostResult};
+use super::stage_cost::{StageCost, StageCostResult};
 pub use super::layer_signature::layer_signatures;
 use super::layer_signature::signatures;
 pub use super::stage_graph::{StageGraph, StageInput};

@@ -1,6 +1,6 @@
 //! The memory rule of a pipeline stage under the chosen schedule.
 
-use super::cost::StageCostResult;
+use super::stage_cost::StageCostResult;
 use serde::Serialize;
 
 /// Pipeline schedule: decides how many microbatches' activations a stage holds at once.

@@ -33,7 +33,6 @@ mod cluster_brute;
 mod cluster_graph;
 mod compose;
 mod clustering;
-mod cost;
 mod error;
 mod graph_oracle;
 mod layer_signature;
@@ -48,6 +47,7 @@ mod plan;
 mod progress;
 pub mod program;
 mod report;
+mod stage_cost;
 mod stage_dp;
 mod stage_moves;
 mod stage_table;
@@ -70,7 +70,7 @@ pub use clustering::{
     cluster_operators, describe_clustering, equal_operator_boundaries, AutoFallback, AutoLayers, AutoTrial, ClusterOptions, Clustering,
     LayerCount,
 };
-pub use cost::{FnCost, StageCost, StageCostResult};
+pub use stage_cost::{FnCost, StageCost, StageCostResult};
 pub use error::InterError;
 pub use graph_oracle::{layer_signatures, GraphStageOracle, OracleOptions, QueryFailure, StageEvaluation, StageGraph, StageInput};
 pub use layer_assignment::{assign_layers, equal_operator_layers, user_layer_of, user_layers, USER_LAYER_MARKER, clustered_ops, clustering_ops, LayerAssignment, LayerAssignmentError};

@@ -1,7 +1,7 @@
 //! The whole inter-op search on layers: cost table, stage DP, placement.
 
 use super::cache::{CachedCost, QueryStats};
-use super::cost::StageCost;
+use super::stage_cost::StageCost;
 use super::error::InterError;
 use super::placement::place_stages;
 use super::plan::{StageDpOptions, StagePlan};

@@ -1,7 +1,7 @@
 //! Stage plans: what the DP, the baselines and the brute force return, and the evaluation of a
 //! given cut into stages with given submeshes.
 
-use super::cost::StageCostResult;
+use super::stage_cost::StageCostResult;
 use super::memory::{fits, stage_memory, Schedule};
 use super::submesh::SubmeshShape;
 use super::table::CostTable;

@@ -2,7 +2,7 @@
 //! options for it. Built once (sequentially or on worker threads) through a [`CachedCost`].
 
 use super::cache::CachedCost;
-use super::cost::{StageCost, StageCostResult};
+use super::stage_cost::{StageCost, StageCostResult};
 use super::error::InterError;
 use super::progress::Progress;
 use super::submesh::{submesh_shapes, ClusterShape, SubmeshShape, SubmeshSpace};
