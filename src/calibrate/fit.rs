@@ -1,4 +1,6 @@
 //! Fitting timings: `seconds = latency + bytes / bandwidth`, and the plateau of a throughput curve.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §1.
 
 use crate::cluster::LinkSpec;
 

@@ -19,6 +19,8 @@
 //!
 //! A mesh built from a cluster file with measured collectives (`measured.rs`) prices a collective
 //! with the fit of its axis's link instead (for both axes, the fit of the slower axis).
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §2.
 
 use serde::{Deserialize, Serialize};
 

@@ -5,6 +5,8 @@
 //! A collective fit says `seconds(B) = latency_s + B / bandwidth_bytes_per_s` for a group of
 //! `devices` GPUs, with B the bytes of the module table of `collective.rs` (the gathered result of
 //! an all-gather, the reduced buffer of an all-reduce, ...).
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §1.
 
 use std::collections::BTreeMap;
 

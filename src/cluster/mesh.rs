@@ -4,6 +4,8 @@
 //! (the same row) differ only in their column; devices along axis 0 share a column. A 1-D mesh of
 //! n devices is `n x 1`. `alpha[a]` is the latency (s) and `beta[a]` the inverse bandwidth (s/byte)
 //! of a collective along axis `a`.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §1.
 
 use std::sync::Arc;
 

@@ -19,6 +19,8 @@
 //! `inter_host` may be left out for a single-host cluster. Unknown fields are rejected so that a
 //! typo does not silently fall back to a default. An optional `measured` section (written by
 //! `alpa-calibrate`, see `measured.rs`) overrides the peaks and the collective costs it covers.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §1.
 
 use std::collections::BTreeMap;
 use std::path::Path;

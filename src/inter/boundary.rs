@@ -7,6 +7,8 @@
 //! several layers later counts at every boundary it crosses, as if relayed stage to stage.
 //! Function arguments are not transfers: each stage holds its own parameters and inputs.
 //! Values only the function returns are not read by a stage and do not count either.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
 use super::error::InterError;
 use crate::ir::graph::{Graph, ValueRef};

@@ -8,6 +8,8 @@
 //!     (otherwise they are already counted), and
 //!   - bytes of values op i produces whose first reader is <= k (they become internal).
 //! So a sweep over i for one k costs the degrees of the swept ops, not a set union per pair.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
 use super::error::InterError;
 use std::collections::{HashMap, HashSet};

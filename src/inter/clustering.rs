@@ -14,6 +14,8 @@
 //! with C(i, k) updated incrementally (cluster_graph.rs), and only layer counts r that can still
 //! complete both the prefix and the suffix under the cap are kept, so a pass is
 //! O(K x window x (degree + r-range)) time and O(K x L) memory.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
 use super::cluster_graph::{layer_comm, CommGraph, OpNode};
 use super::error::InterError;

@@ -30,6 +30,8 @@
 //! with no parameter fully replicated (sharded over some mesh axis: tensor parallelism or
 //! ZeRO-3 style), and both plans are options, in that order; the DP takes the fastest that
 //! fits at each pipeline depth.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
 use super::stage_cost::{StageCost, StageCostResult};
 pub use super::layer_signature::layer_signatures;

@@ -1,4 +1,6 @@
 //! The memory rule of a pipeline stage under the chosen schedule.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
 use super::stage_cost::StageCostResult;
 use serde::Serialize;

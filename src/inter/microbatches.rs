@@ -10,6 +10,8 @@
 //! microbatches is not part of T(B).) T(B) has no structure the search could exploit safely,
 //! so every candidate is planned (its own cost table at its microbatch size and its own DP)
 //! and the least T(B) wins, the smaller B on ties.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
 use super::error::InterError;
 use super::progress::Progress;

@@ -1,5 +1,7 @@
 //! Stage plans: what the DP, the baselines and the brute force return, and the evaluation of a
 //! given cut into stages with given submeshes.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
 use super::stage_cost::StageCostResult;
 use super::memory::{fits, stage_memory, Schedule};

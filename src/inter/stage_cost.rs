@@ -1,4 +1,6 @@
 //! The cost oracle the stage DP queries: latency and memory of a layer range on a submesh.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
 use super::submesh::SubmeshShape;
 use serde::Serialize;

@@ -23,6 +23,8 @@
 //!   candidate is far; the proptest `epsilon_stays_within_b_epsilon` found such a case.)
 //! - enumeration stops once B x t_max or min_sum + (B - 1) x t_max reaches the best T, where
 //!   min_sum = F at t_max = infinity (both bound every plan whose slowest stage is >= t_max).
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
 use super::error::InterError;
 use super::memory::stage_memory;

@@ -12,6 +12,8 @@
 //! of gradients to the previous stage (0 when k = 0). The extra term depends on the layer range
 //! only, so the DP's recurrence, its t_max enumeration and its bounds stay exact with t' in
 //! place of t_intra; the sum and the bottleneck of T = sum t' + (B - 1) max t' both see it.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
 use super::error::InterError;
 use serde::Serialize;

@@ -6,6 +6,8 @@
 //! the result tiles of its members for the union of their live ranges; a value is live from
 //! the op that defines it (arguments: from the start) to its last use (returned values: to the
 //! end). The peak is the largest sum over the nodes live at one point.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §4.
 
 use super::merge::Role;
 use super::plan::{IntraPlan, Producer};

@@ -1,6 +1,8 @@
 //! The intra-op plan of one function on one mesh: strategies for every value, trivial ops merged
 //! into the operand they follow, the strategy problem (Eq. 1) built and solved, and the chosen
 //! strategy of every argument and op read back.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §4.
 
 use super::error::IntraError;
 use super::memory::{live_intervals, producer_of};

@@ -27,6 +27,8 @@
 //! their strategies would only pay the extra latency: its rewrite is dropped. The plan's
 //! reshardings, costs and peak memory are recomputed from the final strategies; memory can only
 //! go down (every layout only gains splits), so a memory budget the ILP met still holds.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §4.
 
 use super::memory::peak_memory;
 use super::plan::{chosen_reshardings, communication_cost, strategy_cost, IntraPlan};

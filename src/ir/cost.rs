@@ -27,6 +27,8 @@
 //!
 //! Bytes read are the sum of the operands' sizes (0 for operands whose type is not given),
 //! bytes written the sum of the results' sizes.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §3.
 
 use crate::ir::attr_text::ConvDimensionNumbers;
 use crate::ir::graph::{Attr, Block, OpNode, Region};

@@ -1,4 +1,6 @@
 //! Whole-function cost totals: what `alpa-annotate-costs` reports.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §3.
 
 use super::cost::OpCost;
 use super::graph::Graph;

@@ -22,6 +22,8 @@
 //! distinct tiles its devices need that no device on the host holds in the source layout:
 //! `lower_bound = max over hosts h (alpha_inter + beta_inter * missing(h))`. Every mode moves
 //! those bytes into `h` in one of its two phases, so `cost >= lower_bound`.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §6.
 
 use std::collections::BTreeMap;
 

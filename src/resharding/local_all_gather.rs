@@ -1,6 +1,8 @@
 //! Local all-gather (Alpa §6, Fig. 6): where the destination replicates a tile over k devices,
 //! each byte crosses once: device j of a replica group receives the j-th of k chunks of the
 //! tile along one dimension, and an all-gather inside the group rebuilds the tile.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §6.
 
 use crate::cluster::Cluster;
 use crate::resharding::cost::Traffic;

@@ -23,6 +23,8 @@
 //!    inside its host; a ring all-gather over k devices of a B-byte tile sends
 //!    `(k-1)/k * B` per device. Lower bound: `max over destination hosts h of
 //!    alpha_inter + beta_inter * (bytes of h's distinct tiles that no device of h holds)`.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §6.
 
 mod correspondence;
 pub mod cost;

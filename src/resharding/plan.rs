@@ -1,4 +1,6 @@
 //! The planner: tile correspondence, then pieces and senders per mode, then the cost.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §6.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -42,6 +42,8 @@
 //! Specs are compared after dropping mesh axes of size 1 (`S1` on a `4x1` mesh is `R`). Tiles of
 //! uneven splits are priced padded to the next whole element count per dim, as XLA pads them;
 //! the strategies never produce uneven splits, but any spec of the right rank is accepted.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §4.
 
 use serde::Serialize;
 

@@ -1,5 +1,7 @@
 //! From an assignment of mesh axes to factors to a [`Strategy`]: the specs it implies, whether
 //! it is valid, the collectives it needs, its name.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §4.
 
 use crate::cluster::{Collective, DeviceMesh, MeshAxes};
 use crate::ir::op_table::{FactorKind, OpRule};

@@ -1,5 +1,7 @@
 //! Every strategy of an op (one generic routine over its factors), of a function argument, and
 //! the all-replicated fallback.
+//!
+//! Every formula of the cost model, its source and its implementation: docs/cost-model.md §4.
 
 use std::collections::HashSet;
 
