@@ -4,8 +4,8 @@
 # must cross hosts over the hosts' links), paper §6 / Fig. 9 and Zhuang et al. (MLSys'23).
 # Each model is planned once with `alpa-auto-shard ... lower-transfers=false` (stages,
 # submeshes and every stage's shardings), then `alpa-cross-mesh-resharding` plans every
-# transfer in each mode and writes its report; the table sums, per stage boundary and
-# microbatch, the seconds of the values that cross it forward and backward.
+# transfer in each mode and writes its report; the table sums, per pair of stages and
+# iteration (all microbatches), the modeled seconds of the transfers between them, both ways.
 #
 # Usage: scripts/bench-cross-mesh.sh [step.mlir ...]
 #   (default: lit-tests/inputs/wresnet_pipeline.mlir and gpt_pipeline.mlir)
@@ -39,28 +39,28 @@ done
 import json, os, sys
 out, microbatches, cluster, steps = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
 modes = ["send-recv", "local-all-gather", "broadcast"]
-print(f"Modeled transfer time per stage boundary and microbatch on {cluster} (ms; forward and backward values summed)\n")
-print("| model | boundary | values | MB across hosts (send-recv / LAG) | send-recv | local all-gather | broadcast | lower bound | send-recv / LAG |")
+print(f"Modeled cross-mesh transfer time per pair of stages and iteration ({microbatches} microbatches) on {cluster}, both directions (ms)\n")
+print("| model | stages | transfers | MB across hosts: send-recv / local all-gather / broadcast | send-recv | local all-gather | broadcast | lower bound | send-recv / local all-gather |")
 print("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
 for step in steps:
     name = os.path.splitext(os.path.basename(step))[0]
     reports = {m: json.load(open(os.path.join(out, f"{name}.{m}.json"))) for m in modes}
-    boundaries = {}
+    pairs = {}
     for m in modes:
         for t in reports[m]:
-            a, b = sorted((t["src_stage"], t["dst_stage"]))
-            row = boundaries.setdefault((a, b), {"values": 0, **{x: 0.0 for x in modes}, "lb": 0.0, "bytes": {x: 0 for x in modes}})
+            key = tuple(sorted((t["src_stage"], t["dst_stage"])))
+            row = pairs.setdefault(key, {"count": 0, "lb": 0.0, **{x: 0.0 for x in modes}, "bytes": {x: 0 for x in modes}})
             row[m] += t["seconds"]
             row["bytes"][m] += t["bytes_across_hosts"]
             if m == modes[0]:
-                row["values"] += 1
+                row["count"] += 1
                 row["lb"] += t["lower_bound_seconds"]
-    if not boundaries:
+    if not pairs:
         print(f"| {name} | (one stage: no transfers) | | | | | | | |")
-    for (a, b), row in sorted(boundaries.items()):
-        per = lambda s: 1e3 * s / microbatches
+    for (a, b), row in sorted(pairs.items()):
+        ms = lambda s: f"{1e3 * s:.2f}"
+        mb = " / ".join(f"{row['bytes'][m] / 1e6:.1f}" for m in modes)
         ratio = row["send-recv"] / row["local-all-gather"] if row["local-all-gather"] > 0 else float("nan")
-        mb = lambda m: row["bytes"][m] / microbatches / 1e6
-        print(f"| {name} | stage {a} <-> {b} | {row['values'] // microbatches} | {mb('send-recv'):.2f} / {mb('local-all-gather'):.2f} "
-              f"| {per(row['send-recv']):.3f} | {per(row['local-all-gather']):.3f} | {per(row['broadcast']):.3f} | {per(row['lb']):.3f} | {ratio:.2f}x |")
+        print(f"| {name} | {a} <-> {b} | {row['count']} | {mb} | {ms(row['send-recv'])} | {ms(row['local-all-gather'])} "
+              f"| {ms(row['broadcast'])} | {ms(row['lb'])} | {ratio:.2f}x |")
 PY

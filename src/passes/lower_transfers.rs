@@ -19,7 +19,7 @@ use mlir_sys::*;
 /// function so a runtime finds them there.
 const DESCRIPTION: &[&str] = &[
     "src_stage", "dst_stage", "src_devices", "dst_devices", "src_logical_mesh", "dst_logical_mesh", "src_sharding", "dst_sharding", "mode", "cost",
-    "lower_bound", "bytes_across_hosts",
+    "lower_bound", "bytes_across_hosts", "pieces", "gathers",
 ];
 
 pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
