@@ -18,7 +18,9 @@ pub struct Sample {
 pub fn fit_latency_bandwidth(samples: &[Sample]) -> Option<LinkSpec> {
     let usable: Vec<&Sample> = samples
         .iter()
-        .filter(|s| s.bytes.is_finite() && s.bytes >= 0.0 && s.seconds.is_finite() && s.seconds > 0.0)
+        .filter(|s| {
+            s.bytes.is_finite() && s.bytes >= 0.0 && s.seconds.is_finite() && s.seconds > 0.0
+        })
         .collect();
     let (mut sw, mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0, 0.0);
     for s in &usable {
@@ -68,7 +70,9 @@ pub fn plateau(points: &[(u64, f64)], tolerance: f64) -> Option<Plateau> {
         .iter()
         .rposition(|&(_, r)| r < floor)
         .map_or(0, |i| i + 1);
-    points.get(start).map(|&(reached_at, _)| Plateau { rate, reached_at })
+    points
+        .get(start)
+        .map(|&(reached_at, _)| Plateau { rate, reached_at })
 }
 
 #[cfg(test)]
@@ -100,7 +104,9 @@ mod tests {
 
     #[test]
     fn noisy_timings_stay_close() {
-        let noise = [0.03, -0.02, 0.05, -0.04, 0.01, 0.02, -0.03, 0.04, -0.01, 0.0];
+        let noise = [
+            0.03, -0.02, 0.05, -0.04, 0.01, 0.02, -0.03, 0.04, -0.01, 0.0,
+        ];
         let link = fit_latency_bandwidth(&samples(8e-6, 40e9, &noise)).unwrap();
         assert!(rel(link.latency_s, 8e-6) < 0.1, "{link:?}");
         assert!(rel(link.bandwidth_bytes_per_s, 40e9) < 0.1, "{link:?}");
@@ -119,19 +125,53 @@ mod tests {
     #[test]
     fn degenerate_inputs_give_none() {
         assert_eq!(fit_latency_bandwidth(&[]), None);
-        let one = Sample { bytes: 10.0, seconds: 1.0 };
+        let one = Sample {
+            bytes: 10.0,
+            seconds: 1.0,
+        };
         assert_eq!(fit_latency_bandwidth(&[one, one]), None);
-        let flat = [one, Sample { bytes: 1e6, seconds: 1.0 }, Sample { bytes: 1e7, seconds: 0.9 }];
+        let flat = [
+            one,
+            Sample {
+                bytes: 1e6,
+                seconds: 1.0,
+            },
+            Sample {
+                bytes: 1e7,
+                seconds: 0.9,
+            },
+        ];
         assert_eq!(fit_latency_bandwidth(&flat), None);
-        let bad = [Sample { bytes: 1.0, seconds: f64::NAN }, Sample { bytes: 2.0, seconds: 0.0 }];
+        let bad = [
+            Sample {
+                bytes: 1.0,
+                seconds: f64::NAN,
+            },
+            Sample {
+                bytes: 2.0,
+                seconds: 0.0,
+            },
+        ];
         assert_eq!(fit_latency_bandwidth(&bad), None);
     }
 
     #[test]
     fn plateau_and_where_it_starts() {
-        let curve = [(4096, 700e12), (256, 20e12), (1024, 300e12), (2048, 640e12), (8192, 690e12)];
+        let curve = [
+            (4096, 700e12),
+            (256, 20e12),
+            (1024, 300e12),
+            (2048, 640e12),
+            (8192, 690e12),
+        ];
         let p = plateau(&curve, 0.1).unwrap();
-        assert_eq!(p, Plateau { rate: 700e12, reached_at: 2048 });
+        assert_eq!(
+            p,
+            Plateau {
+                rate: 700e12,
+                reached_at: 2048
+            }
+        );
         // A dip at a large size moves the start past it.
         let dip = [(1024, 100.0), (2048, 80.0), (4096, 95.0), (8192, 99.0)];
         assert_eq!(plateau(&dip, 0.1).unwrap().reached_at, 4096);

@@ -6,7 +6,11 @@ use crate::cluster::measured::{CollectiveFits, MEASURED_COLLECTIVES};
 use crate::cluster::{Cluster, LinkSpec};
 
 fn link(l: &LinkSpec) -> String {
-    format!("{:.1} GB/s, latency {:.1} us", l.bandwidth_bytes_per_s / 1e9, l.latency_s * 1e6)
+    format!(
+        "{:.1} GB/s, latency {:.1} us",
+        l.bandwidth_bytes_per_s / 1e9,
+        l.latency_s * 1e6
+    )
 }
 
 fn fits(out: &mut String, title: &str, fits: &CollectiveFits) {
@@ -47,7 +51,11 @@ pub fn summary(c: &Cluster) -> String {
         let _ = writeln!(out, "no measured numbers (spec-sheet values only)");
         return out;
     };
-    let _ = writeln!(out, "measured on {} (CUDA driver {}) {}", m.gpu_name, m.driver_version, m.date);
+    let _ = writeln!(
+        out,
+        "measured on {} (CUDA driver {}) {}",
+        m.gpu_name, m.driver_version, m.date
+    );
     for (ty, p) in &m.matmul {
         let _ = writeln!(
             out,

@@ -291,7 +291,10 @@ mod tests {
         assert_eq!(m.all_reduce_cost(MeshAxes::Axis0, 1e9), 60e-6 + 1e9 / 20e9);
         // Both axes: the slower (inter-host) link's fit, scaled from 2 to 16 devices.
         let both = m.all_reduce_cost(MeshAxes::Both, 1e9);
-        assert!(close(both, 60e-6 + (15.0 / 8.0) / 1.0 * 1e9 / 20e9), "{both}");
+        assert!(
+            close(both, 60e-6 + (15.0 / 8.0) / 1.0 * 1e9 / 20e9),
+            "{both}"
+        );
         // Collectives without a fit keep the preset's alpha-beta numbers.
         let preset = DeviceMesh::from_submesh(
             &crate::cluster::presets::preset("h100-x2").unwrap(),

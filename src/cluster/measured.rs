@@ -83,7 +83,11 @@ pub struct CollectiveFits {
     pub all_gather: Vec<CollectiveFit>,
     #[serde(rename = "all-reduce", default, skip_serializing_if = "Vec::is_empty")]
     pub all_reduce: Vec<CollectiveFit>,
-    #[serde(rename = "reduce-scatter", default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        rename = "reduce-scatter",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub reduce_scatter: Vec<CollectiveFit>,
     #[serde(rename = "all-to-all", default, skip_serializing_if = "Vec::is_empty")]
     pub all_to_all: Vec<CollectiveFit>,
@@ -156,7 +160,10 @@ impl CollectiveFits {
             for (i, fit) in fits.iter().enumerate() {
                 let at = format!("{field}.{name}[{i}]");
                 if fit.devices < 2 {
-                    problems.push(format!("{at}.devices must be at least 2, got {}", fit.devices));
+                    problems.push(format!(
+                        "{at}.devices must be at least 2, got {}",
+                        fit.devices
+                    ));
                 }
                 if fits[..i].iter().any(|f| f.devices == fit.devices) {
                     problems.push(format!("{at}: a second fit for {} devices", fit.devices));
@@ -285,6 +292,8 @@ mod tests {
         let mut problems = Vec::new();
         fits.check("m", &mut problems);
         assert_eq!(problems.len(), 5, "{problems:?}");
-        assert!(problems.iter().any(|p| p.contains("m.reduce-scatter[1]: a second fit")));
+        assert!(problems
+            .iter()
+            .any(|p| p.contains("m.reduce-scatter[1]: a second fit")));
     }
 }

@@ -176,7 +176,13 @@ impl DeviceMesh {
             mesh.measured[axis] = cluster
                 .measured
                 .as_ref()
-                .map(|m| if crosses_hosts { &m.inter_host } else { &m.intra_host })
+                .map(|m| {
+                    if crosses_hosts {
+                        &m.inter_host
+                    } else {
+                        &m.intra_host
+                    }
+                })
                 .filter(|fits| !fits.is_empty())
                 .map(|fits| Arc::new(fits.clone()));
         }

@@ -234,7 +234,10 @@ impl Cluster {
     /// Peak FLOP/s for an element type given by its MLIR spelling (`f32`, `bf16`, ...): the
     /// measured matmul plateau when the file has one, else the spec-sheet peak.
     pub fn peak_flops(&self, element_type: &str) -> f64 {
-        let measured = self.measured.as_ref().and_then(|m| m.matmul.get(element_type));
+        let measured = self
+            .measured
+            .as_ref()
+            .and_then(|m| m.matmul.get(element_type));
         if let Some(plateau) = measured {
             return plateau.flops;
         }
@@ -350,7 +353,11 @@ mod tests {
     }"#;
 
     fn with_measured() -> Cluster {
-        let text = TWO_HOSTS.replacen(r#""name": "two","#, &format!(r#""name": "two", {MEASURED},"#), 1);
+        let text = TWO_HOSTS.replacen(
+            r#""name": "two","#,
+            &format!(r#""name": "two", {MEASURED},"#),
+            1,
+        );
         Cluster::from_json_str(&text, "test").unwrap()
     }
 
@@ -369,10 +376,16 @@ mod tests {
         let mut c = with_measured();
         c.measured.as_mut().unwrap().intra_host.all_reduce[0].devices = 1;
         let err = c.validate().unwrap_err().to_string();
-        assert!(err.contains("measured.intra_host.all-reduce[0].devices"), "{err}");
+        assert!(
+            err.contains("measured.intra_host.all-reduce[0].devices"),
+            "{err}"
+        );
         let typo = TWO_HOSTS.replacen(
             r#""name": "two","#,
-            &format!(r#""name": "two", {},"#, MEASURED.replace("all-reduce", "allreduce")),
+            &format!(
+                r#""name": "two", {},"#,
+                MEASURED.replace("all-reduce", "allreduce")
+            ),
             1,
         );
         let err = Cluster::from_json_str(&typo, "t").unwrap_err().to_string();

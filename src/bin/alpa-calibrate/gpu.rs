@@ -45,7 +45,10 @@ pub fn time_on_stream(
     mut run: impl FnMut() -> Result<(), String>,
 ) -> Result<f64, String> {
     let ctx = stream.context();
-    let event = || ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(err("event"));
+    let event = || {
+        ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(err("event"))
+    };
     let (start, end): (CudaEvent, CudaEvent) = (event()?, event()?);
     let mut timed = |reps: usize| -> Result<f64, String> {
         start.record(stream).map_err(err("record"))?;
@@ -77,7 +80,10 @@ pub fn measure(args: &Args, gpus: usize) -> Result<Calibration, String> {
     let ctx = CudaContext::new(first).map_err(err("opening GPU"))?;
     let gpu_name = ctx.name().map_err(err("GPU name"))?;
     let memory_bytes = ctx.total_mem().map_err(err("GPU memory"))? as u64;
-    progress(&format!("{gpus} GPU(s), measuring on {gpu_name} ({:.1} GiB)", memory_bytes as f64 / f64::from(1u32 << 30)));
+    progress(&format!(
+        "{gpus} GPU(s), measuring on {gpu_name} ({:.1} GiB)",
+        memory_bytes as f64 / f64::from(1u32 << 30)
+    ));
     let mut c = Calibration {
         gpu_name,
         driver_version: driver_version()?,

@@ -22,10 +22,30 @@ struct ElementType {
 /// f32 on the CUDA cores, f32 data on tensor cores (tf32), and the 16-bit types; all accumulate
 /// in f32 like XLA's dots.
 const TYPES: [ElementType; 4] = [
-    ElementType { name: "f32", bytes: 4, data: cudaDataType::CUDA_R_32F, compute: cublasComputeType_t::CUBLAS_COMPUTE_32F },
-    ElementType { name: "tf32", bytes: 4, data: cudaDataType::CUDA_R_32F, compute: cublasComputeType_t::CUBLAS_COMPUTE_32F_FAST_TF32 },
-    ElementType { name: "bf16", bytes: 2, data: cudaDataType::CUDA_R_16BF, compute: cublasComputeType_t::CUBLAS_COMPUTE_32F },
-    ElementType { name: "f16", bytes: 2, data: cudaDataType::CUDA_R_16F, compute: cublasComputeType_t::CUBLAS_COMPUTE_32F },
+    ElementType {
+        name: "f32",
+        bytes: 4,
+        data: cudaDataType::CUDA_R_32F,
+        compute: cublasComputeType_t::CUBLAS_COMPUTE_32F,
+    },
+    ElementType {
+        name: "tf32",
+        bytes: 4,
+        data: cudaDataType::CUDA_R_32F,
+        compute: cublasComputeType_t::CUBLAS_COMPUTE_32F_FAST_TF32,
+    },
+    ElementType {
+        name: "bf16",
+        bytes: 2,
+        data: cudaDataType::CUDA_R_16BF,
+        compute: cublasComputeType_t::CUBLAS_COMPUTE_32F,
+    },
+    ElementType {
+        name: "f16",
+        bytes: 2,
+        data: cudaDataType::CUDA_R_16F,
+        compute: cublasComputeType_t::CUBLAS_COMPUTE_32F,
+    },
 ];
 
 /// Values in [0.5, 1) as raw bits, so that the tensor cores see ordinary numbers rather than
@@ -39,7 +59,9 @@ fn fill(ty: &ElementType, elements: usize) -> Vec<u8> {
         state ^= state << 5;
         match ty.bytes {
             4 => out.extend_from_slice(&(0x3f00_0000 | (state & 0x7f_ffff)).to_le_bytes()),
-            _ if ty.name == "bf16" => out.extend_from_slice(&(0x3f00 | (state & 0x7f) as u16).to_le_bytes()),
+            _ if ty.name == "bf16" => {
+                out.extend_from_slice(&(0x3f00 | (state & 0x7f) as u16).to_le_bytes())
+            }
             _ => out.extend_from_slice(&(0x3800 | (state & 0x3ff) as u16).to_le_bytes()),
         }
     }
@@ -64,7 +86,9 @@ pub fn measure(
         if quick {
             sizes.truncate(4);
         }
-        let Some(&largest) = sizes.last() else { continue };
+        let Some(&largest) = sizes.last() else {
+            continue;
+        };
         let elements = (largest * largest) as usize;
         let host = fill(ty, elements);
         let a: CudaSlice<u8> = stream.clone_htod(&host).map_err(err("copy to GPU"))?;
@@ -85,12 +109,20 @@ pub fn measure(
                         *blas.handle(),
                         cublasOperation_t::CUBLAS_OP_N,
                         cublasOperation_t::CUBLAS_OP_N,
-                        dim, dim, dim,
+                        dim,
+                        dim,
+                        dim,
                         (&alpha as *const f32).cast::<c_void>(),
-                        pa as *const c_void, ty.data, dim,
-                        pb as *const c_void, ty.data, dim,
+                        pa as *const c_void,
+                        ty.data,
+                        dim,
+                        pb as *const c_void,
+                        ty.data,
+                        dim,
                         (&beta as *const f32).cast::<c_void>(),
-                        pc as *mut c_void, ty.data, dim,
+                        pc as *mut c_void,
+                        ty.data,
+                        dim,
                         ty.compute,
                         cublasGemmAlgo_t::CUBLAS_GEMM_DFALT,
                     )
@@ -98,7 +130,11 @@ pub fn measure(
                 .map_err(|e| format!("cublasGemmEx {} n={n}: {e}", ty.name))
             })?;
             let flops = 2.0 * (n as f64).powi(3) / seconds;
-            progress(&format!("matmul {:<4} n={n:<5} {:>8.1} TFLOP/s", ty.name, flops / 1e12));
+            progress(&format!(
+                "matmul {:<4} n={n:<5} {:>8.1} TFLOP/s",
+                ty.name,
+                flops / 1e12
+            ));
             points.push((n, flops));
         }
         out.insert(ty.name.to_string(), points);
