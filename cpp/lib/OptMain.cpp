@@ -1,5 +1,7 @@
-// alpa-opt: MLIR's mlir-opt driver with every upstream dialect and pass plus the alpa passes.
+// alpa-opt: MLIR's mlir-opt driver with every upstream dialect and pass plus the alpa passes
+// and the alpa test passes.
 #include "alpa/Bridge.h"
+#include "alpa/TestPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -32,6 +34,7 @@ int32_t alpa_opt_main(const rust::Vec<rust::String> &args) {
 
   mlir::registerAllPasses();
   register_alpa_passes();
+  alpa::registerTestPasses(); // test passes: alpa-opt only, never the plugin
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

@@ -30,6 +30,7 @@ mod enum_attrs;
 mod layout;
 mod reduction;
 mod slicing;
+mod text;
 
 #[cfg(test)]
 mod fixture_tests;
@@ -37,6 +38,7 @@ mod fixture_tests;
 mod robustness_tests;
 
 pub use elementwise::{elementwise_info, ElementwiseInfo};
+pub use text::{factor_name, RuleText};
 
 /// How sharding a factor along a mesh axis affects the op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -26,6 +26,7 @@ pub mod stage_slicing;
 pub mod transfer_ops;
 pub mod transfer_text;
 pub mod standalone;
+pub mod test_print_op_rules;
 pub mod write_shardings;
 
 use diagnostics::Diagnostic;
@@ -47,6 +48,7 @@ fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassRes
         "alpa-cross-mesh-resharding" => cross_mesh_resharding::run(module, options),
         "alpa-lower-transfers" => lower_transfers::run(module, options),
 
+        "alpa-test-print-op-rules" => test_print_op_rules::run(module, options),
         "alpa-test-panic" => panic!("{}", options.string("message").unwrap_or("test panic")),
         other => Err(vec![Diagnostic::error(module, format!("no Rust implementation for pass '{other}'"))]),
     }

@@ -28,6 +28,7 @@ use crate::sharding::spec::ShardingSpec;
 pub use crate::sharding::reshard::CollectiveUse;
 
 mod assign;
+mod describe;
 mod enumerate;
 mod follow;
 mod scatter;
@@ -41,6 +42,7 @@ mod tests_follow;
 #[cfg(test)]
 mod tests_ops;
 
+pub use describe::describe_op;
 pub use enumerate::{argument_strategies, argument_strategy, op_strategies, replicated_strategy};
 pub use follow::follow;
 

@@ -6,11 +6,7 @@
 #define ALPA_PASSES
 
 include "mlir/Pass/PassBase.td"
-
-// An option whose --help text ends with its default, so the default is declared once. Declare
-// every option with it: lit-tests/driver/help-defaults.mlir fails on an option without.
-class AlpaOption<string varName, string arg, string valueType, string default, string desc>
-    : Option<varName, arg, valueType, default, desc # " (default: " # default # ")">;
+include "alpa/AlpaOption.td"
 
 // How the planners learn which arguments a train step updates (src/ir/state_aliases.rs).
 defvar DonationOption = AlpaOption<"donation", "donation", "std::string", /*default=*/"\"auto\"",
