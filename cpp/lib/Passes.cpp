@@ -39,6 +39,10 @@ public:
     return *this;
   }
   OptionList &add(const char *name, bool value) { return add(name, value ? "true" : "false"); }
+  // Forwards an option only when the user gave it, so Rust can tell a default from a choice.
+  template <typename T> OptionList &addIfSet(const char *name, const mlir::Pass::Option<T> &option) {
+    return option.hasValue() ? add(name, static_cast<const T &>(option)) : *this;
+  }
   rust::Vec<alpa::ffi::PassOption> options;
 };
 
@@ -101,7 +105,7 @@ struct AlpaClusterLayers : public alpa::impl::AlpaClusterLayersBase<AlpaClusterL
     OptionList options;
     options.add("entry", std::string(entry))
         .add("layers", std::string(layers))
-        .add("delta", static_cast<double>(delta))
+        .addIfSet("delta", delta)
         .add("devices", static_cast<int>(devices))
         .add("donation", std::string(donation));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
@@ -118,7 +122,7 @@ struct AlpaClusterLayers : public alpa::impl::AlpaClusterLayersBase<AlpaClusterL
       .add("split-batch", static_cast<bool>(splitBatch))                                          \
       .add("cross-stage-cost", std::string(crossStageCost))                                       \
       .add("layers", std::string(layers))                                                         \
-      .add("delta", static_cast<double>(delta))                                                   \
+      .addIfSet("delta", delta)                                                   \
       .add("epsilon", static_cast<double>(epsilon))                                               \
       .add("imbalance-tolerance", static_cast<double>(imbalanceTolerance))                        \
       .add("submesh-shapes", std::string(submeshShapes))                                          \

@@ -24,5 +24,8 @@
 // at the least delta that admits two layers, and says so; an explicit count may fail.
 // RUN: alpa-opt --alpa-inline --alpa-cluster-layers="devices=16" %inputs/gpt_bighead.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BIGHEAD
 // RUN: not alpa-opt --alpa-inline --alpa-cluster-layers="devices=16 layers=8" %inputs/gpt_bighead.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BIGHEAD-FIXED
+// A delta the user gives is never raised, even under layers=auto: it may fail too.
+// RUN: not alpa-opt --alpa-inline --alpa-cluster-layers="devices=16 delta=0.5" %inputs/gpt_bighead.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BIGHEAD-DELTA
 // BIGHEAD: remark: alpa-cluster-layers: 2 layers (delta 0.906{{[0-9]*}}) chosen by layers=auto: no count of layers meets delta 0.5, and 0.9063 is the least that admits 2 of the train step's forward ops
+// BIGHEAD-DELTA: error: alpa-cluster-layers: layers=auto found no clustering whose layers stay within delta=0.5 you gave; the least delta that admits 2 layers is 0.906{{[0-9]}} (leave delta unset to let layers=auto raise it)
 // BIGHEAD-FIXED: error: alpa-cluster-layers: no clustering into 8 layers keeps every layer within (1 + delta) x FLOP_total / L with delta = 0.5

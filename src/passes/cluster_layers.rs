@@ -68,7 +68,15 @@ pub(crate) fn layer_assignment(
         },
     };
     let cluster_options = ClusterOptions { layers, delta, progress: selected.len() > 20_000 };
-    assign_layers(graph, step, &cluster_options).map_err(to_diagnostics)
+    let assignment = assign_layers(graph, step, &cluster_options).map_err(to_diagnostics)?;
+    // layers=auto may raise the default delta, never one the user gave.
+    if let (Some(_), Some(AutoFallback::RaisedDelta { .. })) = (options.string("delta"), &assignment.clustering.auto_fallback) {
+        return Err(fail(format!(
+            "layers=auto found no clustering whose layers stay within delta={delta} you gave; the least delta that admits 2 layers is {:.4} (leave delta unset to let layers=auto raise it)",
+            assignment.clustering.delta
+        )));
+    }
+    Ok(assignment)
 }
 
 /// How `layers=auto` chose, for the remarks ("" for a fixed count).
