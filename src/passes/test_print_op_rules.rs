@@ -13,9 +13,16 @@ use crate::sharding::strategy::describe_op;
 use mlir_sys::MlirOperation;
 
 pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
-    let fail = |message: String| vec![Diagnostic::error(module, format!("{}: {message}", options.pass()))];
-    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
-    let shape = parse_mesh_shape(options.string("mesh").unwrap_or("2x4")).map_err(|e| fail(e.to_string()))?;
+    let fail = |message: String| {
+        vec![Diagnostic::error(
+            module,
+            format!("{}: {message}", options.pass()),
+        )]
+    };
+    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY))
+        .map_err(|d| vec![d])?;
+    let shape = parse_mesh_shape(options.string("mesh").unwrap_or("2x4"))
+        .map_err(|e| fail(e.to_string()))?;
     // Alpa's abstract test mesh: the names do not depend on the link costs.
     let mesh = DeviceMesh::alpa_test(shape).map_err(|e| fail(e.to_string()))?;
     let read = read_function(entry)?;
