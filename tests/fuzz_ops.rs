@@ -8,6 +8,7 @@ use alpa_mlir::cluster::DeviceMesh;
 use alpa_mlir::intra::plan::{strategy_problem, IntraOptions};
 use alpa_mlir::intra::solution::SolveOptions;
 use alpa_mlir::ir::cost::op_cost;
+use alpa_mlir::ir::verify::verify_op;
 use alpa_mlir::passes::entry::{find_entry, DEFAULT_ENTRY};
 use alpa_mlir::passes::read_graph::read_function;
 use alpa_mlir::passes::standalone::ParsedModule;
@@ -57,6 +58,9 @@ const ATTRS: &[&str] = &[
     "dimension_numbers = #stablehlo.conv<[b, f]x[i, o]->[b, f]>, feature_group_count = 0 : i64, batch_group_count = -2 : i64",
     "dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 9>",
     "dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>",
+    "padding = dense<1> : tensor<2x2xi64>, rhs_dilation = array<i64: 2, 1>, lhs_dilation = array<i64: 1, 3>",
+    "padding = dense<[[-5, 1], [0, 99]]> : tensor<2x2xi64>, window_reversal = array<i1: true, false>",
+    "padding = dense<0> : tensor<3x2xi64>, rhs_dilation = array<i64: 0, -1>, base_dilations = array<i64: 0, 2>",
     "call_target_name = \"Sharding\"",
     "fft_type = #stablehlo<fft_type FFT>, fft_length = array<i64: 4>",
     "value = dense<1.0> : tensor<2x2xf32>",
@@ -127,10 +131,15 @@ fn module() -> impl Strategy<Value = String> {
 fn exercise(text: &str) {
     let Ok(module) = ParsedModule::parse_text(text) else { return };
     let Ok(entry) = find_entry(module.operation(), DEFAULT_ENTRY) else { return };
+    // The reader runs the verifier on every op; an op it lets through must cost without error.
     let Ok(read) = read_function(entry) else { return };
     let graph = &read.graph;
     for (index, op) in graph.ops().iter().enumerate() {
-        let _ = op_cost(op, &graph.operand_tensors(index));
+        let operands = graph.operand_tensors(index);
+        assert_eq!(verify_op(op, &operands), Ok(()), "the reader let through an op the verifier rejects");
+        if let Err(e) = op_cost(op, &operands) {
+            panic!("verified op fails to cost: {e}");
+        }
     }
     let mesh = DeviceMesh::abstract_units([2, 4], [1.0, 1.0], [1.0, 0.1]).expect("2x4 mesh");
     let options = IntraOptions {

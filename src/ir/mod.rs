@@ -6,3 +6,4 @@ pub mod op_table;
 pub mod state_aliases;
 pub mod summary;
 pub mod types;
+pub mod verify;

@@ -4,7 +4,8 @@ use super::diagnostics::Diagnostic;
 use super::entry::Function;
 use super::mlir;
 use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, Region, ValueRef};
-use crate::ir::types::ValueType;
+use crate::ir::types::{TensorType, ValueType};
+use crate::ir::verify::verify_op;
 use mlir_sys::*;
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -139,12 +140,56 @@ fn read_op(op: MlirOperation, values: &HashMap<*const c_void, ValueRef>, errors:
             }
         }
     }
-    let attrs = mlir::attributes(op).into_iter().map(|(k, a)| (k, mlir::attr_value(a))).collect();
+    let attrs = mlir::attributes(op)
+        .into_iter()
+        .map(|(k, a)| {
+            let value = read_attr(&k, a);
+            (k, value)
+        })
+        .collect();
     let regions = mlir::regions(op)
         .into_iter()
         .map(|region| Region {
             blocks: mlir::blocks(region).into_iter().map(|b| read_block(b, false, errors).0).collect(),
         })
         .collect();
-    OpNode { name, location: mlir::op_location(op), operands, results, attrs, regions }
+    let node = OpNode { name, location: mlir::op_location(op), operands, results, attrs, regions };
+    // Nested ops were verified as their regions were read, so every op of the body is checked.
+    let operand_types: Vec<Option<ValueType>> =
+        mlir::operands(op).into_iter().map(|v| mlir::value_type(unsafe { mlirValueGetType(v) }).ok()).collect();
+    let operand_tensors: Vec<Option<&TensorType>> =
+        operand_types.iter().map(|t| t.as_ref().and_then(ValueType::tensor)).collect();
+    if let Err(error) = verify_op(&node, &operand_tensors) {
+        errors.push(Diagnostic::error(op, error.to_string()));
+    }
+    node
+}
+
+/// Attributes as plain data; `padding` (dense `[n, 2]` integers on windowed ops) keeps its values,
+/// which the verifier needs to check the result shape.
+fn read_attr(name: &str, attr: MlirAttribute) -> Attr {
+    if name == "padding" {
+        if let Some(values) = small_i64_elements(attr) {
+            return Attr::I64Array(values);
+        }
+    }
+    mlir::attr_value(attr)
+}
+
+fn small_i64_elements(attr: MlirAttribute) -> Option<Vec<i64>> {
+    unsafe {
+        if !mlirAttributeIsADenseElements(attr) {
+            return None;
+        }
+        let element = mlirShapedTypeGetElementType(mlirAttributeGetType(attr));
+        if !mlirTypeIsAInteger(element) || mlirIntegerTypeGetWidth(element) != 64 {
+            return None;
+        }
+        let n = mlirElementsAttrGetNumElements(attr);
+        if n > 1024 {
+            return None;
+        }
+        let splat = mlirDenseElementsAttrIsSplat(attr);
+        Some((0..n).map(|i| mlirDenseElementsAttrGetInt64Value(attr, if splat { 0 } else { i as isize })).collect())
+    }
 }
