@@ -5,8 +5,8 @@ use super::stage_cost::StageCost;
 use super::error::InterError;
 use super::placement::place_stages;
 use super::plan::{StageDpOptions, StagePlan};
-use super::stage_dp::{solve_stage_dp, DpStats};
-use super::submesh::ClusterShape;
+use super::stage_dp::{solve_stage_dp, solve_stage_dp_filtered, DpStats, StageDpResult};
+use super::submesh::{placeable_families, ClusterShape};
 use super::table::{CostTable, TableOptions};
 use serde::Serialize;
 
@@ -51,7 +51,33 @@ fn finish<C: StageCost>(
     cluster: ClusterShape,
     dp: &StageDpOptions,
 ) -> Result<(PipelinePlan, CostTable), InterError> {
-    let r = solve_stage_dp(&t, dp)?;
+    let r = solve_placeable(&t, cluster, dp)?;
     let devices = place_stages(cluster, &r.plan.submeshes())?;
     Ok((PipelinePlan { plan: r.plan, devices, dp: r.stats, queries: oracle.stats() }, t))
+}
+
+/// The fastest plan the DP finds within one placeable family of the table's shapes (one run per
+/// family; a single run when every shape is in one family, as the power-of-two shapes are), so
+/// that placement never fails on a combination the DP chose by device count alone.
+pub fn solve_placeable(t: &CostTable, cluster: ClusterShape, dp: &StageDpOptions) -> Result<StageDpResult, InterError> {
+    let families = placeable_families(cluster, t.shapes());
+    if let [only] = families.as_slice() {
+        if only.len() == t.shapes().len() {
+            return solve_stage_dp(t, dp);
+        }
+    }
+    let mut best: Option<StageDpResult> = None;
+    let mut first_error = None;
+    for family in &families {
+        match solve_stage_dp_filtered(t, dp, &|_, s| family.contains(&s)) {
+            Ok(r) if best.as_ref().is_none_or(|b| r.plan.iteration_time < b.plan.iteration_time) => best = Some(r),
+            Ok(_) => {}
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    best.ok_or_else(|| {
+        first_error.unwrap_or_else(|| InterError::Placement("no submesh shape can tile the cluster".into()))
+    })
 }

@@ -36,3 +36,22 @@ fn end_to_end_plan_is_placed() {
         assert!(s.memory <= 3.0);
     }
 }
+
+#[test]
+fn all_submesh_shapes_yield_placed_plans() {
+    // Once every (n, m) entered the DP by device count, and plans such as 2x3 + 1x2 on two
+    // hosts of 4 could not be placed.
+    use crate::inter::SubmeshSpace;
+    let dp = StageDpOptions { microbatches: 4, mem_device: f64::INFINITY, epsilon: 0.0, ..StageDpOptions::default() };
+    let all = TableOptions { shapes: SubmeshSpace::All, ..TableOptions::default() };
+    for (n, m) in [(2, 4), (2, 3), (2, 6), (3, 6), (2, 12), (1, 30)] {
+        let cluster = ClusterShape::new(n, m);
+        let (plan, table) = plan_pipeline(&CachedCost::new(FnCost(oracle)), 6, cluster, &all, &dp)
+            .unwrap_or_else(|e| panic!("{n}x{m}: {e}"));
+        assert_eq!(plan.devices.iter().map(Vec::len).sum::<usize>(), n * m);
+        // At least as fast as the power-of-two shapes, which are one placeable family of them.
+        let (paper, _) = plan_pipeline(&CachedCost::new(FnCost(oracle)), 6, cluster, &TableOptions::default(), &dp).unwrap();
+        assert!(plan.plan.iteration_time <= paper.plan.iteration_time + 1e-12, "{n}x{m}");
+        assert!(table.shapes().iter().all(|s| s.hosts == 1 || s.devices_per_host == m));
+    }
+}

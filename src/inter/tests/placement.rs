@@ -1,5 +1,6 @@
 use super::util::Rng;
 use crate::inter::placement::place_first_fit;
+use crate::inter::submesh::placeable_families;
 use crate::inter::{place_stages, submesh_shapes, ClusterShape, InterError, SubmeshShape, SubmeshSpace};
 use std::collections::BTreeSet;
 
@@ -118,7 +119,8 @@ fn general_shapes_are_placed_exactly_when_possible() {
     let (mut ok, mut impossible) = (0, 0);
     for (n, m) in [(2, 3), (2, 4), (3, 4), (3, 3), (4, 2), (3, 5)] {
         let cluster = ClusterShape::new(n, m);
-        let shapes = submesh_shapes(cluster, SubmeshSpace::All);
+        let shapes: Vec<SubmeshShape> =
+            (1..=n).flat_map(|h| (1..=m).map(move |w| SubmeshShape::new(h, w))).collect();
         for _ in 0..300 {
             let plan = random_cover(&mut rng, cluster, &shapes);
             let expect = placeable(cluster, &plan, 0, &mut vec![m; n]);
@@ -147,4 +149,36 @@ fn invalid_plans_are_errors() {
     assert!(place_stages(cluster, &[SubmeshShape::new(1, 3), SubmeshShape::new(1, 3), SubmeshShape::new(1, 2)]).is_err());
     let p = place_stages(cluster, &[SubmeshShape::new(2, 4)]).unwrap();
     assert_eq!(p[0].iter().copied().collect::<BTreeSet<_>>().len(), 8);
+}
+
+#[test]
+fn every_cover_from_a_placeable_family_is_placed() {
+    let mut rng = Rng::new(7);
+    let mut plans = 0;
+    for n in 1..=4 {
+        for m in [2, 3, 4, 6, 8, 12, 30] {
+            let cluster = ClusterShape::new(n, m);
+            for family in placeable_families(cluster, &submesh_shapes(cluster, SubmeshSpace::All)) {
+                for _ in 0..100 {
+                    let plan = random_cover(&mut rng, cluster, &family);
+                    let placed = place_stages(cluster, &plan).unwrap_or_else(|e| panic!("{plan:?}: {e}"));
+                    check_cover(cluster, &plan, &placed);
+                    plans += 1;
+                }
+            }
+        }
+    }
+    assert!(plans > 4000, "{plans}");
+}
+
+#[test]
+fn all_shapes_outside_a_family_can_be_unplaceable() {
+    // Why submesh-shapes=all runs the DP per family: on hosts of 30 devices, widths 15, 10 and
+    // 6 all divide 30, yet 15 + 10 + 10 + 6 x 4 + 1 devices do not fit on two hosts.
+    let cluster = ClusterShape::new(2, 30);
+    let w = |d| SubmeshShape::new(1, d);
+    let plan = [w(15), w(10), w(10), w(6), w(6), w(6), w(6), w(1)];
+    assert!(matches!(place_stages(cluster, &plan), Err(InterError::Placement(_))));
+    let families = placeable_families(cluster, &submesh_shapes(cluster, SubmeshSpace::All));
+    assert!(families.iter().all(|f| !plan.iter().all(|s| f.contains(s))));
 }
