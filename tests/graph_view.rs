@@ -85,9 +85,17 @@ fn gpt_train_step_reads_as_one_function_with_donation_and_regions() {
     assert_eq!(body.args.len(), 2 * (reduce.operands.len() / 2));
     assert_eq!(body.terminator.as_ref().unwrap().name, "stablehlo.return");
 
-    // Constants keep their type, never their payload; opaque attributes keep their text.
-    let constant = graph.ops().iter().find(|op| op.name == "stablehlo.constant").unwrap();
-    assert!(matches!(constant.attr("value"), Some(Attr::Elements { .. })));
+    // Constants keep their type, never their payload, but for rank-0 integers (loop counters,
+    // bounds, indices), which keep their value; opaque attributes keep their text.
+    let constants: Vec<_> = graph.ops().iter().filter(|op| op.name == "stablehlo.constant").collect();
+    assert!(constants.iter().any(|c| matches!(c.attr("value"), Some(Attr::Elements { .. }))));
+    for c in &constants {
+        match c.attr("value") {
+            Some(Attr::IntScalar { ty, .. }) => assert!(ty.shape.is_empty()),
+            Some(Attr::Elements { ty, .. }) => assert!(!ty.shape.is_empty() || ty.element.is_float(), "{ty}"),
+            other => panic!("constant value {other:?}"),
+        }
+    }
     let dot = graph.ops().iter().find(|op| op.name == "stablehlo.dot_general").unwrap();
     match dot.attr("dot_dimension_numbers") {
         Some(Attr::Opaque { dialect, data }) => {

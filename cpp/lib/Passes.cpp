@@ -11,6 +11,7 @@
 namespace alpa {
 #define GEN_PASS_DECL
 #define GEN_PASS_DEF_ALPAINLINE
+#define GEN_PASS_DEF_ALPAUNROLLLOOPS
 #define GEN_PASS_DEF_ALPAANNOTATECOSTS
 #define GEN_PASS_DEF_ALPAINTRAOPSHARD
 #define GEN_PASS_DEF_ALPACLUSTERLAYERS
@@ -65,6 +66,15 @@ struct AlpaInline : public alpa::impl::AlpaInlineBase<AlpaInline> {
   }
 };
 
+struct AlpaUnrollLoops : public alpa::impl::AlpaUnrollLoopsBase<AlpaUnrollLoops> {
+  using AlpaUnrollLoopsBase::AlpaUnrollLoopsBase;
+  void runOnOperation() override {
+    OptionList options;
+    options.add("entry", std::string(entry)).add("max-ops", static_cast<int64_t>(maxOps));
+    runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
+  }
+};
+
 struct AlpaAnnotateCosts : public alpa::impl::AlpaAnnotateCostsBase<AlpaAnnotateCosts> {
   using AlpaAnnotateCostsBase::AlpaAnnotateCostsBase;
   void runOnOperation() override {
@@ -94,7 +104,8 @@ struct AlpaIntraOpShard : public alpa::impl::AlpaIntraOpShardBase<AlpaIntraOpSha
         .add("merge-trivial-ops", static_cast<bool>(mergeTrivialOps))
         .add("prefer-reduce-scatter", static_cast<bool>(preferReduceScatter))
         .add("report", std::string(report))
-        .add("donation", std::string(donation));
+        .add("donation", std::string(donation))
+        .add("unroll-loops", static_cast<bool>(unrollLoops));
     runInRust(*this, getOperation(), getArgument(), options, [&] { signalPassFailure(); });
   }
 };
@@ -140,7 +151,8 @@ struct AlpaClusterLayers : public alpa::impl::AlpaClusterLayersBase<AlpaClusterL
       .add("gradient-accumulation", std::string(gradientAccumulation))                            \
       .add("donation", std::string(donation))                                                    \
       .add("transfer-mode", std::string(transferMode))                                            \
-      .add("lower-transfers", static_cast<bool>(lowerTransfers))
+      .add("lower-transfers", static_cast<bool>(lowerTransfers))                                  \
+      .add("unroll-loops", static_cast<bool>(unrollLoops))
 
 struct AlpaInterOpStage : public alpa::impl::AlpaInterOpStageBase<AlpaInterOpStage> {
   using AlpaInterOpStageBase::AlpaInterOpStageBase;

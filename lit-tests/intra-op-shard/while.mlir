@@ -1,8 +1,14 @@
 // A stablehlo.while carries no sharding annotation of its own (XLA's translation drops the
 // loop-invariant carried values from the loop tuple but not from the op's sharding, and fails);
-// with Shardy its results are pinned by constraints right after it.
-// RUN: alpa-opt %s --alpa-inline --alpa-intra-op-shard="mesh=2x4 format=sdy" | FileCheck %s
-// RUN: alpa-opt %s --alpa-inline --alpa-intra-op-shard="mesh=2x4 format=gspmd" | FileCheck %s --check-prefix=GSPMD
+// with Shardy its results are pinned by constraints right after it. That is the loop planned as
+// one op (unroll-loops=false); by default its three trips are unrolled and planned op by op.
+// RUN: alpa-opt %s --alpa-inline --alpa-intra-op-shard="mesh=2x4 format=sdy unroll-loops=false" | FileCheck %s
+// RUN: alpa-opt %s --alpa-inline --alpa-intra-op-shard="mesh=2x4 format=gspmd unroll-loops=false" | FileCheck %s --check-prefix=GSPMD
+// RUN: alpa-opt %s --alpa-inline --alpa-intra-op-shard="mesh=2x4 format=sdy" | FileCheck %s --check-prefix=UNROLLED
+
+// UNROLLED-NOT: stablehlo.while
+// UNROLLED-COUNT-3: "stablehlo.dot_general"{{.*}}sdy.sharding
+// UNROLLED-NOT: stablehlo.while
 
 // CHECK: "stablehlo.while"
 // CHECK-NOT: }) {sdy.sharding

@@ -43,6 +43,10 @@ fn hash_attr(attr: &Attr, h: &mut Fnv) {
             ty.hash(h);
             splat.hash(h);
         }
+        Attr::IntScalar { ty, value } => {
+            ty.hash(h);
+            value.hash(h);
+        }
         Attr::Opaque { dialect, data } => {
             dialect.hash(h);
             data.hash(h);

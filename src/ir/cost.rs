@@ -18,7 +18,9 @@
 //!   of the operand, plus one transcendental (rsqrt) per feature.
 //! - `cholesky` n^3/3, `triangular_solve` m^2 * n, `fft` 5 N log2 N per matrix/transform;
 //!   `rng_bit_generator` and `rng` one per generated element.
-//! - `while`: the condition and the body counted once (the trip count is not known statically);
+//! - `while`: with a static trip count n (src/ir/loops.rs: JAX's scan / fori_loop pattern, read
+//!   by [`op_cost_in_block`], which sees the loop's initial values) the body n times and the
+//!   condition n + 1 times; otherwise both once (alpa-annotate-costs says so in a remark);
 //!   `case` / `if`: the branch with the most FLOPs. Their bytes add the regions' bytes.
 //! - Data movement (reshape, transpose, broadcast, slice, pad, concatenate, gather, copy of
 //!   constants, iota, tuples, ...) is 0 FLOPs.
@@ -32,6 +34,7 @@
 
 use crate::ir::attr_text::ConvDimensionNumbers;
 use crate::ir::graph::{Attr, Block, OpNode, Region};
+use crate::ir::loops::counted_loop;
 use crate::ir::op_table::{canonical_name, elementwise_info, op_rule, opaque_text, OpTableError};
 use crate::ir::types::{TensorType, ValueType};
 use std::ops::{Add, AddAssign};
@@ -84,9 +87,37 @@ fn value_bytes(v: &ValueType) -> u64 {
     }
 }
 
+impl OpCost {
+    /// `n` times this cost (saturating).
+    pub fn times(self, n: u64) -> OpCost {
+        OpCost {
+            flops: self.flops.saturating_mul(n),
+            transcendentals: self.transcendentals.saturating_mul(n),
+            bytes_read: self.bytes_read.saturating_mul(n),
+            bytes_written: self.bytes_written.saturating_mul(n),
+            known: self.known,
+        }
+    }
+}
+
 /// The cost of `op` given its operands' types (`None` where not a ranked tensor or unknown).
+/// A while loop's trip count is not visible from here (its initial values are in the enclosing
+/// block): its body counts once; [`op_cost_in_block`] multiplies it by a static trip count.
 /// Errors are the op table's: malformed attributes or shapes that contradict the op.
 pub fn op_cost(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<OpCost, OpTableError> {
+    cost_with_trips(op, operands, None)
+}
+
+/// The cost of op `index` of `block`, a while loop's body times its static trip count.
+pub fn op_cost_in_block(block: &Block, index: usize) -> Result<OpCost, OpTableError> {
+    let op = &block.ops[index];
+    let operands: Vec<Option<&TensorType>> =
+        op.operands.iter().map(|v| block.value_type(*v).and_then(ValueType::tensor)).collect();
+    let trips = (op.name == "stablehlo.while").then(|| counted_loop(op, block).ok().map(|c| c.trips)).flatten();
+    cost_with_trips(op, &operands, trips)
+}
+
+fn cost_with_trips(op: &OpNode, operands: &[Option<&TensorType>], trips: Option<u64>) -> Result<OpCost, OpTableError> {
     let rule = op_rule(op, operands)?;
     let name = canonical_name(&op.name);
     let result = op.results.first().and_then(ValueType::tensor);
@@ -176,8 +207,12 @@ pub fn op_cost(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<OpCost, 
         "rng_bit_generator" => op.results.get(1).and_then(ValueType::tensor).map_or(0, elements),
         "rng" => out,
         "while" => {
-            // Condition and body once: the trip count is not known statically.
-            inner = region_cost(op.regions.first())? + region_cost(op.regions.get(1))?;
+            // Without a static trip count: condition and body once.
+            let (cond, body) = (region_cost(op.regions.first())?, region_cost(op.regions.get(1))?);
+            inner = match trips {
+                Some(n) => cond.times(n.saturating_add(1)) + body.times(n),
+                None => cond + body,
+            };
             0
         }
         "case" | "if" => {
@@ -203,10 +238,8 @@ pub fn op_cost(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<OpCost, 
 /// The summed cost of every op in a block (operand types resolved inside the block).
 pub fn block_cost(block: &Block) -> Result<OpCost, OpTableError> {
     let mut total = OpCost { known: true, ..OpCost::default() };
-    for op in &block.ops {
-        let operands: Vec<Option<&TensorType>> =
-            op.operands.iter().map(|v| block.value_type(*v).and_then(ValueType::tensor)).collect();
-        total += op_cost(op, &operands)?;
+    for index in 0..block.ops.len() {
+        total += op_cost_in_block(block, index)?;
     }
     Ok(total)
 }
@@ -447,6 +480,43 @@ mod tests {
         // An unknown op inside makes the whole count a guess.
         w.regions[1].blocks[0].ops.push(op("foo.bar", &[x.clone()], &[]));
         assert!(!cost(&w, &[&i, &x]).known);
+    }
+
+    #[test]
+    fn a_counted_while_costs_its_body_times_its_trips() {
+        // for (i = 0; i < 5; i += 1) x = x * x
+        let i = typed(&[], "i32");
+        let x = f32t(&[4, 8]);
+        let int = |value| Attr::IntScalar { ty: i.clone(), value };
+        let scalar = |value| op("stablehlo.constant", &[i.clone()], &[("value", int(value))]);
+        let r = |op| ValueRef::Op { op, result: 0 };
+        let cond_ops = vec![
+            scalar(5),
+            OpNode {
+                operands: vec![ValueRef::Arg(0), r(0)],
+                ..op("stablehlo.compare", &[typed(&[], "i1")], &[("comparison_direction", opaque("<comparison_direction LT>"))])
+            },
+        ];
+        let body_ops = vec![
+            scalar(1),
+            OpNode { operands: vec![ValueRef::Arg(0), r(0)], ..op("stablehlo.add", &[i.clone()], &[]) },
+            OpNode { operands: vec![ValueRef::Arg(1), ValueRef::Arg(1)], ..op("stablehlo.multiply", &[x.clone()], &[]) },
+        ];
+        let args = vec![ValueType::Tensor(i.clone()), ValueType::Tensor(x.clone())];
+        let ret = |operands| Some(OpNode { operands, ..op("stablehlo.return", &[], &[]) });
+        let cond = Block { args: args.clone(), ops: cond_ops, terminator: ret(vec![r(1)]) };
+        let body = Block { args: args.clone(), ops: body_ops, terminator: ret(vec![r(1), r(2)]) };
+        let mut w = OpNode { operands: vec![r(0), ValueRef::Arg(0)], ..op("stablehlo.while", &[i.clone(), x.clone()], &[]) };
+        w.regions = vec![Region { blocks: vec![cond] }, Region { blocks: vec![body] }];
+        let outer = Block { args: vec![ValueType::Tensor(x.clone())], ops: vec![scalar(0), w], terminator: None };
+        let counted = op_cost_in_block(&outer, 1).unwrap();
+        // body: 1 (add) + 32 (multiply) per trip; condition: 1 (compare) per test
+        assert_eq!(counted.flops, 5 * 33 + 6);
+        // without the initial value the body counts once
+        let once = op_cost(&outer.ops[1], &[Some(&i), Some(&x)]).unwrap();
+        assert_eq!(once.flops, 33 + 1);
+        // a block sums its loops' trips
+        assert_eq!(block_cost(&outer).unwrap().flops, counted.flops);
     }
 
     #[test]

@@ -31,6 +31,9 @@ pub enum Attr {
     Dict(BTreeMap<String, Attr>),
     /// Dense or resource elements: only the type is kept, never the payload.
     Elements { ty: TensorType, splat: bool },
+    /// A rank-0 integer constant keeps its value: loop counters, trip bounds and indices are
+    /// read from these (src/ir/loops.rs).
+    IntScalar { ty: TensorType, value: i64 },
     /// `#dialect.name<...>` attributes of unregistered dialects: the dialect and the raw text
     /// after it (e.g. `stablehlo` and `dot<lhs_contracting_dimensions = [1], ...>`).
     Opaque { dialect: String, data: String },
@@ -45,6 +48,14 @@ impl Attr {
         match self {
             Attr::Int(v) => Some(*v),
             Attr::Bool(b) => Some(*b as i64),
+            _ => None,
+        }
+    }
+
+    /// The value of a rank-0 integer elements attribute.
+    pub fn as_int_scalar(&self) -> Option<i64> {
+        match self {
+            Attr::IntScalar { value, .. } => Some(*value),
             _ => None,
         }
     }

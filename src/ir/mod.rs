@@ -2,6 +2,7 @@ pub mod attr_text;
 pub mod batch_split;
 pub mod cost;
 pub mod graph;
+pub mod loops;
 pub mod op_table;
 pub mod state_aliases;
 pub mod summary;

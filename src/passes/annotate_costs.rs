@@ -8,7 +8,8 @@ use super::options::PassOptions;
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::cluster::spec::Cluster;
-use crate::ir::cost::op_cost;
+use crate::ir::cost::op_cost_in_block;
+use crate::ir::loops::counted_loop;
 use crate::ir::summary::{human_seconds, CostSummary};
 use crate::ir::types::ValueType;
 use mlir_sys::MlirOperation;
@@ -28,8 +29,12 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let mut errors = Vec::new();
     let mut remarks = Vec::new();
     for (index, (op, handle)) in graph.ops().iter().zip(&read.handles).enumerate() {
-        let operands = graph.operand_tensors(index);
-        match op_cost(op, &operands) {
+        if op.name == "stablehlo.while" {
+            if let Err(why) = counted_loop(op, &graph.body) {
+                remarks.push(Diagnostic::remark(*handle, format!("{why}: its condition and body are costed once")));
+            }
+        }
+        match op_cost_in_block(&graph.body, index) {
             Ok(cost) => {
                 mlir::set_i64_attr(*handle, "alpa.flops", clamp(cost.flops));
                 mlir::set_i64_attr(*handle, "alpa.bytes_read", clamp(cost.bytes_read));

@@ -196,6 +196,8 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
     let opts = parse_options(options).map_err(fail)?;
     check_not_partitioned(module, &opts.cluster).map_err(fail)?;
+    // Layers inside a scan become ops of their own, so stages can be cut between them.
+    super::unroll_loops::run_if_asked(module, options)?;
     let mut read = read_function(entry)?;
     let state = super::donation::apply(&mut read, entry, options)?;
     let graph = &read.graph;

@@ -63,6 +63,8 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let report_path = option(options, "report").trim().to_string();
 
     check_unsharded(module, entry).map_err(|e| fail(format!("{PASS}: {e}")))?;
+    // A loop's carried values and body are sharded consistently by planning its copies.
+    super::unroll_loops::run_if_asked(module, options)?;
     let mut read = read_function(entry)?;
     super::donation::apply(&mut read, entry, options)?;
     let graph = &read.graph;

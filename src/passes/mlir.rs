@@ -180,6 +180,9 @@ pub fn attr_value(attr: MlirAttribute) -> Attr {
     unsafe {
         if mlirAttributeIsAElements(attr) {
             let splat = mlirAttributeIsADenseElements(attr) && mlirDenseElementsAttrIsSplat(attr);
+            if let Some(scalar) = int_scalar(attr) {
+                return scalar;
+            }
             return match value_type(mlirAttributeGetType(attr)) {
                 Ok(ValueType::Tensor(ty)) => Attr::Elements { ty, splat },
                 _ => Attr::Other("elements".into()),
@@ -251,6 +254,33 @@ pub fn attr_value(attr: MlirAttribute) -> Attr {
         }
     }
     Attr::Other(print_attr(attr))
+}
+
+/// A dense rank-0 integer attribute as [`Attr::IntScalar`] (its one value read by width).
+unsafe fn int_scalar(attr: MlirAttribute) -> Option<Attr> {
+    let Ok(ValueType::Tensor(ty)) = value_type(mlirAttributeGetType(attr)) else { return None };
+    if !ty.shape.is_empty() || !mlirAttributeIsADenseIntElements(attr) {
+        return None;
+    }
+    let element = mlirShapedTypeGetElementType(mlirAttributeGetType(attr));
+    if !mlirTypeIsAInteger(element) {
+        return None;
+    }
+    let unsigned = mlirIntegerTypeIsUnsigned(element);
+    let value = match (mlirIntegerTypeGetWidth(element), unsigned) {
+        (1, _) => mlirDenseElementsAttrGetBoolValue(attr, 0) as i64,
+        (8, false) => mlirDenseElementsAttrGetInt8Value(attr, 0) as i64,
+        (8, true) => mlirDenseElementsAttrGetUInt8Value(attr, 0) as i64,
+        (16, false) => mlirDenseElementsAttrGetInt16Value(attr, 0) as i64,
+        (16, true) => mlirDenseElementsAttrGetUInt16Value(attr, 0) as i64,
+        (32, false) => mlirDenseElementsAttrGetInt32Value(attr, 0) as i64,
+        (32, true) => mlirDenseElementsAttrGetUInt32Value(attr, 0) as i64,
+        (64, false) => mlirDenseElementsAttrGetInt64Value(attr, 0),
+        // a u64 above i64::MAX is no counter or index we can fold
+        (64, true) => i64::try_from(mlirDenseElementsAttrGetUInt64Value(attr, 0)).ok()?,
+        _ => return None,
+    };
+    Some(Attr::IntScalar { ty, value })
 }
 
 pub fn set_i64_attr(op: MlirOperation, name: &str, value: i64) {

@@ -25,6 +25,7 @@ pub mod stage_shardings;
 pub mod stage_slicing;
 pub mod transfer_ops;
 pub mod transfer_text;
+pub mod unroll_loops;
 pub mod standalone;
 pub mod test_print_op_rules;
 pub mod write_shardings;
@@ -40,6 +41,7 @@ pub type PassResult = Result<(), Vec<Diagnostic>>;
 fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassResult {
     match pass {
         "alpa-inline" => inline::run(module, options),
+        "alpa-unroll-loops" => unroll_loops::run(module, options),
         "alpa-annotate-costs" => annotate_costs::run(module, options),
         "alpa-intra-op-shard" => intra_op_shard::run(module, options),
         "alpa-cluster-layers" => cluster_layers::run(module, options),
@@ -54,8 +56,9 @@ fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassRes
     }
 }
 
-/// alpa-inline, alpa-inter-op-stage, then (unless `lower-transfers=false`, for people who bring
-/// their own runtime) alpa-cross-mesh-resharding and alpa-lower-transfers.
+/// alpa-inline, alpa-inter-op-stage (which unrolls loops first unless `unroll-loops=false`),
+/// then (unless `lower-transfers=false`, for people who bring their own runtime)
+/// alpa-cross-mesh-resharding and alpa-lower-transfers.
 fn auto_shard(module: MlirOperation, options: &PassOptions) -> PassResult {
     inline::run(module, options)?;
     inter_op_stage::run(module, options)?;

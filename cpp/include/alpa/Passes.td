@@ -28,6 +28,30 @@ def AlpaInline : Pass<"alpa-inline", "::mlir::ModuleOp"> {
   ];
 }
 
+// What alpa-intra-op-shard and alpa-inter-op-stage (so alpa-auto-shard) run before planning
+// (src/passes/unroll_loops.rs).
+defvar UnrollLoopsOption = AlpaOption<"unrollLoops", "unroll-loops", "bool", /*default=*/"true",
+    "Unroll the entry's counted while loops (lax.scan / flax nn.scan layers) first, as alpa-unroll-loops does; false plans each loop as one op with replicated carried values">;
+
+def AlpaUnrollLoops : Pass<"alpa-unroll-loops", "::mlir::ModuleOp"> {
+  let summary = "Replace every counted stablehlo.while of the entry by copies of its body";
+  let description = [{
+    Reads each loop's static trip count (JAX's scan / fori_loop pattern: a counter compared
+    against a constant in the condition, moved by a constant in the body) and writes one copy
+    of the body per trip, before the loop, with the counter folded to a constant: integer
+    arithmetic on it folds, and `dynamic_slice`s it indexes (a scan's stacked weights) become
+    static `slice`s. Nested loops are unrolled once their copies are in the function body. A
+    loop with a dynamic trip count, one inside another op's region, or one whose copies would
+    exceed max-ops is an error at the loop.
+  }];
+  let options = [
+    AlpaOption<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function (when there is no @main: the only public function)">,
+    AlpaOption<"maxOps", "max-ops", "int64_t", /*default=*/"1000000",
+           "Size guard: most ops the copies of one loop may hold">,
+  ];
+}
+
 def AlpaAnnotateCosts : Pass<"alpa-annotate-costs", "::mlir::ModuleOp"> {
   let summary = "Attach FLOPs and bytes to every op of the entry function";
   let description = [{
@@ -87,6 +111,7 @@ def AlpaIntraOpShard : Pass<"alpa-intra-op-shard", "::mlir::ModuleOp"> {
     AlpaOption<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the JSON report to this file (- for stderr)">,
     DonationOption,
+    UnrollLoopsOption,
   ];
 }
 
@@ -162,6 +187,7 @@ defvar InterOpStageOptions = [
     TransferModeOption,
     AlpaOption<"lowerTransfers", "lower-transfers", "bool", /*default=*/"true",
            "alpa-auto-shard only: plan and lower the transfers (alpa-cross-mesh-resharding, alpa-lower-transfers); false stops at alpa.transfer for your own runtime">,
+    UnrollLoopsOption,
 ];
 
 def AlpaInterOpStage : Pass<"alpa-inter-op-stage", "::mlir::ModuleOp"> {

@@ -1,0 +1,224 @@
+//! `alpa-unroll-loops`: replaces every counted `stablehlo.while` of the entry function by copies
+//! of its body, so that both planners see the layers of a `lax.scan` / flax `nn.scan` as ops of
+//! their own. What each copy holds (the counter folded to a constant, `dynamic_slice`s by it as
+//! static `slice`s) is decided by `ir::loops::unroll`; this module only copies ops.
+
+use super::diagnostics::Diagnostic;
+use super::entry::{find_entry, Function, DEFAULT_ENTRY};
+use super::mlir;
+use super::options::PassOptions;
+use super::read_graph::read_function;
+use super::PassResult;
+use crate::ir::loops::unroll::{unroll_plan, Copy, Unrolled};
+use mlir_sys::*;
+use std::collections::HashMap;
+use std::ffi::c_void;
+
+/// The size guard's default: most ops the copies of one loop may hold.
+pub const DEFAULT_MAX_OPS: u64 = 1_000_000;
+
+pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
+    let fail = |message: String| vec![Diagnostic::error(module, message)];
+    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
+    let max_ops = match options.string("max-ops").map(str::trim).filter(|t| !t.is_empty()) {
+        None => DEFAULT_MAX_OPS,
+        Some(text) => text
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| fail(format!("{}: max-ops must be a positive integer, got '{text}'", options.pass())))?,
+    };
+    unroll_entry(entry, max_ops, options.pass())
+}
+
+/// What alpa-intra-op-shard and alpa-inter-op-stage run first: the entry's loops unrolled (size
+/// guard at its default) unless their option `unroll-loops` is false.
+pub fn run_if_asked(module: MlirOperation, options: &PassOptions) -> PassResult {
+    let fail = |message: String| vec![Diagnostic::error(module, message)];
+    if !options.flag("unroll-loops", true).map_err(fail)? {
+        return Ok(());
+    }
+    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
+    unroll_entry(entry, DEFAULT_MAX_OPS, options.pass())
+}
+
+/// Unrolls the entry's loops, outermost first (a nested loop is unrolled once its copies are in
+/// the function body); a loop that cannot be unrolled is an error at it.
+pub fn unroll_entry(entry: Function, max_ops: u64, pass: &str) -> PassResult {
+    let mut unrolled = 0usize;
+    let mut copies = 0u64;
+    loop {
+        let read = read_function(entry)?;
+        let Some(index) = read.graph.ops().iter().position(|op| op.name == "stablehlo.while") else { break };
+        let handle = read.handles[index];
+        let plan = unroll_plan(&read.graph.body, index, max_ops).map_err(|e| {
+            let hint = match e {
+                crate::ir::loops::unroll::UnrollError::TooLarge { .. } => {
+                    " (raise it with alpa-unroll-loops{max-ops=N} before planning)"
+                }
+                _ => " (plan it as one op with unroll-loops=false)",
+            };
+            vec![Diagnostic::error(handle, format!("{pass}: {e}{hint}"))]
+        })?;
+        copy_body(handle, &plan).map_err(|e| vec![Diagnostic::error(handle, format!("{pass}: {e}"))])?;
+        unrolled += 1;
+        copies += plan.counted.trips;
+    }
+    let nested: Vec<Diagnostic> = mlir::nested_ops(entry.op)
+        .into_iter()
+        .filter(|op| mlir::op_name(*op) == "stablehlo.while")
+        .map(|op| {
+            let parent = unsafe { mlirOperationGetParentOperation(op) };
+            Diagnostic::error(
+                op,
+                format!(
+                    "{pass}: a loop inside '{}' cannot be unrolled: only loops of the function body (and of the loops unrolled) are",
+                    mlir::op_name(parent)
+                ),
+            )
+        })
+        .collect();
+    if !nested.is_empty() {
+        return Err(nested);
+    }
+    if unrolled > 0 {
+        Diagnostic::remark(entry.op, format!("{pass}: unrolled {unrolled} loops into {copies} copies of their bodies")).emit();
+    }
+    Ok(())
+}
+
+/// Values of the loop's body mapped to the values that replace them in the current copy.
+type ValueMap = HashMap<*const c_void, MlirValue>;
+
+fn key(v: MlirValue) -> *const c_void {
+    v.ptr as *const c_void
+}
+
+fn mapped(map: &ValueMap, v: MlirValue) -> MlirValue {
+    map.get(&key(v)).copied().unwrap_or(v)
+}
+
+/// Replaces the while op `loop_op` by the copies `plan` describes.
+fn copy_body(loop_op: MlirOperation, plan: &Unrolled) -> Result<(), String> {
+    let regions = mlir::regions(loop_op);
+    let body = regions.get(1).and_then(|r| mlir::blocks(*r).first().copied()).ok_or("the loop has no body")?;
+    let mut body_ops = mlir::block_ops(body);
+    let terminator = body_ops.pop().ok_or("the loop body is empty")?;
+    let args = mlir::block_args(body);
+    let mut carried = mlir::operands(loop_op);
+    let mut created = Vec::new();
+    let writer = Writer { context: mlir::context(loop_op), before: loop_op };
+
+    for (copy, &counter) in plan.copies.iter().zip(&plan.counter_values) {
+        if copy.len() != body_ops.len() {
+            return Err(format!("the body has {} ops, the plan {}", body_ops.len(), copy.len()));
+        }
+        let mut map = ValueMap::new();
+        for (arg, value) in args.iter().zip(&carried) {
+            map.insert(key(*arg), *value);
+        }
+        let counter_arg = args[plan.counted.counter];
+        let counter_op = writer.constant(counter, unsafe { mlirValueGetType(counter_arg) }, loop_op)?;
+        created.push(counter_op);
+        map.insert(key(counter_arg), mlir::results(counter_op)[0]);
+
+        for (op, how) in body_ops.iter().zip(copy) {
+            let new_op = match how {
+                Copy::Clone => writer.clone_op(*op, &map),
+                Copy::Constant(v) => writer.constant(*v, unsafe { mlirValueGetType(mlir::results(*op)[0]) }, *op)?,
+                Copy::Slice { start, limit } => writer.slice(*op, mapped(&map, mlir::operands(*op)[0]), start, limit)?,
+            };
+            for (old, new) in mlir::results(*op).into_iter().zip(mlir::results(new_op)) {
+                map.insert(key(old), new);
+            }
+            created.push(new_op);
+        }
+        carried = mlir::operands(terminator).into_iter().map(|v| mapped(&map, v)).collect();
+    }
+    for (result, value) in mlir::results(loop_op).into_iter().zip(&carried) {
+        unsafe { mlirValueReplaceAllUsesOfWith(result, *value) };
+    }
+    unsafe { mlirOperationDestroy(loop_op) };
+    erase_dead(created);
+    Ok(())
+}
+
+/// Removes the copies' constants and slices nothing uses (the folded counter arithmetic, the
+/// index constants of slices made static).
+fn erase_dead(created: Vec<MlirOperation>) {
+    for op in created.into_iter().rev() {
+        let removable = matches!(mlir::op_name(op).as_str(), "stablehlo.constant" | "stablehlo.slice");
+        let unused = mlir::results(op).into_iter().all(|r| unsafe { mlirValueGetFirstUse(r).ptr.is_null() });
+        if removable && unused {
+            unsafe { mlirOperationDestroy(op) };
+        }
+    }
+}
+
+/// Creates ops before the loop.
+struct Writer {
+    context: MlirContext,
+    before: MlirOperation,
+}
+
+impl Writer {
+    fn insert(&self, op: MlirOperation) -> MlirOperation {
+        unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(self.before), self.before, op) };
+        op
+    }
+
+    /// A copy of `op` (with its regions) reading this copy's values.
+    fn clone_op(&self, op: MlirOperation, map: &ValueMap) -> MlirOperation {
+        let copy = self.insert(unsafe { mlirOperationClone(op) });
+        // Captures inside nested regions still name the original body's values.
+        for user in std::iter::once(copy).chain(mlir::nested_ops(copy)) {
+            for (pos, operand) in mlir::operands(user).into_iter().enumerate() {
+                if let Some(new) = map.get(&key(operand)) {
+                    unsafe { mlirOperationSetOperand(user, pos as isize, *new) };
+                }
+            }
+        }
+        copy
+    }
+
+    fn create(&self, name: &str, operands: &[MlirValue], result: MlirType, attrs: &[(&str, MlirAttribute)], at: MlirOperation) -> MlirOperation {
+        unsafe {
+            let mut state = mlirOperationStateGet(mlir::string_ref(name), mlirOperationGetLocation(at));
+            mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+            mlirOperationStateAddResults(&mut state, 1, &result);
+            let named: Vec<MlirNamedAttribute> = attrs
+                .iter()
+                .map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(self.context, mlir::string_ref(k)), *v))
+                .collect();
+            mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+            self.insert(mlirOperationCreate(&mut state))
+        }
+    }
+
+    /// `stablehlo.constant dense<value> : ty` at the location of `at`.
+    fn constant(&self, value: i64, ty: MlirType, at: MlirOperation) -> Result<MlirOperation, String> {
+        let ty_text = mlir::print_type(ty);
+        let literal = if ty_text == "tensor<i1>" { (value != 0).to_string() } else { value.to_string() };
+        let attr = mlir::parse_attr(self.context, &format!("dense<{literal}> : {ty_text}"))?;
+        Ok(self.create("stablehlo.constant", &[], ty, &[("value", attr)], at))
+    }
+
+    /// `stablehlo.slice` of `operand` in place of the `dynamic_slice` `at`.
+    fn slice(&self, at: MlirOperation, operand: MlirValue, start: &[i64], limit: &[i64]) -> Result<MlirOperation, String> {
+        let array = |v: &[i64]| {
+            let items: Vec<String> = v.iter().map(i64::to_string).collect();
+            if items.is_empty() {
+                "array<i64>".to_string()
+            } else {
+                format!("array<i64: {}>", items.join(", "))
+            }
+        };
+        let attrs = [
+            ("start_indices", mlir::parse_attr(self.context, &array(start))?),
+            ("limit_indices", mlir::parse_attr(self.context, &array(limit))?),
+            ("strides", mlir::parse_attr(self.context, &array(&vec![1; start.len()]))?),
+        ];
+        let ty = unsafe { mlirValueGetType(mlir::results(at)[0]) };
+        Ok(self.create("stablehlo.slice", &[operand], ty, &attrs, at))
+    }
+}
