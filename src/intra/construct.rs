@@ -18,7 +18,7 @@ use super::lns::{repair_peak, Budget, Rng};
 use super::model::{Model, ModelEdge};
 use super::heuristic::{cheapest, polish_trees};
 use super::search::Search;
-use super::tree::TreeScratch;
+use super::tree::{tree_move, TreeScratch};
 
 /// Rounds of the memory penalty loop.
 const PENALTY_ROUNDS: usize = 12;
@@ -26,6 +26,9 @@ const PENALTY_ROUNDS: usize = 12;
 /// At most this many rounds of tree moves in step 3, each over trees of at most `TREE_SIZE`.
 const TREE_ROUNDS: usize = 20;
 const TREE_SIZE: usize = 400;
+
+/// Rounds of tree moves around forbidden pairs per round of the penalty loop.
+const FORBIDDEN_TREE_ROUNDS: usize = 2;
 
 /// What the construction reached.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,19 +59,37 @@ fn memory_only(m: &Model) -> Model {
 /// it reaches is an upper bound on the least peak of `m`.
 pub fn least_memory(m: &Model, stop: &mut dyn FnMut() -> bool) -> Vec<usize> {
     let mem = memory_only(m);
-    let mut prices = Prices { lambda: vec![1.0; m.num_checkpoints()] };
-    let weights = prices.penalties(&mem);
-    let init: Vec<usize> = mem
+    let weights = Prices { lambda: vec![1.0; m.num_checkpoints()] }.penalties(&mem);
+    let least: Vec<usize> = mem
         .costs
         .iter()
         .zip(&weights)
         .map(|(c, w)| (0..c.len()).filter(|&s| c[s].is_finite()).min_by(|&a, &b| w[a].total_cmp(&w[b])).unwrap_or(0))
         .collect();
-    let mut s = Search::new(&mem, init);
+    penalty_loop(m, &mem, least, stop).2
+}
+
+/// The penalty loop from `init`: (forbidden uses, peak, assignment) of its best round.
+fn penalty_loop(m: &Model, mem: &Model, init: Vec<usize>, stop: &mut dyn FnMut() -> bool) -> (u32, f64, Vec<usize>) {
+    let mut prices = Prices { lambda: vec![1.0; m.num_checkpoints()] };
+    let mut s = Search::new(mem, init);
     let mut best: Option<(u32, f64, Vec<usize>)> = None;
+    let mut rng = Rng::new(1);
+    let mut scratch = TreeScratch::new(m.num_nodes());
     for _ in 0..PENALTY_ROUNDS {
-        let pen = prices.penalties(&mem);
+        let pen = prices.penalties(mem);
         s.descend(false, Some(&pen), stop);
+        // Forbidden pairs that no single move removes: re-choose trees around them.
+        for _ in 0..FORBIDDEN_TREE_ROUNDS {
+            let stuck = forbidden_nodes(&s);
+            if stuck.is_empty() || stop() {
+                break;
+            }
+            for v in stuck {
+                tree_move(&mut s, v, TREE_SIZE, Some(&pen), &mut rng, &mut scratch);
+            }
+            s.descend(false, Some(&pen), stop);
+        }
         let viol = s.total().0;
         let peak = s.peak();
         if best.as_ref().is_none_or(|b| (viol, peak) < (b.0, b.1)) {
@@ -86,11 +107,22 @@ pub fn least_memory(m: &Model, stop: &mut dyn FnMut() -> bool) -> Vec<usize> {
             }
         }
     }
-    best.map_or_else(|| s.choice.clone(), |b| b.2)
+    best.unwrap_or_else(|| (s.total().0, s.peak(), s.choice.clone()))
+}
+
+/// Nodes whose strategy or one of whose edges' entries is forbidden.
+fn forbidden_nodes(s: &Search) -> Vec<usize> {
+    (0..s.m.num_nodes())
+        .filter(|&v| {
+            let c = s.choice[v];
+            !s.m.costs[v][c].is_finite() || s.adj[v].iter().any(|a| !s.entry(v, a, c, s.choice[a.other]).is_finite())
+        })
+        .collect()
 }
 
 /// Steps 1 to 3 within `deadline`.
-pub fn feasible_start(m: &Model, deadline: Option<Instant>, threads: u32, seed: u64, verbose: bool) -> Start {
+/// `exact`: the whole model is small enough for the peak-memory MILP of step 2.
+pub fn feasible_start(m: &Model, deadline: Option<Instant>, exact: bool, threads: u32, seed: u64, verbose: bool) -> Start {
     let started = Instant::now();
     let mut stop = move || deadline.is_some_and(|d| Instant::now() >= d);
     let log = |msg: String| {
@@ -101,10 +133,15 @@ pub fn feasible_start(m: &Model, deadline: Option<Instant>, threads: u32, seed: 
     let least = least_memory(m, &mut stop);
     let mut s = Search::new(m, least);
     log(format!("least-memory start: {} forbidden, peak {:.0} (limit {:.0})", s.total().0, s.peak(), m.limit));
-    if !s.memory_ok() && s.total().0 == 0 {
+    // Neighbourhood MILPs only when the peak is close to the limit, within a fifth of the time.
+    let soft = deadline.map(|d| started + d.saturating_duration_since(started) / 5);
+    if !s.memory_ok() && s.total().0 == 0 && s.peak() < 1.05 * m.limit {
         let mut rng = Rng::new(seed);
-        let fits = repair_peak(&mut s, deadline, threads, &mut rng, Budget { nodes: 60, entries: 40_000 });
+        let fits = repair_peak(&mut s, soft, threads, &mut rng, Budget { nodes: 60, entries: 40_000 });
         log(format!("MILP peak neighbourhoods: fits {fits}, peak {:.0}", s.peak()));
+    }
+    if (s.total().0 > 0 || !s.memory_ok()) && !exact {
+        return Start::NotFound;
     }
     if s.total().0 > 0 || !s.memory_ok() {
         // The exact feasibility question on the whole (reduced) model.
@@ -123,7 +160,6 @@ pub fn feasible_start(m: &Model, deadline: Option<Instant>, threads: u32, seed: 
     log(format!("cost moves under the limit: cost {:.0}, peak {:.0}", s.total().1, s.peak()));
     // The other way round: the cheapest plan, repaired greedily (least cost per byte freed),
     // within a fifth of the construction's time; kept when it ends cheaper.
-    let soft = deadline.map(|d| started + d.saturating_duration_since(started) / 5);
     let mut soft_stop = move || soft.is_some_and(|d| Instant::now() >= d);
     let mut c = Search::new(m, m.costs.iter().map(|c| cheapest(c)).collect());
     c.descend(false, None, &mut soft_stop);

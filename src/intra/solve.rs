@@ -117,7 +117,8 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
         None
     } else {
         let deadline = opts.time_limit.map(|t| start + Duration::from_secs_f64(0.5 * t));
-        match feasible_start(rm, deadline, opts.threads, opts.seed, opts.verbose) {
+        let exact = entries <= FEASIBILITY_MILP_MAX_ENTRIES && rm.num_nodes() <= ILP_MAX_NODES;
+        match feasible_start(rm, deadline, exact, opts.threads, opts.seed, opts.verbose) {
             Start::Fits(choice) => {
                 first_feasible_seconds = Some(start.elapsed().as_secs_f64());
                 Some(choice)
@@ -205,6 +206,10 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
     let status = if out.optimal { SolveStatus::Optimal } else { SolveStatus::Feasible };
     Ok(Solution { choice, objective: ev.cost, peak_memory: ev.peak_memory, status, stats })
 }
+
+/// Reduced problems up to this many edge-matrix entries may go to the exact peak-memory MILP
+/// when the construction's own moves find no plan within the limit.
+const FEASIBILITY_MILP_MAX_ENTRIES: usize = 300_000;
 
 /// The share of the remaining time the MILP of a small reduced problem gets before the search
 /// takes over from its incumbent.
