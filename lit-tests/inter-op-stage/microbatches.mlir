@@ -27,12 +27,17 @@
 // RUN: alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-2xa100.json microbatches=4 split-batch=true layers=3" %inputs/mlp.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // SPLIT: remark: alpa-inter-op-stage: {{[0-9]+}} stages over 3 layers on two-a100-hosts (4 microbatches, split from the exported batch): iteration
 //
-// cross-stage-cost=on: stage latencies include the activations and gradients sent between
-// consecutive stages (over the 2-host cluster's inter-host link: 10 us + bytes / 25 GB/s); the
-// plan keeps one stage per host, and each pays for what it sends.
-// RUN: alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-2xa100.json microbatches=8 layers=3 cross-stage-cost=on report=%t.cross.json" %inputs/mlp.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=CROSS
+// cross-stage-cost=on: each stage's latency includes handing its values to other stages,
+// priced by the cross-mesh planner in the transfer mode (against a mirror stage of the same
+// submesh and layouts on the next devices: src/inter/stage_transfers.rs); the report says how
+// much of each stage's latency that is. The modes price the same values differently: these
+// small activations cost more as local all-gather (two phases) than as send-recv.
+// RUN: alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-2xa100.json microbatches=8 layers=3 cross-stage-cost=on transfer-mode=send-recv report=%t.cross.json" %inputs/mlp.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=CROSS
 // RUN: FileCheck %s --check-prefix=CROSS-JSON < %t.cross.json
+// RUN: alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-2xa100.json microbatches=8 layers=3 cross-stage-cost=on transfer-mode=local-all-gather report=%t.cross-lag.json" %inputs/mlp.mlir -o /dev/null
+// RUN: FileCheck %s --check-prefix=CROSS-LAG < %t.cross-lag.json
 // CROSS: remark: alpa-inter-op-stage: {{[0-9]+}} stages over 3 layers on two-a100-hosts (8 microbatches): iteration {{[0-9.]+}} ms modeled with cross-stage transfers;
 // CROSS-JSON: "cross_stage_cost": true
 // CROSS-JSON: "stages": [
-// CROSS-JSON: "transfer": 0.0000{{[1-9][0-9]*}},
+// CROSS-JSON: "transfer": 0.0000151092533
+// CROSS-LAG: "transfer": 0.0000201092533

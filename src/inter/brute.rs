@@ -98,7 +98,7 @@ fn enumerate_options(
     loop {
         let lats: Vec<f64> = (0..s)
             .map(|j| {
-                table.options(ranges[j].clone(), shape_of[j])[lists[j][pick[j]]].latency + opts.transfer_seconds(&ranges[j])
+                table.options(ranges[j].clone(), shape_of[j])[lists[j][pick[j]]].latency
             })
             .collect();
         let t = pipeline_time(lats.iter().sum(), lats.iter().copied().fold(0.0, f64::max), opts.microbatches);

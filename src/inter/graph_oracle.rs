@@ -71,6 +71,9 @@ pub struct OracleOptions {
     pub memory_budget: Option<u64>,
     /// Also plan every logical mesh with parameters sharded (see the module doc).
     pub sharded_params_variant: bool,
+    /// `cross-stage-cost=on`: each stage's latency also pays for handing its values to other
+    /// stages, priced by the cross-mesh planner in this mode (stage_transfers.rs).
+    pub cross_stage: Option<crate::resharding::Mode>,
 }
 
 impl Default for OracleOptions {
@@ -83,6 +86,7 @@ impl Default for OracleOptions {
             progress: false,
             memory_budget: None,
             sharded_params_variant: false,
+            cross_stage: None,
         }
     }
 }
@@ -106,6 +110,8 @@ pub struct StageEvaluation {
     pub communication_seconds: f64,
     /// Conversions between the chosen strategies.
     pub resharding_seconds: f64,
+    /// Handing values to other stages (`cross_stage` only; part of the latency).
+    pub transfer_seconds: f64,
     pub stage: StageGraph,
     pub plan: IntraPlan,
 }
@@ -115,6 +121,7 @@ struct PlannedParts {
     compute_seconds: f64,
     communication_seconds: f64,
     resharding_seconds: f64,
+    transfer_seconds: f64,
     plan: IntraPlan,
 }
 
@@ -128,6 +135,8 @@ pub struct GraphStageOracle<'g> {
     options: OracleOptions,
     /// Seconds of each op on one device at peak, or why its FLOPs are unknown.
     op_seconds: Vec<Result<f64, String>>,
+    /// The ops that read each result of each op.
+    users: Vec<Vec<Vec<(usize, usize)>>>,
     failures: Mutex<Vec<QueryFailure>>,
     progress: Progress,
 }
@@ -187,6 +196,7 @@ impl<'g> GraphStageOracle<'g> {
             progress: Progress::new(options.progress, "stage oracle"),
             options,
             op_seconds,
+            users: graph.body.users(),
             failures: Mutex::new(Vec::new()),
         })
     }
@@ -257,6 +267,7 @@ impl<'g> GraphStageOracle<'g> {
             compute_seconds: parts.compute_seconds,
             communication_seconds: parts.communication_seconds,
             resharding_seconds: parts.resharding_seconds,
+            transfer_seconds: parts.transfer_seconds,
             stage,
             plan: parts.plan,
         })
@@ -299,8 +310,12 @@ impl<'g> GraphStageOracle<'g> {
         let communication_seconds: f64 =
             plan.args.iter().flatten().chain(&plan.ops).map(|s| s.communication_cost).sum();
         let resharding_seconds = plan.resharding_cost;
+        let transfer_seconds = match self.options.cross_stage {
+            Some(mode) => self.transfer_seconds(stage, &plan, submesh, logical_mesh, mode)?,
+            None => 0.0,
+        };
         let cost = StageCostResult {
-            latency: compute_seconds + communication_seconds + resharding_seconds,
+            latency: compute_seconds + communication_seconds + resharding_seconds + transfer_seconds,
             mem_param: self.param_bytes(stage, &plan),
             mem_act: self.activation_bytes(stage, &plan, &options.mesh),
             logical_mesh,
@@ -308,7 +323,26 @@ impl<'g> GraphStageOracle<'g> {
         if !cost.is_valid() {
             return Err(format!("invalid cost {cost:?}"));
         }
-        Ok(PlannedParts { cost, compute_seconds, communication_seconds, resharding_seconds, plan })
+        Ok(PlannedParts { cost, compute_seconds, communication_seconds, resharding_seconds, transfer_seconds, plan })
+    }
+
+    /// What the stage pays per microbatch to hand the values other layers read to their stages.
+    fn transfer_seconds(&self, stage: &StageGraph, plan: &IntraPlan, submesh: SubmeshShape, logical_mesh: [usize; 2], mode: crate::resharding::Mode) -> Result<f64, String> {
+        use super::stage_transfers::{mirror_transfer_seconds, SentValue};
+        let layers = stage.ops.iter().map(|&op| self.layer_of[op]);
+        let (first, last) = (layers.clone().min().unwrap_or(0), layers.max().unwrap_or(0));
+        let mut sent = Vec::new();
+        for (position, &op) in stage.ops.iter().enumerate() {
+            for (result, readers) in self.users[op].iter().enumerate() {
+                let elsewhere = readers.iter().any(|&(reader, _)| !(first..=last).contains(&self.layer_of[reader]));
+                let spec = plan.ops.get(position).and_then(|s| s.result_specs.get(result)).and_then(Option::as_ref);
+                let tensor = self.graph.ops()[op].results.get(result).and_then(ValueType::tensor);
+                if let (true, Some(spec), Some(tensor)) = (elsewhere, spec, tensor) {
+                    sent.push(SentValue { shape: &tensor.shape, element_bytes: u64::from(tensor.element.bits().div_ceil(8)), spec });
+                }
+            }
+        }
+        mirror_transfer_seconds(&sent, submesh.hosts * submesh.devices_per_host, logical_mesh, &self.cluster, mode)
     }
 
     /// Donated arguments as sharded, parameters read by the forward pass twice (gradients).

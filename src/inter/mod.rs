@@ -18,13 +18,13 @@
 //! - Baselines with the same table: [`intra_op_only`], [`inter_op_only`], [`equal_layer`],
 //!   [`equal_layer_equal_mesh`], [`megatron_grid`]; equal-operator layers via
 //!   [`equal_operator_boundaries`].
-//! - Beyond the paper: cross-stage transfers in the DP ([`StageTransfer`] from
-//!   [`boundary_bytes`]) and the search over the number of microbatches ([`search_microbatches`]).
+//! - Beyond the paper: cross-stage transfers priced by the cross-mesh planner inside each
+//!   stage's cost (`stage_transfers`, `cross-stage-cost=on`) and the search over the number of
+//!   microbatches ([`search_microbatches`]).
 //! - The plan report: [`InterReport`] (JSON) and [`render_html`] (one self-contained page).
 //! - Brute force references for tests: [`brute_force_stage_plan`], [`brute_force_clustering`].
 
 mod baselines;
-mod boundary;
 pub mod train_step;
 mod brute;
 mod cache;
@@ -51,9 +51,9 @@ mod stage_cost;
 mod stage_dp;
 mod stage_moves;
 mod stage_table;
+pub mod stage_transfers;
 mod submesh;
 mod table;
-mod transfer;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -61,7 +61,6 @@ pub use baselines::{
     best_megatron, equal_layer, equal_layer_equal_mesh, inter_op_only, intra_op_only, megatron_grid, standard_submesh,
     MegatronPoint,
 };
-pub use boundary::{boundary_bytes, BoundaryBytes};
 pub use brute::{brute_force_stage_plan, BRUTE_FORCE_MAX_LAYERS};
 pub use cache::{CachedCost, QueryStats, RangeKey};
 pub use cluster_brute::{brute_force_clustering, CLUSTER_BRUTE_MAX_OPS};
@@ -87,4 +86,3 @@ pub use report::{
 pub use stage_dp::{solve_stage_dp, solve_stage_dp_filtered, DpStats, StageDpResult};
 pub use submesh::{logical_meshes, submesh_shapes, ClusterShape, SubmeshShape, SubmeshSpace};
 pub use table::{CostTable, ImbalancePrune, TableOptions};
-pub use transfer::StageTransfer;

@@ -7,7 +7,6 @@ use super::stage_cost::StageCostResult;
 use super::memory::{fits, stage_memory, Schedule};
 use super::submesh::SubmeshShape;
 use super::table::CostTable;
-use super::transfer::StageTransfer;
 use serde::Serialize;
 use std::ops::Range;
 use std::time::Duration;
@@ -26,16 +25,6 @@ pub struct StageDpOptions {
     /// Stop enumerating t_max after this long and return the best plan so far.
     pub time_limit: Option<Duration>,
     pub progress: bool,
-    /// Cross-stage transfer seconds added to each stage's latency (`None`: not modeled, as in
-    /// the paper); see transfer.rs.
-    pub transfer: Option<StageTransfer>,
-}
-
-impl StageDpOptions {
-    /// The cross-stage transfer seconds charged to a stage of `layers` (0 when not modeled).
-    pub fn transfer_seconds(&self, layers: &Range<usize>) -> f64 {
-        self.transfer.as_ref().map_or(0.0, |t| t.seconds(layers))
-    }
 }
 
 impl Default for StageDpOptions {
@@ -47,7 +36,6 @@ impl Default for StageDpOptions {
             schedule: Schedule::OneFOneB,
             time_limit: None,
             progress: false,
-            transfer: None,
         }
     }
 }
@@ -93,8 +81,8 @@ impl StagePlan {
             .into_iter()
             .enumerate()
             .map(|(j, (layers, submesh, o))| PlannedStage {
-                transfer: opts.transfer_seconds(&layers),
-                latency: o.latency + opts.transfer_seconds(&layers),
+                transfer: 0.0,
+                latency: o.latency,
                 layers,
                 submesh,
                 logical_mesh: o.logical_mesh,
@@ -140,9 +128,6 @@ pub fn best_fitting(options: &[StageCostResult], depth: usize, opts: &StageDpOpt
 /// ranges tile 0..L, the submeshes use exactly all devices and every stage has an option that
 /// fits in memory at its depth (and the cross-stage transfer, if any, covers the layers).
 pub fn evaluate_stages(table: &CostTable, stages: &[(Range<usize>, usize)], opts: &StageDpOptions) -> Option<StagePlan> {
-    if opts.transfer.as_ref().is_some_and(|t| t.validate(table.num_layers()).is_err()) {
-        return None;
-    }
     let mut next = 0;
     let mut devices = 0;
     let mut choices = Vec::with_capacity(stages.len());

@@ -77,7 +77,7 @@ pub struct ReportOptions {
     pub layers: usize,
     /// The submesh shapes the DP could choose from.
     pub submesh_shapes: Vec<SubmeshShape>,
-    /// Whether stage latencies include the cross-stage transfer (transfer.rs).
+    /// Whether stage latencies include the cross-stage transfers (stage_transfers.rs).
     pub cross_stage_cost: bool,
 }
 
@@ -294,7 +294,7 @@ impl InterReport {
                 time_limit_seconds: opts.time_limit.map(|d| d.as_secs_f64()),
                 layers: table.num_layers(),
                 submesh_shapes: table.shapes().to_vec(),
-                cross_stage_cost: opts.transfer.is_some(),
+                cross_stage_cost: false,
             },
             cluster,
             stages,

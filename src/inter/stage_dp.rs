@@ -87,9 +87,6 @@ pub fn solve_stage_dp_filtered(
     if !(opts.epsilon >= 0.0) || opts.mem_device.is_nan() {
         return Err(InterError::InvalidInput("epsilon must be >= 0 and device memory a number".into()));
     }
-    if let Some(t) = &opts.transfer {
-        t.validate(table.num_layers())?;
-    }
     let progress = Progress::new(opts.progress, "stage DP");
     let mut dp = DpTable::new(table, opts, allow);
     let mut stats = DpStats { depth_classes: dp.deep, moves: dp.num_moves(), ..Default::default() };

@@ -43,15 +43,13 @@ pub(crate) fn build_moves(
                 if shape.devices() > devices || !allow(k..i, shape) {
                     continue;
                 }
-                // The cross-stage transfer depends on the range only: the same for every option.
-                let transfer = opts.transfer_seconds(&(k..i));
                 let mut o: Vec<(f64, usize, usize)> = table
                     .options(k..i, s)
                     .iter()
                     .enumerate()
                     .map(|(n, o)| {
                         let cap = max_fitting_depth(o, s_max, opts.microbatches, opts.schedule, opts.mem_device);
-                        (o.latency + transfer, cap, n)
+                        (o.latency, cap, n)
                     })
                     .filter(|&(_, cap, _)| cap > 0)
                     .collect();

@@ -25,10 +25,10 @@ use super::stage_slicing::{self, StagePlacement};
 use crate::inter::program::{build_program, GradientCombine, ProgramError};
 use crate::inter::train_step::{analyze, Phase, TrainStep};
 use crate::inter::{
-    boundary_bytes, equal_operator_layers, microbatch_candidates, plan_pipeline_parallel, render_html, search_microbatches,
+    equal_operator_layers, microbatch_candidates, plan_pipeline_parallel, render_html, search_microbatches,
     CachedCost, ClusterShape, CostTable, GraphStageOracle, ImbalancePrune, InterError, InterReport, LayerAssignment,
     LayerWork, MicrobatchSearch, OracleOptions, PipelinePlan, Planned, QueryFailure, ReportCluster, ReportExtras, Schedule,
-    StageDpOptions, StagePlan, StageTransfer, SubmeshSpace, TableOptions,
+    StageDpOptions, StagePlan, SubmeshSpace, TableOptions,
 };
 use crate::inter::StageInput;
 use crate::intra::config::MAX_MESH_DEVICES;
@@ -63,6 +63,7 @@ struct StageOptions {
     /// The exported step is the global batch; each microbatch gets 1 / B of it.
     split_batch: bool,
     cross_stage_cost: bool,
+    transfer_mode: crate::resharding::Mode,
     delta: f64,
     epsilon: f64,
     imbalance_tolerance: Option<f64>,
@@ -168,6 +169,7 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
         microbatches,
         split_batch,
         cross_stage_cost,
+        transfer_mode: super::cross_mesh_resharding::transfer_mode(options)?,
         delta: delta_option(options)?,
         epsilon: number("epsilon", "1e-6")?,
         imbalance_tolerance,
@@ -246,9 +248,19 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     annotate(module, entry.op, &read.handles, &assignment.layer_of, &stage_of_op, step.as_ref().map(|s| s.phase.as_slice()), &plan)
         .map_err(|e| fail(format!("writing alpa.pipeline: {e}")))?;
 
+    // With cross-stage-cost=on the transfers are inside each stage's latency: the report says
+    // how much of it they are.
+    let mut plan = plan;
+    if opts.cross_stage_cost {
+        let graph = context.microbatch_graph(plan.plan.microbatches).map_err(fail)?;
+        let oracle = context.oracle(graph.as_ref()).map_err(fail)?;
+        for stage in &mut plan.plan.stages {
+            stage.transfer = oracle.evaluate(stage.layers.clone(), stage.submesh, stage.logical_mesh).map_err(fail)?.transfer_seconds;
+        }
+    }
     // The equal-operator baseline needs its own layers, so its own table and DP.
     let equal_operator = if opts.baselines { context.equal_operator_plan(&dp_options) } else { None };
-    let report = InterReport::new(
+    let mut report = InterReport::new(
         &plan,
         &table,
         &dp_options,
@@ -259,6 +271,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
             microbatch_search: search.clone(),
         },
     );
+    report.options.cross_stage_cost = opts.cross_stage_cost;
     write_output(&opts.report, || report.to_json_pretty()).map_err(|e| fail(format!("report: {e}")))?;
     write_output(&opts.report_html, || render_html(&report)).map_err(|e| fail(format!("report-html: {e}")))?;
     Diagnostic::remark(entry.op, summary(pass, &plan, layers, &auto_choice(&assignment.clustering), &opts, search.as_ref())).emit();
@@ -393,16 +406,11 @@ impl PlanContext<'_> {
         let opts = self.opts;
         let graph = self.microbatch_graph(microbatches)?;
         let graph = graph.as_ref();
-        let layer_of = &self.assignment.layer_of;
         let oracle = self.oracle(graph)?;
         let signatures = oracle.layer_signatures();
         let cached = CachedCost::with_signatures(oracle, signatures).with_composition(opts.compose_stages);
         let layers = self.assignment.num_layers();
         let table_options = self.table_options();
-        let transfer = match opts.cross_stage_cost {
-            true => Some(stage_transfer(graph, layer_of, &opts.cluster)?),
-            false => None,
-        };
         let dp_options = StageDpOptions {
             microbatches,
             mem_device: opts.cluster.device.memory_bytes as f64,
@@ -410,7 +418,6 @@ impl PlanContext<'_> {
             schedule: opts.schedule,
             time_limit: Some(Duration::from_secs_f64(opts.time_limit)),
             progress: true,
-            transfer,
         };
         let (plan, table) = plan_pipeline_parallel(&cached, layers, self.cluster_shape, &table_options, &dp_options)
             .map_err(|e| plan_failure(&e, opts, microbatches))?;
@@ -436,6 +443,7 @@ impl<'a> PlanContext<'a> {
             solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
             progress: true,
             sharded_params_variant: opts.sharded_params_variant,
+            cross_stage: opts.cross_stage_cost.then_some(opts.transfer_mode),
             ..OracleOptions::default()
         };
         GraphStageOracle::new(graph, self.assignment.layer_of.clone(), self.step, opts.cluster.clone(), oracle_options)
@@ -463,6 +471,7 @@ impl<'a> PlanContext<'a> {
         let oracle_options = OracleOptions {
             solve: SolveOptions { time_limit: Some(self.opts.time_limit), ..SolveOptions::default() },
             sharded_params_variant: self.opts.sharded_params_variant,
+            cross_stage: self.opts.cross_stage_cost.then_some(self.opts.transfer_mode),
             ..OracleOptions::default()
         };
         let oracle =
@@ -470,9 +479,7 @@ impl<'a> PlanContext<'a> {
         let signatures = oracle.layer_signatures();
         let cached = CachedCost::with_signatures(oracle, signatures).with_composition(self.opts.compose_stages);
         let table_options = TableOptions { imbalance: None, progress: false, ..self.table_options() };
-        // Its own layers: the cross-stage transfer term (per boundary of the main layers) does
-        // not apply.
-        let dp_options = StageDpOptions { progress: false, transfer: None, ..dp_options.clone() };
+        let dp_options = StageDpOptions { progress: false, ..dp_options.clone() };
         plan_pipeline_parallel(&cached, layers.num_layers(), self.cluster_shape, &table_options, &dp_options)
             .ok()
             .map(|(p, _)| p.plan)
@@ -482,12 +489,6 @@ impl<'a> PlanContext<'a> {
 /// Per-boundary transfer times: the bytes crossing each layer boundary over the link between
 /// stages. Consecutive stages may share a host, but the DP places no stage on a host yet, so a
 /// multi-host cluster is charged its inter-host link (an upper bound); one host, its own link.
-fn stage_transfer(graph: &Graph, layer_of: &[usize], cluster: &Cluster) -> Result<StageTransfer, String> {
-    let bytes = boundary_bytes(graph, layer_of).map_err(|e| e.to_string())?;
-    let link = if cluster.hosts > 1 { cluster.inter_host_link() } else { cluster.intra_host };
-    Ok(StageTransfer::from_bytes(&bytes.forward, &bytes.backward, link.latency_s, link.bandwidth_bytes_per_s))
-}
-
 fn plan_failure(error: &InterError, opts: &StageOptions, microbatches: usize) -> String {
     // The ILP's plans minimise time and may replicate every parameter; say what could help.
     let hint = match error {

@@ -6,7 +6,7 @@ use crate::inter::{
 };
 
 fn opts(b: usize, mem: f64) -> StageDpOptions {
-    StageDpOptions { microbatches: b, mem_device: mem, epsilon: 0.0, schedule: Schedule::OneFOneB, time_limit: None, progress: false, transfer: None }
+    StageDpOptions { microbatches: b, mem_device: mem, epsilon: 0.0, schedule: Schedule::OneFOneB, time_limit: None, progress: false }
 }
 
 #[test]

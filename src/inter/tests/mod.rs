@@ -7,5 +7,4 @@ mod placement;
 mod program;
 mod report;
 mod stage_dp;
-mod transfer;
 mod util;

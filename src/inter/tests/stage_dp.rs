@@ -8,7 +8,7 @@ use proptest::prelude::*;
 const CLUSTERS: [(usize, usize); 7] = [(1, 1), (1, 2), (1, 4), (2, 1), (2, 2), (2, 4), (1, 8)];
 
 fn options(b: usize, mem: f64, schedule: Schedule) -> StageDpOptions {
-    StageDpOptions { microbatches: b, mem_device: mem, epsilon: 0.0, schedule, time_limit: None, progress: false, transfer: None }
+    StageDpOptions { microbatches: b, mem_device: mem, epsilon: 0.0, schedule, time_limit: None, progress: false }
 }
 
 /// The DP's plan is consistent: the stages tile the layers, use every device, each stage's

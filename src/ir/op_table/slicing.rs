@@ -475,7 +475,7 @@ mod tests {
         let bad = op(
             "stablehlo.gather",
             &[f32t(&[8, 16, 64])],
-            &[("dimension_numbers", opaque("gather<offset_dims = [2]>"))],
+            &[("dimension_numbers", opaque("gather<offset_dims = [2], index_vector_dims = 2>"))],
         );
         let e = err(&bad, &[&f32t(&[1000, 64]), &typed(&[8, 16, 1], "i32")]);
         assert!(e.to_string().contains("dimension_numbers"), "{e}");
