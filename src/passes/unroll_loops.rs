@@ -9,6 +9,8 @@ use super::mlir;
 use super::options::PassOptions;
 use super::read_graph::read_function;
 use super::PassResult;
+use crate::ir::graph::ValueRef;
+use crate::ir::loops::stacks::find_stacks;
 use crate::ir::loops::unroll::{unroll_plan, Copy, Unrolled};
 use mlir_sys::*;
 use std::collections::HashMap;
@@ -82,9 +84,58 @@ pub fn unroll_entry(entry: Function, max_ops: u64, pass: &str) -> PassResult {
         return Err(nested);
     }
     if unrolled > 0 {
-        Diagnostic::remark(entry.op, format!("{pass}: unrolled {unrolled} loops into {copies} copies of their bodies")).emit();
+        let stacks = split_stacks(entry)?;
+        Diagnostic::remark(
+            entry.op,
+            format!("{pass}: unrolled {unrolled} loops into {copies} copies of their bodies; {stacks} stacks written row by row are concatenations of their rows"),
+        )
+        .emit();
     }
     Ok(())
+}
+
+/// Rewrites the stacks `ir::loops::stacks` finds: each row read becomes the row written, each
+/// chain of row writes still used becomes one `concatenate` of the rows. Returns the stacks.
+fn split_stacks(entry: Function) -> Result<usize, Vec<Diagnostic>> {
+    let read = read_function(entry)?;
+    let (stacks, reads) = find_stacks(&read.graph.body);
+    let Some(body) = mlir::body_block(entry.op) else { return Ok(0) };
+    let args = mlir::block_args(body);
+    let value = |v: ValueRef| match v {
+        ValueRef::Arg(i) => args[i],
+        ValueRef::Op { op, result } => mlir::results(read.handles[op])[result],
+        ValueRef::Outer => unreachable!("a function body has no captures"),
+    };
+    let unused = |op: MlirOperation| mlir::results(op).into_iter().all(|r| unsafe { mlirValueGetFirstUse(r).ptr.is_null() });
+    for r in &reads {
+        let slice = mlir::results(read.handles[r.slice])[0];
+        unsafe { mlirValueReplaceAllUsesOfWith(slice, value(stacks[r.stack].rows[r.row])) };
+    }
+    for stack in &stacks {
+        let last = read.handles[*stack.writes.last().expect("a stack has writes")];
+        if unused(last) {
+            continue;
+        }
+        let writer = Writer { context: mlir::context(last), before: last };
+        let rows: Vec<MlirValue> = stack.rows.iter().map(|v| value(*v)).collect();
+        let stacked = mlir::results(last)[0];
+        let dimension = mlir::parse_attr(writer.context, "0 : i64").map_err(|e| vec![Diagnostic::error(last, e)])?;
+        let concat = writer.create("stablehlo.concatenate", &rows, unsafe { mlirValueGetType(stacked) }, &[("dimension", dimension)], last);
+        unsafe { mlirValueReplaceAllUsesOfWith(stacked, mlir::results(concat)[0]) };
+    }
+    for r in &reads {
+        if unused(read.handles[r.slice]) {
+            unsafe { mlirOperationDestroy(read.handles[r.slice]) };
+        }
+    }
+    for stack in &stacks {
+        for &w in stack.writes.iter().rev() {
+            if unused(read.handles[w]) {
+                unsafe { mlirOperationDestroy(read.handles[w]) };
+            }
+        }
+    }
+    Ok(stacks.len())
 }
 
 /// Values of the loop's body mapped to the values that replace them in the current copy.
