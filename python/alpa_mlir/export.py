@@ -178,6 +178,8 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
                    help="gpt: mark each block as one user layer (alpa_mlir.layers.layer)")
     p.add_argument("--remat", action="store_true",
                    help="gpt/moe: rematerialise each block in the backward pass (jax.checkpoint)")
+    p.add_argument("--scan", action="store_true",
+                   help="gpt: the blocks as one flax nn.scan over stacked weights (a stablehlo.while)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -34,12 +34,17 @@ class GPTConfig:
     tied: bool = True
     remat: bool = False  # rematerialise each block in the backward pass (jax.checkpoint)
     mark_layers: bool = False  # each block is one user layer (alpa_mlir.layers.layer)
+    # the blocks as one flax nn.scan over stacked weights (one stablehlo.while), as MaxText
+    # and praxis write them; params["h"] then holds every block's weights stacked on axis 0
+    scan: bool = False
     dtype: str = "float32"
 
 
 _PAPER = dict(seq=1024, vocab=51200, batch=1024)
 PRESETS = {
     "tiny": dict(batch=4, seq=16, vocab=256, hidden=64, layers=2, heads=4),
+    # tiny with its blocks in one nn.scan: the loop twin of tiny
+    "tiny-scan": dict(batch=4, seq=16, vocab=256, hidden=64, layers=2, heads=4, scan=True),
     "small": dict(batch=8, seq=64, vocab=1024, hidden=256, layers=4, heads=8),
     "350m": dict(_PAPER, hidden=1024, layers=24, heads=16),
     "1.3b": dict(_PAPER, hidden=2048, layers=24, heads=32),
@@ -97,6 +102,24 @@ class Block(nn.Module):
         return x + y
 
 
+class ScannedBlock(nn.Module):
+    """A Block as the body of nn.scan: (carry, _) -> (carry, None)."""
+    hidden: int
+    heads: int
+    dtype: jnp.dtype
+
+    @nn.compact
+    def __call__(self, x, _):
+        return Block(self.hidden, self.heads, self.dtype, name="block")(x), None
+
+
+def scanned_blocks(cfg, dtype, remat: bool):
+    body = nn.remat(ScannedBlock, prevent_cse=False) if remat else ScannedBlock
+    scan = nn.scan(body, variable_axes={"params": 0}, split_rngs={"params": True},
+                   length=cfg.layers)
+    return scan(cfg.hidden, cfg.heads, dtype, name="h")
+
+
 class GPT(nn.Module):
     cfg: GPTConfig
     # Optional factory (layer index -> (ffn class, kwargs)) used by the MoE model.
@@ -111,7 +134,11 @@ class GPT(nn.Module):
         pos = jnp.arange(tokens.shape[1])[None, :]
         x = wte(tokens) + wpe(pos)
         block_cls = nn.remat(Block) if getattr(cfg, "remat", False) else Block
-        for i in range(cfg.layers):
+        if getattr(cfg, "scan", False):
+            if self.ffn_for_layer is not None or getattr(cfg, "mark_layers", False):
+                raise ValueError("scan=True takes neither per-layer ffns nor mark_layers")
+            x, _ = scanned_blocks(cfg, dtype, getattr(cfg, "remat", False))(x, None)
+        for i in range(0 if getattr(cfg, "scan", False) else cfg.layers):
             ffn, kw = (MLPBlock, ()) if self.ffn_for_layer is None else self.ffn_for_layer(i)
             block = block_cls(cfg.hidden, cfg.heads, dtype, ffn=ffn, ffn_kwargs=kw, name=f"h_{i}")
             if getattr(cfg, "mark_layers", False):
