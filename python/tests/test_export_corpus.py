@@ -14,7 +14,6 @@ the tests skip, unless ``ALPA_REQUIRE_OPT=1``.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +21,7 @@ import pytest
 
 from alpa_mlir import run as R
 from alpa_mlir import validate as V
+from pipeline_fixtures import alpa_opt
 
 MESH = "2x4"
 LR = 0.1
@@ -341,14 +341,6 @@ def build(name: str):
 
 # ---------------------------------------------------------------- plumbing
 
-def _require_opt():
-    p = V.alpa_opt_path()
-    if not p.exists():
-        msg = f"alpa-opt not found at {p} (build it, or set ALPA_OPT)"
-        if os.environ.get("ALPA_REQUIRE_OPT") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
-
 
 _RESULTS: dict[str, dict] = {}
 
@@ -360,7 +352,7 @@ def corpus_dir(tmp_path_factory):
 
 def _result(name: str, root: Path) -> dict:
     """Export, shard and run one step once per session."""
-    _require_opt()
+    alpa_opt()
     if name in _RESULTS:
         return _RESULTS[name]
     from alpa_mlir.export import export
@@ -417,7 +409,7 @@ def test_corpus_covers_the_printer_forms(corpus_dir):
     """The exports do contain the forms this corpus is about: a gather with
     index_vector_dim left out, convs with 1 and 3 spatial dims and with groups,
     a scatter, sort, while, case and an rng-derived op."""
-    _require_opt()
+    alpa_opt()
     texts = {}
     for name in ("take", "conv_variants", "conv_1d_3d", "at_updates", "sorting", "loops", "branches"):
         _result(name, corpus_dir)

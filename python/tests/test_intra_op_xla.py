@@ -35,13 +35,13 @@ the tests skip, unless `ALPA_REQUIRE_OPT=1`. Debug one combination with
 
 from __future__ import annotations
 
-import os
 
 import pytest
 from conftest import single_device_result
 
 from alpa_mlir import validate as V
 from alpa_mlir.fixtures import fixture_path
+from pipeline_fixtures import alpa_opt
 
 FIXTURES = ("mlp", "gpt_tiny", "moe_tiny", "wresnet_tiny")
 MESHES = ("2x4", "4x2", "8x1", "1x8")
@@ -59,14 +59,6 @@ EMITTED_GAPS: dict = {}
 
 # ---------------------------------------------------------------- plumbing
 
-def _require_opt():
-    p = V.alpa_opt_path()
-    if not p.exists():
-        msg = f"alpa-opt not found at {p} (build it, or set ALPA_OPT)"
-        if os.environ.get("ALPA_REQUIRE_OPT") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
-
 
 _RESULTS: dict[tuple, dict] = {}
 
@@ -79,7 +71,7 @@ def workroot(tmp_path_factory):
 def _result(fixture: str, mesh: str, fmt: str, pinned: bool, workroot,
             options: tuple[str, ...] = (), read_decomposed: bool = False) -> dict:
     """validate() of one combination, computed once per session."""
-    _require_opt()
+    alpa_opt()
     key = (fixture, mesh, fmt, pinned, options, read_decomposed)
     if key not in _RESULTS:
         src = fixture_path(fixture)

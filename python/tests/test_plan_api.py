@@ -15,23 +15,14 @@ skip, unless `ALPA_REQUIRE_OPT=1`.
 
 from __future__ import annotations
 
-import os
 
 import pytest
 
 from alpa_mlir import run as R
 from alpa_mlir import validate as V
+from pipeline_fixtures import alpa_opt
 
 CASES = {"mlp": ("mlp", "alpa-test"), "gpt": ("gpt", "tiny")}
-
-
-def _require_opt():
-    p = V.alpa_opt_path()
-    if not p.exists():
-        msg = f"alpa-opt not found at {p} (build it, or set ALPA_OPT)"
-        if os.environ.get("ALPA_REQUIRE_OPT") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
 
 
 _PLANS: dict = {}
@@ -74,7 +65,7 @@ def _axis_indices(sharding) -> list[tuple[int, ...]]:
 def test_shardings_are_the_reported_plan(case):
     import jax
 
-    _require_opt()
+    alpa_opt()
     step, plan = _planned(case)
     assert plan.mesh.devices.shape == (2, 4)
     flat = jax.tree_util.tree_leaves(plan.in_shardings)
@@ -94,7 +85,7 @@ def test_jit_with_the_plan_matches_one_device(case):
     import jax
     import numpy as np
 
-    _require_opt()
+    alpa_opt()
     step, plan = _planned(case)
     inputs = _example_inputs(step)
     one_device = jax.jit(step.step_fn.__wrapped__)(*inputs)
@@ -131,7 +122,7 @@ def test_a_pass_error_comes_back_with_its_diagnostic():
     from alpa_mlir import models
     from alpa_mlir.plan import intra_op_plan
 
-    _require_opt()
+    alpa_opt()
     step = models.MODELS["mlp"](preset="alpa-test")
     with pytest.raises(V.AlpaOptError, match="unknown cluster `no-such-cluster`"):
         intra_op_plan(step.step_fn, *step.args, cluster="no-such-cluster")

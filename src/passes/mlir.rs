@@ -419,3 +419,13 @@ mod tests {
         }
     }
 }
+
+/// `array<i64: 1, 2>` (or `array<i64>`), the text of a dense i64 array attribute.
+pub fn i64_array_text(values: impl IntoIterator<Item = i64>) -> String {
+    let items: Vec<String> = values.into_iter().map(|v| v.to_string()).collect();
+    if items.is_empty() {
+        "array<i64>".into()
+    } else {
+        format!("array<i64: {}>", items.join(", "))
+    }
+}

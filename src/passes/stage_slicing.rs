@@ -52,15 +52,6 @@ fn value_type(v: MlirValue) -> MlirType {
     unsafe { mlirValueGetType(v) }
 }
 
-fn i64_array(values: impl IntoIterator<Item = i64>) -> String {
-    let items: Vec<String> = values.into_iter().map(|v| v.to_string()).collect();
-    if items.is_empty() {
-        "array<i64>".into()
-    } else {
-        format!("array<i64: {}>", items.join(", "))
-    }
-}
-
 fn tensor_shape(ty: MlirType) -> Option<Vec<i64>> {
     unsafe {
         if !mlirTypeIsARankedTensor(ty) {
@@ -125,8 +116,8 @@ pub fn emit(
                 ("function_type", mlirTypeAttrGet(function_type)),
                 ("sym_visibility", mlir::string_attr_value(context, "private")),
                 ("alpa.stage", mlir::parse_attr(context, &format!("{} : i64", function.stage))?),
-                ("alpa.devices", mlir::parse_attr(context, &i64_array(placement.devices.iter().map(|&d| d as i64)))?),
-                ("alpa.logical_mesh", mlir::parse_attr(context, &i64_array(placement.logical_mesh.iter().map(|&d| d as i64)))?),
+                ("alpa.devices", mlir::parse_attr(context, &mlir::i64_array_text(placement.devices.iter().map(|&d| d as i64)))?),
+                ("alpa.logical_mesh", mlir::parse_attr(context, &mlir::i64_array_text(placement.logical_mesh.iter().map(|&d| d as i64)))?),
             ];
             let named: Vec<MlirNamedAttribute> =
                 attrs.iter().map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(context, mlir::string_ref(k)), *v)).collect();
@@ -197,9 +188,9 @@ pub fn emit(
                 &[args[a]],
                 &[ty],
                 &[
-                    ("start_indices", emitter.attr(&i64_array(start))?),
-                    ("limit_indices", emitter.attr(&i64_array(limit))?),
-                    ("strides", emitter.attr(&i64_array(vec![1; shape.len()]))?),
+                    ("start_indices", emitter.attr(&mlir::i64_array_text(start))?),
+                    ("limit_indices", emitter.attr(&mlir::i64_array_text(limit))?),
+                    ("strides", emitter.attr(&mlir::i64_array_text(vec![1; shape.len()]))?),
                 ],
             );
             slices.insert((a, k), mlir::results(op)[0]);
@@ -210,8 +201,8 @@ pub fn emit(
         let p = placements.get(stage).ok_or("a stage without a placement")?;
         Ok(vec![
             (format!("{prefix}_stage"), emitter.attr(&format!("{stage} : i64"))?),
-            (format!("{prefix}_devices"), emitter.attr(&i64_array(p.devices.iter().map(|&d| d as i64)))?),
-            (format!("{prefix}_logical_mesh"), emitter.attr(&i64_array(p.logical_mesh.iter().map(|&d| d as i64)))?),
+            (format!("{prefix}_devices"), emitter.attr(&mlir::i64_array_text(p.devices.iter().map(|&d| d as i64)))?),
+            (format!("{prefix}_logical_mesh"), emitter.attr(&mlir::i64_array_text(p.logical_mesh.iter().map(|&d| d as i64)))?),
         ])
     };
     // A value produced in one stage and read in another goes through a transfer, once per

@@ -108,15 +108,6 @@ pub fn read_transfer(module: MlirOperation, op: MlirOperation) -> Result<Transfe
     Ok(TransferOp { tensor, src, dst })
 }
 
-fn array_text(values: impl IntoIterator<Item = i64>) -> String {
-    let items: Vec<String> = values.into_iter().map(|v| v.to_string()).collect();
-    if items.is_empty() {
-        "array<i64>".into()
-    } else {
-        format!("array<i64: {}>", items.join(", "))
-    }
-}
-
 /// A float attribute MLIR parses back to the same value (`0e0` does not parse; `{:e}` of Rust
 /// prints the shortest round-tripping digits).
 pub fn float_text(value: f64) -> String {
@@ -129,7 +120,7 @@ pub fn float_text(value: f64) -> String {
 }
 
 fn slice_fields(slice: &Slice) -> String {
-    format!("offset = {}, sizes = {}", array_text(slice.offset.iter().copied()), array_text(slice.sizes.iter().copied()))
+    format!("offset = {}, sizes = {}", mlir::i64_array_text(slice.offset.iter().copied()), mlir::i64_array_text(slice.sizes.iter().copied()))
 }
 
 /// The plan's attributes, as `(name, text)` pairs.
@@ -140,10 +131,10 @@ pub fn plan_attributes(plan: &crate::resharding::TransferPlan, routes: &[Vec<usi
         .enumerate()
         .map(|(i, p)| {
             let route = match routes.get(i) {
-                Some(route) if route.iter().any(|&from| from != p.src) => format!("from = {}, ", array_text(route.iter().map(|&d| d as i64))),
+                Some(route) if route.iter().any(|&from| from != p.src) => format!("from = {}, ", mlir::i64_array_text(route.iter().map(|&d| d as i64))),
                 _ => String::new(),
             };
-            format!("{{dsts = {}, {route}{}, src = {} : i64}}", array_text(p.dsts.iter().map(|&d| d as i64)), slice_fields(&p.slice), p.src)
+            format!("{{dsts = {}, {route}{}, src = {} : i64}}", mlir::i64_array_text(p.dsts.iter().map(|&d| d as i64)), slice_fields(&p.slice), p.src)
         })
         .collect();
     let gathers: Vec<String> = plan
@@ -151,7 +142,7 @@ pub fn plan_attributes(plan: &crate::resharding::TransferPlan, routes: &[Vec<usi
         .iter()
         .map(|g| {
             let parts: Vec<String> = g.parts.iter().map(|p| format!("{{{}}}", slice_fields(p))).collect();
-            format!("{{devices = {}, dim = {} : i64, {}, parts = [{}]}}", array_text(g.devices.iter().map(|&d| d as i64)), g.dim, slice_fields(&g.tile), parts.join(", "))
+            format!("{{devices = {}, dim = {} : i64, {}, parts = [{}]}}", mlir::i64_array_text(g.devices.iter().map(|&d| d as i64)), g.dim, slice_fields(&g.tile), parts.join(", "))
         })
         .collect();
     vec![

@@ -5,6 +5,7 @@
 //! with `collective_permute` and `all_gather`, each with its own channel. This form compiles and
 //! runs with XLA's GSPMD partitioner on any backend (python/tests/test_transfer_programs.py).
 
+use super::mlir::i64_array_text;
 use crate::ir::types::{ElementType, TensorType};
 use crate::resharding::lowering::{GatherProgram, SendProgram};
 use std::fmt::Write;
@@ -31,14 +32,6 @@ impl Body {
 
 fn tensor(shape: &[i64], element: &ElementType) -> String {
     TensorType::new(shape.to_vec(), element.clone()).to_string()
-}
-
-fn array(values: &[i64]) -> String {
-    if values.is_empty() {
-        "array<i64>".into()
-    } else {
-        format!("array<i64: {}>", values.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))
-    }
 }
 
 fn dense_matrix(rows: &[Vec<i64>]) -> String {
@@ -114,10 +107,9 @@ fn function(name: &str, n: usize, rank: usize, input: &[i64], output: &[i64], el
     let arg = tensor(&stacked_shape(n, input, rank), element);
     let res = tensor(&stacked_shape(n, output, rank), element);
     let sharding = block_sharding(n, rank);
-    let devices: Vec<i64> = devices.iter().map(|&d| d as i64).collect();
     let mut text = format!(
         "func.func private @{name}(%arg0: {arg} {{mhlo.sharding = \"{sharding}\"}}) -> ({res} {{mhlo.sharding = \"{sharding}\"}}) attributes {{alpa.devices = {}}} {{\n",
-        array(&devices)
+        i64_array_text(devices.iter().map(|&d| d as i64))
     );
     for line in body.lines {
         let _ = writeln!(text, "{line}");
@@ -182,14 +174,14 @@ pub fn send_program(name: &str, program: &SendProgram, rank: usize, element: &El
             let mut piece = body.op(format!(
                 "\"stablehlo.dynamic_slice\"({source}, {}) <{{slice_sizes = {}}}> : ({}, {index_types}) -> {piece_type}",
                 src_offsets.join(", "),
-                array(&piece_shape),
+                i64_array_text(piece_shape.iter().copied()),
                 tensor(&src_tile, element)
             ));
             if let Some(relay) = relay {
                 let received = body.op(format!(
                     "\"stablehlo.dynamic_slice\"({dst}, {}) <{{slice_sizes = {}}}> : ({dst_type}, {index_types}) -> {piece_type}",
                     src_offsets.join(", "),
-                    array(&piece_shape)
+                    i64_array_text(piece_shape.iter().copied())
                 ));
                 let relays = body.op(format!(
                     "\"stablehlo.compare\"({relay}, {zero_index}) <{{comparison_direction = #stablehlo<comparison_direction NE>}}> : (tensor<i32>, tensor<i32>) -> tensor<i1>"
