@@ -114,7 +114,9 @@ impl TensorType {
 
     /// Bytes of the whole tensor (sub-byte elements are packed).
     pub fn byte_size(&self) -> u64 {
-        self.num_elements().saturating_mul(self.element.bits() as u64).div_ceil(8)
+        // Bits in u128: elements x bits may pass u64 where the bytes do not.
+        let bits = self.num_elements() as u128 * self.element.bits() as u128;
+        bits.div_ceil(8).min(u64::MAX as u128) as u64
     }
 }
 
@@ -139,6 +141,20 @@ pub enum ValueType {
     Other(String),
 }
 
+impl fmt::Display for ValueType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValueType::Tensor(t) => write!(f, "{t}"),
+            ValueType::Token => write!(f, "!stablehlo.token"),
+            ValueType::Tuple(items) => {
+                let items: Vec<String> = items.iter().map(ToString::to_string).collect();
+                write!(f, "tuple<{}>", items.join(", "))
+            }
+            ValueType::Other(text) => write!(f, "{text}"),
+        }
+    }
+}
+
 impl ValueType {
     pub fn tensor(&self) -> Option<&TensorType> {
         match self {
@@ -150,7 +166,7 @@ impl ValueType {
     pub fn byte_size(&self) -> u64 {
         match self {
             ValueType::Tensor(t) => t.byte_size(),
-            ValueType::Tuple(items) => items.iter().map(ValueType::byte_size).sum(),
+            ValueType::Tuple(items) => items.iter().fold(0u64, |acc, v| acc.saturating_add(v.byte_size())),
             ValueType::Token | ValueType::Other(_) => 0,
         }
     }
@@ -180,5 +196,10 @@ mod tests {
         assert_eq!(t.byte_size(), 48);
         let t = TensorType::new(vec![], ElementType::f32());
         assert_eq!(t.byte_size(), 4);
+        // 2^62 bytes of i8: elements x bits is 2^65, past u64, the bytes are not.
+        let t = TensorType::new(vec![1 << 62], ElementType::Int(8));
+        assert_eq!(t.byte_size(), 1 << 62);
+        let tuple = ValueType::Tuple(vec![ValueType::Tensor(t); 5]);
+        assert_eq!(tuple.byte_size(), u64::MAX);
     }
 }

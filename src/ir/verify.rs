@@ -21,6 +21,9 @@ use crate::ir::types::{TensorType, ValueType};
 /// values that are not ranked tensors or whose type is not known).
 pub fn verify_op(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(), OpTableError> {
     let name = canonical_name(&op.name);
+    for (i, result) in op.results.iter().enumerate() {
+        value_fits(result).map_err(|m| shape_err(op, format!("result #{i}: {m}")))?;
+    }
     required_attrs(op, &name)?;
     regions(op, &name, operands)?;
     op_rule(op, operands)?;
@@ -32,6 +35,27 @@ pub fn verify_op(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(), Op
         "reduce_window" => reduce_window(op, operands),
         "select_and_scatter" => select_and_scatter(op, operands),
         _ => Ok(()),
+    }
+}
+
+/// Whether a value's element count and bytes fit in u64, the width every size and cost is kept
+/// in: a larger tensor cannot be costed (a saturated count would cost 2^96 elements as 2^64).
+pub fn value_fits(value: &ValueType) -> Result<(), String> {
+    match exact_bytes(value) {
+        Some(b) if b <= u64::MAX as u128 => Ok(()),
+        _ => Err(format!("{value} has more than 2^64 bytes: sizes past u64 cannot be costed")),
+    }
+}
+
+/// Bytes of a value without saturation; `None` past u128.
+fn exact_bytes(value: &ValueType) -> Option<u128> {
+    match value {
+        ValueType::Tensor(t) => {
+            let elements = t.shape.iter().try_fold(1u128, |n, &d| n.checked_mul(d.max(0) as u128))?;
+            Some(elements.checked_mul(t.element.bits() as u128)?.div_ceil(8))
+        }
+        ValueType::Tuple(items) => items.iter().try_fold(0u128, |acc, v| acc.checked_add(exact_bytes(v)?)),
+        ValueType::Token | ValueType::Other(_) => Some(0),
     }
 }
 

@@ -45,6 +45,14 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
                         format!("'{}' is not in the op table: costed conservatively (one FLOP per result element, all bytes)", op.name),
                     ));
                 }
+                for (i, operand) in op.operands.iter().enumerate() {
+                    if let Some(ty @ (ValueType::Tuple(_) | ValueType::Other(_))) = graph.value_type(*operand) {
+                        remarks.push(Diagnostic::remark(
+                            *handle,
+                            format!("operand #{i} is {ty}, not a ranked tensor: its bytes are not in alpa.bytes_read"),
+                        ));
+                    }
+                }
                 let element = op.results.first().and_then(ValueType::tensor).map(|t| t.element.to_string());
                 summary.add(&op.name, element, &cost);
             }

@@ -5,7 +5,7 @@ use super::entry::Function;
 use super::mlir;
 use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, Region, ValueRef};
 use crate::ir::types::{TensorType, ValueType};
-use crate::ir::verify::verify_op;
+use crate::ir::verify::{value_fits, verify_op};
 use mlir_sys::*;
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -33,6 +33,14 @@ pub fn read_function(function: Function) -> Result<ReadGraph, Vec<Diagnostic>> {
     let (arg_types, result_types) = function_signature(func_op)?;
     let args = params(func_op, "arg_attrs", arg_types);
     let results = params(func_op, "res_attrs", result_types);
+    let too_large: Vec<Diagnostic> = [("argument", &args), ("result", &results)]
+        .into_iter()
+        .flat_map(|(what, params)| params.iter().enumerate().map(move |(i, p)| (what, i, p)))
+        .filter_map(|(what, i, p)| value_fits(&p.ty).err().map(|m| Diagnostic::error(func_op, format!("{what} #{i}: {m}"))))
+        .collect();
+    if !too_large.is_empty() {
+        return Err(too_large);
+    }
 
     let mut errors = Vec::new();
     let (block, handles) = read_block(body, true, &mut errors);

@@ -1,4 +1,4 @@
-use super::verify_op;
+use super::{value_fits, verify_op};
 use crate::ir::graph::{Attr, Block, OpNode, Region, ValueRef};
 use crate::ir::op_table::test_util::{f32t, ints, op, opaque, typed};
 use crate::ir::types::{TensorType, ValueType};
@@ -149,4 +149,20 @@ fn while_and_case_regions_are_counted_and_typed() {
     assert!(check(&case(vec![branch()]), &[&pred]).unwrap_err().contains("the branch index is tensor<i1>, expected tensor<i32>"));
     let typed_case = OpNode { regions: vec![branch()], ..op("stablehlo.case", &[x.clone()], &[]) };
     assert!(check(&typed_case, &[&index]).unwrap_err().contains("the branch 0 region must yield (tensor<4xf32>)"));
+}
+
+#[test]
+fn sizes_past_u64_are_errors() {
+    // 2^62 f32 elements are 2^64 bytes: one byte too many.
+    assert_eq!(value_fits(&ValueType::Tensor(f32t(&[1 << 61]))), Ok(()));
+    let err = value_fits(&ValueType::Tensor(f32t(&[1 << 62]))).unwrap_err();
+    assert!(err.contains("tensor<4611686018427387904xf32> has more than 2^64 bytes"), "{err}");
+    // 2^96 elements: the product itself overflows u64.
+    assert!(value_fits(&ValueType::Tensor(typed(&[1 << 48, 1 << 48], "i8"))).is_err());
+    let half = ValueType::Tensor(typed(&[1 << 62], "i8"));
+    assert_eq!(value_fits(&ValueType::Tuple(vec![half.clone(); 3])), Ok(()));
+    assert!(value_fits(&ValueType::Tuple(vec![half; 5])).is_err());
+    let huge = op("stablehlo.abs", &[typed(&[1 << 48, 1 << 48], "i8")], &[]);
+    let operand = typed(&[1 << 48, 1 << 48], "i8");
+    assert!(check(&huge, &[&operand]).unwrap_err().contains("result #0: tensor<281474976710656x281474976710656xi8> has more than 2^64 bytes"));
 }
