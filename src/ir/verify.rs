@@ -342,5 +342,8 @@ fn iota(op: &OpNode) -> Result<(), OpTableError> {
     Ok(())
 }
 
+mod params;
+pub use params::{verify_params, IssueSeverity, ParamIssue};
+
 #[cfg(test)]
 mod tests;

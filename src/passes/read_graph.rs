@@ -5,7 +5,7 @@ use super::entry::Function;
 use super::mlir;
 use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, Region, ValueRef};
 use crate::ir::types::{TensorType, ValueType};
-use crate::ir::verify::{value_fits, verify_op};
+use crate::ir::verify::{value_fits, verify_op, verify_params, IssueSeverity, ParamIssue};
 use mlir_sys::*;
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -49,6 +49,14 @@ pub fn read_function(function: Function) -> Result<ReadGraph, Vec<Diagnostic>> {
     }
     let returned = block.terminator.as_ref().map(|t| t.operands.clone()).unwrap_or_default();
     let graph = Graph { func_name: function.name(), args, results, body: block, returned };
+    // Argument and result attributes are checked before any pass plans with them; the function
+    // is where they are written.
+    let (errors, remarks): (Vec<ParamIssue>, Vec<ParamIssue>) =
+        verify_params(&graph).into_iter().partition(|i| i.severity == IssueSeverity::Error);
+    if !errors.is_empty() {
+        return Err(errors.into_iter().map(|i| Diagnostic::error(func_op, i.message)).collect());
+    }
+    remarks.into_iter().for_each(|i| Diagnostic::remark(func_op, i.message).emit());
     Ok(ReadGraph { graph, handles })
 }
 
