@@ -90,6 +90,11 @@ class _Flow:
                     for r, carried in zip(op.results, sub_results):
                         taint[r] = set().union(*(ins[i] for i in carried if i < len(ins)))
                     continue
+            if op.name == "stablehlo.optimization_barrier":
+                # The identity on each operand (jax.checkpoint's fence): no mixing.
+                for r, t in zip(op.results, ins):
+                    taint[r] = set(t)
+                continue
             if op.name in _SIGN_ERASING or (op.name == "stablehlo.multiply"
                                             and len(op.operands) == 2
                                             and op.operands[0] == op.operands[1]):
