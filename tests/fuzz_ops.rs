@@ -6,13 +6,11 @@
 
 use alpa_mlir::cluster::DeviceMesh;
 use alpa_mlir::intra::plan::{strategy_problem, IntraOptions};
-use alpa_mlir::intra::solution::SolveOptions;
 use alpa_mlir::ir::cost::op_cost;
 use alpa_mlir::ir::verify::verify_op;
 use alpa_mlir::passes::entry::{find_entry, DEFAULT_ENTRY};
 use alpa_mlir::passes::read_graph::read_function;
 use alpa_mlir::passes::standalone::ParsedModule;
-use alpa_mlir::sharding::strategy::StrategyOptions;
 use proptest::prelude::*;
 use std::time::Duration;
 
@@ -142,15 +140,7 @@ fn exercise(text: &str) {
         }
     }
     let mesh = DeviceMesh::abstract_units([2, 4], [1.0, 1.0], [1.0, 0.1]).expect("2x4 mesh");
-    let options = IntraOptions {
-        mesh,
-        strategy: StrategyOptions::default(),
-        allow_replicated_parameters: true,
-        memory_budget: None,
-        merge_trivial_ops: true,
-        solve: SolveOptions::default(),
-        prefer_reduce_scatter: false,
-    };
+    let options = IntraOptions::on_mesh(mesh);
     let _ = strategy_problem(graph, &options);
 }
 

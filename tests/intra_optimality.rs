@@ -6,7 +6,6 @@ use alpa_mlir::intra::plan::{plan_intra_op, strategy_problem, IntraOptions};
 use alpa_mlir::intra::{solve, solve_brute_force, SolveOptions};
 use alpa_mlir::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, Region, ValueRef};
 use alpa_mlir::ir::types::{ElementType, TensorType, ValueType};
-use alpa_mlir::sharding::strategy::StrategyOptions;
 use proptest::prelude::*;
 
 fn tensor(shape: &[i64]) -> ValueType {
@@ -146,15 +145,7 @@ fn program(n: i64, args: usize, steps: &[Step]) -> Graph {
 }
 
 fn options(mesh: DeviceMesh, merge: bool, budget: Option<u64>) -> IntraOptions {
-    IntraOptions {
-        mesh,
-        strategy: StrategyOptions::default(),
-        allow_replicated_parameters: true,
-        memory_budget: budget,
-        merge_trivial_ops: merge,
-        solve: SolveOptions::default(),
-        prefer_reduce_scatter: false,
-    }
+    IntraOptions { memory_budget: budget, merge_trivial_ops: merge, ..IntraOptions::on_mesh(mesh) }
 }
 
 fn search_space(problem: &alpa_mlir::intra::StrategyProblem) -> f64 {

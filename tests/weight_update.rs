@@ -8,21 +8,11 @@ use common::fixture_graph as graph;
 use alpa_mlir::cluster::{Collective, DeviceMesh};
 use alpa_mlir::intra::memory::peak_memory;
 use alpa_mlir::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, ALL_REDUCE_TIE_BREAK};
-use alpa_mlir::intra::solution::SolveOptions;
-use alpa_mlir::sharding::strategy::StrategyOptions;
 use std::collections::BTreeMap;
 
 
 fn options(mesh: DeviceMesh, prefer_reduce_scatter: bool) -> IntraOptions {
-    IntraOptions {
-        mesh,
-        strategy: StrategyOptions::default(),
-        allow_replicated_parameters: true,
-        memory_budget: None,
-        merge_trivial_ops: true,
-        solve: SolveOptions::default(),
-        prefer_reduce_scatter,
-    }
+    IntraOptions { prefer_reduce_scatter, ..IntraOptions::on_mesh(mesh) }
 }
 
 /// (count, bytes) of every collective kind the plan runs.

@@ -16,20 +16,11 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO_ROOT
+from pipeline_fixtures import alpa_opt
 
 from alpa_mlir.fixtures import fixture_path
 
 
-def alpa_opt() -> Path:
-    p = Path(os.environ.get("ALPA_OPT", "target/release/alpa-opt"))
-    if not p.is_absolute():
-        p = REPO_ROOT / p
-    if not p.exists():
-        msg = f"alpa-opt not found at {p} (build it, or set ALPA_OPT)"
-        if os.environ.get("ALPA_REQUIRE_OPT") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
-    return p
 
 
 def test_inline_preserves_numerics(fixture_stem, tmp_path):

@@ -33,6 +33,22 @@ pub struct IntraOptions {
     pub prefer_reduce_scatter: bool,
 }
 
+impl IntraOptions {
+    /// The pass's defaults on `mesh`: replicated parameters allowed, no budget, trivial ops
+    /// merged, the default solver, no weight-update sharding.
+    pub fn on_mesh(mesh: DeviceMesh) -> IntraOptions {
+        IntraOptions {
+            mesh,
+            strategy: StrategyOptions::default(),
+            allow_replicated_parameters: true,
+            memory_budget: None,
+            merge_trivial_ops: true,
+            solve: SolveOptions::default(),
+            prefer_reduce_scatter: false,
+        }
+    }
+}
+
 /// Alpa's tie-break: every all-reduce costs a little more, so that among plans with equal
 /// communication volume the one with fewer all-reduces wins. Alpa adds 0.01 in its abstract
 /// units (alpha = 1); scaled by the mesh's latency it stays negligible in seconds too.

@@ -3,7 +3,6 @@
 use crate::cluster::{Collective, DeviceMesh, MeshAxes};
 use crate::intra::memory::peak_memory;
 use crate::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, ALL_REDUCE_TIE_BREAK};
-use crate::intra::solution::SolveOptions;
 use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, ValueRef};
 use crate::ir::op_table::test_util::{add_body, f32t, ints, op, opaque};
 use crate::ir::types::ValueType;
@@ -76,14 +75,10 @@ fn momentum_step() -> Graph {
 
 fn options(shape: [usize; 2], prefer_reduce_scatter: bool) -> IntraOptions {
     IntraOptions {
-        mesh: DeviceMesh::abstract_units(shape, [1.0, 1.0], [1.0, 1.0]).unwrap(),
         // Data parallelism, as in the paper's setting for this rewrite: the batch on axis 0.
         strategy: StrategyOptions { force_batch_dim_to_mesh_dim: Some(0), ..StrategyOptions::default() },
-        allow_replicated_parameters: true,
-        memory_budget: None,
-        merge_trivial_ops: true,
-        solve: SolveOptions::default(),
         prefer_reduce_scatter,
+        ..IntraOptions::on_mesh(DeviceMesh::abstract_units(shape, [1.0, 1.0], [1.0, 1.0]).unwrap())
     }
 }
 
