@@ -64,3 +64,25 @@ module {
     return %0 : tensor<8x16xf32>
   }
 }
+
+// -----
+
+module {
+  "sdy.mesh"() <{mesh = #sdy.mesh<["x"=1, "y"=2]>, sym_name = "a"}> : () -> ()
+  func.func public @main(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+    // expected-error @+1 {{alpa-lower-transfers: a local all-gather along dimension 5 in groups of 2 does not split the destination tile [8, 16] evenly}}
+    %0 = "alpa.transfer_plan"(%arg0) {mode = "local-all-gather", pieces = [], gathers = [{devices = array<i64: 2, 3>, dim = 5 : i64, offset = array<i64: 0, 0>, sizes = array<i64: 8, 16>, parts = [{offset = array<i64: 0, 0>, sizes = array<i64: 8, 8>}, {offset = array<i64: 0, 8>, sizes = array<i64: 8, 8>}]}], dst_devices = array<i64: 2, 3>, dst_logical_mesh = array<i64: 1, 2>, dst_sharding = #sdy.sharding<@a, [{}, {}]>, src_devices = array<i64: 0, 1>, src_logical_mesh = array<i64: 1, 2>, src_sharding = #sdy.sharding<@a, [{}, {}]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    return %0 : tensor<8x16xf32>
+  }
+}
+
+// -----
+
+module {
+  "sdy.mesh"() <{mesh = #sdy.mesh<["x"=1, "y"=2]>, sym_name = "a"}> : () -> ()
+  func.func public @main(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+    // expected-error @+1 {{alpa-lower-transfers: gather part 1 at [0, 4] of sizes [8, 8] is not its even share of the tile}}
+    %0 = "alpa.transfer_plan"(%arg0) {mode = "local-all-gather", pieces = [], gathers = [{devices = array<i64: 2, 3>, dim = 1 : i64, offset = array<i64: 0, 0>, sizes = array<i64: 8, 16>, parts = [{offset = array<i64: 0, 0>, sizes = array<i64: 8, 8>}, {offset = array<i64: 0, 4>, sizes = array<i64: 8, 8>}]}], dst_devices = array<i64: 2, 3>, dst_logical_mesh = array<i64: 1, 2>, dst_sharding = #sdy.sharding<@a, [{}, {}]>, src_devices = array<i64: 0, 1>, src_logical_mesh = array<i64: 1, 2>, src_sharding = #sdy.sharding<@a, [{}, {}]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    return %0 : tensor<8x16xf32>
+  }
+}

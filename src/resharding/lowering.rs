@@ -264,8 +264,25 @@ pub fn lower(
             if covered != (0..dst.devices.len()).collect::<Vec<_>>() {
                 return Err("local all-gather groups do not cover the destination devices once each".into());
             }
+            let k = gathers[0].devices.len() as i64;
+            if dim >= dst_tile.len() || k == 0 || dst_tile[dim] % k != 0 {
+                return Err(format!("a local all-gather along dimension {dim} in groups of {k} does not split the destination tile {dst_tile:?} evenly"));
+            }
             let mut part = dst_tile.clone();
-            part[dim] /= gathers[0].devices.len() as i64;
+            part[dim] /= k;
+            // Each device's part is its even share of the tile: what the all-gather rebuilds.
+            for gather in gathers {
+                for (j, received) in gather.parts.iter().enumerate() {
+                    let fits = received.rank() == part.len()
+                        && (0..part.len()).all(|d| {
+                            let start = gather.tile.offset.get(d).copied().unwrap_or(0) + if d == dim { j as i64 * part[d] } else { 0 };
+                            received.offset[d] == start && received.sizes[d] <= part[d]
+                        });
+                    if !fits {
+                        return Err(format!("gather part {j} at {:?} of sizes {:?} is not its even share of the tile", received.offset, received.sizes));
+                    }
+                }
+            }
             Some(GatherProgram { devices: dst.devices.clone(), part, tile: dst_tile.clone(), dim, groups })
         }
         _ => None,
