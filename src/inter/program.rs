@@ -14,12 +14,15 @@
 //!   mean over the batch, so the global-batch gradient is the mean of the microbatch ones) or
 //!   their sum (`GradientCombine::Sum`, and always for integer values such as counts);
 //!   batch-independent values are taken from the last microbatch.
+//! - A value computed from constants only is recomputed in every function that reads it: it
+//!   never crosses stages (an unrolled scan's loop-invariant values are read by every layer).
 //! - Calls follow the schedule (1F1B or GPipe); the order is checked to respect every data
 //!   dependency, so a stage assignment that would need a cycle is an error, never a wrong
 //!   program.
 
 use super::memory::Schedule;
 use super::train_step::{Phase, TrainStep};
+use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::types::ValueType;
 use std::collections::{BTreeSet, HashMap};
@@ -96,7 +99,8 @@ pub struct PipelineProgram {
     pub accumulated: Vec<(ValueRef, Accumulate)>,
     /// Stage of every op of the entry body.
     pub stage_of_op: Vec<usize>,
-    /// Function of every op of the entry body.
+    /// Function of every op of the entry body (an op of constants is also in the `ops` of
+    /// every function that reads it).
     pub function_of_op: Vec<usize>,
 }
 
@@ -216,38 +220,49 @@ pub fn build_program(
         _ => FunctionKind::Backward,
     };
 
+    // Values of constants are computed by every function that reads them (see
+    // ir/constant_values.rs): an op of constants stays in its own function only when the step
+    // returns it or nothing reads it.
+    let constant = constant_ops(graph);
+    let users = graph.body.users();
+    let returned: BTreeSet<usize> = graph.returned.iter().filter_map(|v| producer(*v)).collect();
+    let stays_home =
+        |i: usize| !constant[i] || returned.contains(&i) || users[i].iter().all(|readers| readers.is_empty());
+
     // Functions in a fixed order: forward by stage, backward by stage, apply by stage.
     let mut index_of: HashMap<(usize, FunctionKind), usize> = HashMap::new();
     let mut functions: Vec<StageFunction> = Vec::new();
+    let mut function_of_op = vec![0; ops.len()];
     for kind in [FunctionKind::Forward, FunctionKind::Backward, FunctionKind::Apply] {
         for stage in 0..num_stages {
-            let members: Vec<usize> =
-                (0..ops.len()).filter(|&i| stage_of_op[i].min(num_stages - 1) == stage && kind_of(i) == kind).collect();
-            if members.is_empty() {
+            let home = |i: usize| stage_of_op[i].min(num_stages - 1) == stage && kind_of(i) == kind;
+            let own: Vec<usize> = (0..ops.len()).filter(|&i| home(i) && stays_home(i)).collect();
+            if own.is_empty() {
                 continue;
             }
-            index_of.insert((stage, kind), functions.len());
+            let f = functions.len();
+            for i in (0..ops.len()).filter(|&i| home(i)) {
+                function_of_op[i] = f;
+            }
+            index_of.insert((stage, kind), f);
+            let members = with_constants_read(graph, &constant, own);
             functions.push(StageFunction { stage, kind, ops: members, inputs: Vec::new(), outputs: Vec::new() });
-        }
-    }
-    let mut function_of_op = vec![0; ops.len()];
-    for (f, function) in functions.iter().enumerate() {
-        for &op in &function.ops {
-            function_of_op[op] = f;
         }
     }
     let owner = |v: ValueRef| match v {
         ValueRef::Op { op, .. } => Some(function_of_op[op]),
         _ => None,
     };
-    // Inputs: operands from outside the function, in order of first use. Outputs: values used
-    // by another function or returned, in program order.
+    // Inputs: operands from outside the function, in order of first use (never a value of
+    // constants: the function computes it). Outputs: values used by another function or
+    // returned, in program order.
     let mut outputs: Vec<BTreeSet<(usize, usize)>> = vec![BTreeSet::new(); functions.len()];
     for (f, function) in functions.iter_mut().enumerate() {
         let mut seen = BTreeSet::new();
         for &op in &function.ops {
             for &v in &ops[op].operands {
-                if owner(v) != Some(f) && !matches!(v, ValueRef::Outer) && seen.insert(v) {
+                let computed_here = owner(v) == Some(f) || producer(v).is_some_and(|p| constant[p]);
+                if !computed_here && !matches!(v, ValueRef::Outer) && seen.insert(v) {
                     function.inputs.push(v);
                 }
             }
@@ -299,6 +314,28 @@ pub fn build_program(
     };
     check_order(&program)?;
     Ok(program)
+}
+
+fn producer(v: ValueRef) -> Option<usize> {
+    match v {
+        ValueRef::Op { op, .. } => Some(op),
+        _ => None,
+    }
+}
+
+/// `own` (ops, in program order) and every op of constants they read, directly or through
+/// other such ops, in program order.
+fn with_constants_read(graph: &Graph, constant: &[bool], own: Vec<usize>) -> Vec<usize> {
+    let mut members: BTreeSet<usize> = own.iter().copied().collect();
+    let mut stack = own;
+    while let Some(op) = stack.pop() {
+        for p in graph.ops()[op].operands.iter().filter_map(|v| producer(*v)) {
+            if constant[p] && members.insert(p) {
+                stack.push(p);
+            }
+        }
+    }
+    members.into_iter().collect()
 }
 
 fn captures(block: &crate::ir::graph::Block) -> bool {

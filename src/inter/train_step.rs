@@ -10,6 +10,7 @@
 //! the whole step.
 
 use crate::intra::merge::is_heavy;
+use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::types::ValueType;
 
@@ -126,6 +127,9 @@ pub fn analyze(graph: &Graph) -> Result<TrainStep, TrainStepError> {
     // those). Reading none, it follows the earliest of its backward operands: a gradient
     // arriving from later layers meets a value of this layer, not the other way round.
     let users = graph.body.users();
+    // A value of constants (a loop-invariant mask every copy of an unrolled scan reads) is no
+    // layer's activation: the first layer that reads it says nothing about a backward op.
+    let constant = constant_ops(graph);
     let first_forward_consumer = |value_op: usize| {
         users[value_op].iter().flatten().map(|&(user, _)| user).filter(|&u| forward[u]).min().unwrap_or(value_op)
     };
@@ -139,7 +143,7 @@ pub fn analyze(graph: &Graph) -> Result<TrainStep, TrainStepError> {
                     .operands
                     .iter()
                     .filter_map(|v| match *v {
-                        ValueRef::Op { op, .. } if forward[op] => Some(first_forward_consumer(op)),
+                        ValueRef::Op { op, .. } if forward[op] && !constant[op] => Some(first_forward_consumer(op)),
                         ValueRef::Arg(a) => first_forward_use(a),
                         _ => None,
                     })

@@ -1,5 +1,6 @@
 pub mod attr_text;
 pub mod batch_split;
+pub mod constant_values;
 pub mod cost;
 pub mod graph;
 pub mod loops;

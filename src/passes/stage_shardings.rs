@@ -73,7 +73,7 @@ pub fn pin(module: MlirOperation, graph: &Graph, program: &PipelineProgram, clon
     let context = mlir::context(module);
     let functions: HashMap<String, MlirOperation> = super::entry::functions(module).into_iter().map(|f| (f.name(), f.op)).collect();
     let n = graph.ops().len();
-    for function in &program.functions {
+    for (f, function) in program.functions.iter().enumerate() {
         let stage = stages.get(function.stage).ok_or("a function of a stage without a plan")?;
         let mesh = stage_mesh(function.stage, stage.logical_mesh)?;
         // What every value of the entry looks like from this stage: its own results, the
@@ -87,7 +87,8 @@ pub fn pin(module: MlirOperation, graph: &Graph, program: &PipelineProgram, clon
         let args: Vec<Option<&ShardingSpec>> = (0..graph.args.len()).map(|a| stage.arg_specs.get(&a)).collect();
         let mut handles: Vec<Option<MlirOperation>> = vec![None; n];
         let mut operands: Vec<Vec<Option<&ShardingSpec>>> = vec![Vec::new(); n];
-        for &op in &function.ops {
+        // Copies of values of constants (not the function's own ops) are left to propagation.
+        for &op in function.ops.iter().filter(|&&op| program.function_of_op[op] == f) {
             handles[op] = clones.get(op).copied().flatten();
             operands[op] = stage.operand_specs[op].as_ref().map(|specs| specs.iter().map(Option::as_ref).collect()).unwrap_or_default();
         }

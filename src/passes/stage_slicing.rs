@@ -91,7 +91,7 @@ pub fn emit(
     // The stage functions, before the entry.
     let mut clones: Vec<Option<MlirOperation>> = vec![None; handles.len()];
     let mut function_result_types: Vec<Vec<MlirType>> = Vec::new();
-    for function in &program.functions {
+    for (f, function) in program.functions.iter().enumerate() {
         let inputs: Vec<MlirValue> = function.inputs.iter().map(|v| original(*v)).collect::<Result<_, _>>()?;
         let outputs: Vec<MlirValue> = function.outputs.iter().map(|v| original(*v)).collect::<Result<_, _>>()?;
         let input_types: Vec<MlirType> = inputs.iter().map(|v| value_type(*v)).collect();
@@ -133,7 +133,11 @@ pub fn emit(
             for &op in &function.ops {
                 let clone = mlirOperationClone(handles[op]);
                 mlirBlockAppendOwnedOperation(block, clone);
-                clones[op] = Some(clone);
+                // A value of constants copied into a function that reads it is not the op's
+                // own clone (its stage's shardings are written on that one only).
+                if program.function_of_op[op] == f {
+                    clones[op] = Some(clone);
+                }
                 for i in 0..mlirOperationGetNumOperands(clone) {
                     let operand = mlirOperationGetOperand(clone, i);
                     let new = mapped.get(&(operand.ptr as *mut _)).copied().ok_or("an operand from outside the stage function")?;
