@@ -5,6 +5,7 @@
 //! whose trip count cannot be read this way is left to the caller (costed once, not unrolled).
 
 pub mod fold;
+pub mod repeated_slices;
 pub mod stacks;
 pub mod unroll;
 

@@ -10,6 +10,7 @@ use super::options::PassOptions;
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::ir::graph::ValueRef;
+use crate::ir::loops::repeated_slices::repeated_slices;
 use crate::ir::loops::stacks::find_stacks;
 use crate::ir::loops::unroll::{unroll_plan, Copy, Unrolled};
 use mlir_sys::*;
@@ -85,9 +86,10 @@ pub fn unroll_entry(entry: Function, max_ops: u64, pass: &str) -> PassResult {
     }
     if unrolled > 0 {
         let stacks = split_stacks(entry)?;
+        let merged = merge_repeated_slices(entry)?;
         Diagnostic::remark(
             entry.op,
-            format!("{pass}: unrolled {unrolled} loops into {copies} copies of their bodies; {stacks} stacks written row by row are concatenations of their rows"),
+            format!("{pass}: unrolled {unrolled} loops into {copies} copies of their bodies; {stacks} stacks written row by row are concatenations of their rows; {merged} repeated slices read the first equal one"),
         )
         .emit();
     }
@@ -136,6 +138,21 @@ fn split_stacks(entry: Function) -> Result<usize, Vec<Diagnostic>> {
         }
     }
     Ok(stacks.len())
+}
+
+/// Replaces each slice equal to an earlier one (`ir::loops::repeated_slices`) by that one.
+/// Returns how many were replaced.
+fn merge_repeated_slices(entry: Function) -> Result<usize, Vec<Diagnostic>> {
+    let read = read_function(entry)?;
+    let pairs = repeated_slices(&read.graph.body);
+    for &(later, first) in &pairs {
+        let (later, first) = (read.handles[later], read.handles[first]);
+        unsafe {
+            mlirValueReplaceAllUsesOfWith(mlir::results(later)[0], mlir::results(first)[0]);
+            mlirOperationDestroy(later);
+        }
+    }
+    Ok(pairs.len())
 }
 
 /// Values of the loop's body mapped to the values that replace them in the current copy.
