@@ -45,7 +45,7 @@ use crate::cluster::mesh::{DeviceMesh, PhysicalSubmesh};
 use crate::cluster::spec::Cluster;
 use crate::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, PlanError};
 use crate::intra::solution::SolveOptions;
-use crate::ir::cost::op_cost;
+use crate::ir::cost::op_cost_in_block;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::types::ValueType;
 use crate::sharding::strategy::StrategyOptions;
@@ -176,7 +176,7 @@ impl<'g> GraphStageOracle<'g> {
             .map(|i| {
                 let op = &graph.ops()[i];
                 let operands = graph.operand_tensors(i);
-                let cost = op_cost(op, &operands).map_err(|e| e.to_string())?;
+                let cost = op_cost_in_block(&graph.body, i).map_err(|e| e.to_string())?;
                 // The element type the op computes in: its inputs' (a bf16 matmul accumulating
                 // into f32 runs at the bf16 rate), else its result's.
                 let element = operands
@@ -476,6 +476,7 @@ mod tests {
     use crate::inter::layer_assignment::assign_layers;
     use crate::inter::tests::graphs::tanh_mlp_step;
     use crate::inter::train_step::analyze;
+    use crate::ir::cost::op_cost;
     use crate::inter::{plan_pipeline_parallel, CachedCost, ClusterShape, StageDpOptions, TableOptions};
 
     fn cluster() -> Cluster {
@@ -687,6 +688,14 @@ mod tests {
         let forbidden = OracleOptions { sharded_params_variant: true, allow_replicated_parameters: false, ..OracleOptions::default() };
         let f = GraphStageOracle::new(&graph, layer_of, Some(&step), cluster(), forbidden).unwrap();
         assert_eq!(f.cost_options(0..2, sub(2)).len(), plain.cost_options(0..2, sub(2)).len());
+    }
+
+    #[test]
+    fn a_counted_loop_costs_its_body_times_its_trips() {
+        let graph = crate::inter::layer_assignment::tests::scan_function();
+        let o = GraphStageOracle::new(&graph, vec![0, 0], None, cluster(), OracleOptions::default()).unwrap();
+        let flops = crate::ir::cost::op_cost_in_block(&graph.body, 1).unwrap().flops as f64;
+        assert!(close(*o.op_seconds[1].as_ref().unwrap(), cluster().compute_seconds(flops, "f32")));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::cluster_graph::{OpNode, Operand, ValueRef};
 use super::clustering::{cluster_operators, describe_clustering, equal_operator_boundaries, ClusterOptions, Clustering};
 use super::error::InterError;
 use super::train_step::{Phase, TrainStep};
-use crate::ir::cost::op_cost;
+use crate::ir::cost::op_cost_in_block;
 use crate::ir::graph::{Graph, ValueRef as GraphValue};
 use thiserror::Error;
 
@@ -69,7 +69,8 @@ pub fn clustering_ops(graph: &Graph, selected: &[usize]) -> Result<Vec<OpNode>, 
         .iter()
         .map(|&index| {
             let op = &graph.ops()[index];
-            let cost = op_cost(op, &graph.operand_tensors(index))
+            // A counted while loop weighs its body times its trip count, as in ir/cost.rs.
+            let cost = op_cost_in_block(&graph.body, index)
                 .map_err(|e| LayerAssignmentError::Op { op: index, message: e.to_string() })?;
             let operands = op
                 .operands
@@ -200,7 +201,7 @@ fn place_all_ops(n: usize, step: Option<&TrainStep>, clustered: &[usize], cluste
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::inter::clustering::LayerCount;
     use crate::inter::tests::graphs::tanh_mlp_step;
@@ -260,6 +261,30 @@ mod tests {
         }
         assert_eq!(user_layer_of("loc(\"a/alpa_layer_3/b/alpa_layer_12/c\")"), Some(12));
         assert_eq!(user_layer_of("loc(\"alpa_layer_x\")"), None);
+    }
+
+    /// The 3-trip scan of ir/loops/tests.rs as a function: its arguments, the loop's result.
+    pub(crate) fn scan_function() -> Graph {
+        use crate::ir::graph::Param;
+        let body = crate::ir::loops::tests::scan(crate::ir::loops::tests::lt_three(), 0, vec![]);
+        let results = vec![Param { ty: body.ops[1].results[2].clone(), attrs: Default::default() }];
+        Graph {
+            func_name: "main".into(),
+            args: body.args.iter().map(|ty| Param { ty: ty.clone(), attrs: Default::default() }).collect(),
+            results,
+            returned: vec![GraphValue::Op { op: 1, result: 2 }],
+            body,
+        }
+    }
+
+    #[test]
+    fn a_counted_loop_weighs_its_body_times_its_trips() {
+        let graph = scan_function();
+        let ops = clustering_ops(&graph, &[0, 1]).unwrap();
+        let counted = op_cost_in_block(&graph.body, 1).unwrap().flops as f64;
+        let once = crate::ir::cost::op_cost(&graph.ops()[1], &graph.operand_tensors(1)).unwrap().flops as f64;
+        assert_eq!(ops[1].flops, counted);
+        assert!(counted > 2.0 * once, "3 trips: {counted} vs one body {once}");
     }
 
     #[test]

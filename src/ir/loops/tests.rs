@@ -35,7 +35,7 @@ fn block(args: &[TensorType], ops: Vec<OpNode>, returned: Vec<ValueRef>) -> Bloc
 
 /// `outer`: %0 = 0, %1 = while(%0, arg0 [stacked 3x4], arg1 [4]) with the condition `cond` and
 /// a body that reads row `index(i)` of the stack and adds it to the carry (JAX's scan).
-fn scan(cond: Vec<OpNode>, init: i64, index: Vec<OpNode>) -> Block {
+pub(crate) fn scan(cond: Vec<OpNode>, init: i64, index: Vec<OpNode>) -> Block {
     let carried = [i32s(), f32t(&[3, 4]), f32t(&[4])];
     let cond = block(&carried, cond, vec![r(1)]);
     let mut body = vec![constant(1), with(op("stablehlo.add", &[i32s()], &[]), &[ValueRef::Arg(0), r(0)])];
@@ -53,7 +53,7 @@ fn scan(cond: Vec<OpNode>, init: i64, index: Vec<OpNode>) -> Block {
     block(&[f32t(&[3, 4]), f32t(&[4])], vec![constant(init), w], vec![ValueRef::Op { op: 1, result: 2 }])
 }
 
-fn lt_three() -> Vec<OpNode> {
+pub(crate) fn lt_three() -> Vec<OpNode> {
     vec![constant(3), compare("LT", ValueRef::Arg(0), r(0))]
 }
 
