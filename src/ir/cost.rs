@@ -35,9 +35,8 @@
 use crate::ir::attr_text::ConvDimensionNumbers;
 use crate::ir::graph::{Attr, Block, OpNode, Region};
 use crate::ir::loops::counted_loop;
-use crate::ir::op_table::{canonical_name, elementwise_info, op_rule, opaque_text, OpTableError};
+use crate::ir::op_table::{canonical_name, elementwise_info, op_rule, opaque_text, shape_err, OpTableError};
 use crate::ir::types::{TensorType, ValueType};
-use std::ops::{Add, AddAssign};
 
 /// What one op (or a block of ops) costs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,61 +50,49 @@ pub struct OpCost {
     pub known: bool,
 }
 
-impl Add for OpCost {
-    type Output = OpCost;
-    fn add(self, o: OpCost) -> OpCost {
-        OpCost {
-            flops: self.flops.saturating_add(o.flops),
-            transcendentals: self.transcendentals.saturating_add(o.transcendentals),
-            bytes_read: self.bytes_read.saturating_add(o.bytes_read),
-            bytes_written: self.bytes_written.saturating_add(o.bytes_written),
-            known: self.known && o.known,
-        }
-    }
-}
-
-impl AddAssign for OpCost {
-    fn add_assign(&mut self, o: OpCost) {
-        *self = *self + o;
-    }
-}
-
-/// Elements of a tensor, saturating instead of overflowing.
-fn elements(t: &TensorType) -> u64 {
-    t.shape.iter().fold(1u64, |acc, &d| acc.saturating_mul(d.max(0) as u64))
-}
-
-fn tensor_bytes(t: &TensorType) -> u64 {
-    elements(t).saturating_mul(t.element.bits() as u64).div_ceil(8)
-}
-
-fn value_bytes(v: &ValueType) -> u64 {
-    match v {
-        ValueType::Tensor(t) => tensor_bytes(t),
-        ValueType::Tuple(items) => items.iter().fold(0u64, |acc, v| acc.saturating_add(value_bytes(v))),
-        ValueType::Token | ValueType::Other(_) => 0,
-    }
-}
-
 impl OpCost {
-    /// `n` times this cost (saturating).
-    pub fn times(self, n: u64) -> OpCost {
-        OpCost {
-            flops: self.flops.saturating_mul(n),
-            transcendentals: self.transcendentals.saturating_mul(n),
-            bytes_read: self.bytes_read.saturating_mul(n),
-            bytes_written: self.bytes_written.saturating_mul(n),
-            known: self.known,
-        }
+    /// This cost plus `o`; `None` when a total passes u64.
+    pub fn checked_add(self, o: OpCost) -> Option<OpCost> {
+        Some(OpCost {
+            flops: self.flops.checked_add(o.flops)?,
+            transcendentals: self.transcendentals.checked_add(o.transcendentals)?,
+            bytes_read: self.bytes_read.checked_add(o.bytes_read)?,
+            bytes_written: self.bytes_written.checked_add(o.bytes_written)?,
+            known: self.known && o.known,
+        })
     }
+
+    /// `n` times this cost; `None` when a total passes u64.
+    pub fn checked_times(self, n: u64) -> Option<OpCost> {
+        Some(OpCost {
+            flops: self.flops.checked_mul(n)?,
+            transcendentals: self.transcendentals.checked_mul(n)?,
+            bytes_read: self.bytes_read.checked_mul(n)?,
+            bytes_written: self.bytes_written.checked_mul(n)?,
+            known: self.known,
+        })
+    }
+}
+
+/// The error for a count that does not fit u64: it cannot be costed, and a saturated count
+/// would cost 2^96 as 2^64.
+pub fn past_u64(op: &OpNode, what: &str) -> OpTableError {
+    shape_err(op, format!("{what} pass 2^64: sizes past u64 cannot be costed"))
+}
+
+/// Summed bytes of values given by their sizes (`None` for one past u64); `None` past u64.
+fn sum_bytes(mut sizes: impl Iterator<Item = Option<u64>>) -> Option<u64> {
+    sizes.try_fold(0u64, |acc, b| acc.checked_add(b?))
 }
 
 /// The cost of `op` given its operands' types (`None` where not a ranked tensor or unknown).
 /// A while loop's trip count is not visible from here (its initial values are in the enclosing
 /// block): its body counts once; [`op_cost_in_block`] multiplies it by a static trip count.
-/// Errors are the op table's: malformed attributes or shapes that contradict the op.
+/// Errors are the op table's: malformed attributes or shapes that contradict the op, and
+/// counts past u64.
 pub fn op_cost(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<OpCost, OpTableError> {
-    cost_with_trips(op, operands, None)
+    let bytes_read = sum_bytes(operands.iter().flatten().map(|t| t.checked_byte_size()));
+    cost_with_trips(op, operands, bytes_read, None)
 }
 
 /// The cost of op `index` of `block`, a while loop's body times its static trip count.
@@ -113,30 +100,39 @@ pub fn op_cost_in_block(block: &Block, index: usize) -> Result<OpCost, OpTableEr
     let op = &block.ops[index];
     let operands: Vec<Option<&TensorType>> =
         op.operands.iter().map(|v| block.value_type(*v).and_then(ValueType::tensor)).collect();
+    let bytes_read = sum_bytes(operands.iter().flatten().map(|t| t.checked_byte_size()));
     let trips = (op.name == "stablehlo.while").then(|| counted_loop(op, block).ok().map(|c| c.trips)).flatten();
-    cost_with_trips(op, &operands, trips)
+    cost_with_trips(op, &operands, bytes_read, trips)
 }
 
-fn cost_with_trips(op: &OpNode, operands: &[Option<&TensorType>], trips: Option<u64>) -> Result<OpCost, OpTableError> {
+fn cost_with_trips(
+    op: &OpNode,
+    operands: &[Option<&TensorType>],
+    bytes_read: Option<u64>,
+    trips: Option<u64>,
+) -> Result<OpCost, OpTableError> {
     let rule = op_rule(op, operands)?;
     let name = canonical_name(&op.name);
+    let elements = |t: &TensorType| t.checked_elements().ok_or_else(|| past_u64(op, &format!("the elements of {t}")));
     let result = op.results.first().and_then(ValueType::tensor);
-    let out = result.map_or(0, elements);
+    let out = result.map_or(Ok(0), elements)?;
     let input = operands.first().copied().flatten();
-    let inp = input.map_or(0, elements);
+    let inp = input.map_or(Ok(0), elements)?;
     let body = |i: usize| body_ops(op.regions.get(i));
-    let mul = |a: u64, b: u64| a.saturating_mul(b);
+    let flops_past = || past_u64(op, "its FLOPs");
+    let mul = |a: u64, b: u64| a.checked_mul(b).ok_or_else(flops_past);
 
     let mut cost = OpCost {
-        bytes_read: operands.iter().flatten().fold(0u64, |acc, t| acc.saturating_add(tensor_bytes(t))),
-        bytes_written: op.results.iter().fold(0u64, |acc, v| acc.saturating_add(value_bytes(v))),
+        bytes_read: bytes_read.ok_or_else(|| past_u64(op, "its operands' bytes"))?,
+        bytes_written: sum_bytes(op.results.iter().map(ValueType::checked_byte_size))
+            .ok_or_else(|| past_u64(op, "its results' bytes"))?,
         known: rule.known,
         ..OpCost::default()
     };
     let all_operands = operands.iter().all(Option::is_some);
 
     if let Some(info) = elementwise_info(&name) {
-        cost.flops = mul(info.flops, out);
+        cost.flops = mul(info.flops, out)?;
         if info.transcendental {
             cost.transcendentals = out;
         }
@@ -145,40 +141,47 @@ fn cost_with_trips(op: &OpNode, operands: &[Option<&TensorType>], trips: Option<
     let mut inner = OpCost { known: true, ..OpCost::default() };
     cost.flops = match name.as_str() {
         "dot_general" | "dot" if all_operands => {
-            let space = rule.iteration_space().min(u64::MAX as u128 / 2) as u64;
-            mul(2, space)
+            let space = u64::try_from(rule.iteration_space()).map_err(|_| flops_past())?;
+            mul(2, space)?
         }
-        "convolution" if all_operands && operands.len() == 2 => conv_flops(op, operands[1], out)?,
+        "convolution" if all_operands && operands.len() == 2 => match operands[1] {
+            Some(kernel) => mul(mul(out, elements(kernel)? / conv_output_features(op, kernel)?)?, 2)?,
+            None => out,
+        },
         "dot_general" | "dot" | "convolution" => {
             cost.known = false;
             out
         }
-        "map" => mul(out, body(0)),
-        "reduce" => mul(inp, body(0)),
+        "map" => mul(out, body(0))?,
+        "reduce" => mul(inp, body(0))?,
         "reduce_window" => {
-            let window = window_elements(op).unwrap_or_else(|| (inp / out.max(1)).max(1));
-            mul(mul(out, window), body(0))
+            let window = match window_elements(op) {
+                Some(w) => w.ok_or_else(flops_past)?,
+                None => (inp / out.max(1)).max(1),
+            };
+            mul(mul(out, window)?, body(0))?
         }
         "select_and_scatter" => {
-            let source = operands.get(1).copied().flatten().map_or(0, elements);
-            let window = window_elements(op).unwrap_or(1);
-            mul(source, mul(window, body(0)).saturating_add(body(1)))
+            let source = operands.get(1).copied().flatten().map_or(Ok(0), elements)?;
+            let window = window_elements(op).unwrap_or(Some(1)).ok_or_else(flops_past)?;
+            let per = mul(window, body(0))?.checked_add(body(1)).ok_or_else(flops_past)?;
+            mul(source, per)?
         }
         "scatter" => {
             let n = (operands.len().saturating_sub(1)) / 2;
-            let updates = operands.get(n + 1).copied().flatten().map_or(0, elements);
-            mul(updates, body(0))
+            let updates = operands.get(n + 1).copied().flatten().map_or(Ok(0), elements)?;
+            mul(updates, body(0))?
         }
         "sort" => {
             let rank = input.map_or(0, TensorType::rank) as i64;
             let raw = op.attr("dimension").and_then(|a| a.as_int()).unwrap_or(-1);
             let dim = if raw < 0 { raw + rank } else { raw };
             let n = input.and_then(|t| t.shape.get(dim.max(0) as usize)).copied().unwrap_or(1);
-            mul(mul(inp, ceil_log2(n as u64)), body(0))
+            mul(mul(inp, ceil_log2(n as u64))?, body(0))?
         }
         "chlo.top_k" => {
             let k = op.attr("k").and_then(|a| a.as_int()).unwrap_or(1).max(1) as u64;
-            mul(inp, ceil_log2(k).max(1))
+            mul(inp, ceil_log2(k).max(1))?
         }
         "batch_norm_training" | "batch_norm_inference" | "batch_norm_grad" => {
             let per = match name.as_str() {
@@ -186,33 +189,39 @@ fn cost_with_trips(op: &OpNode, operands: &[Option<&TensorType>], trips: Option<
                 "batch_norm_inference" => 4,
                 _ => 10,
             };
-            cost.transcendentals = operands.get(1).copied().flatten().map_or(0, elements);
-            mul(inp, per).saturating_add(cost.transcendentals)
+            cost.transcendentals = operands.get(1).copied().flatten().map_or(Ok(0), elements)?;
+            mul(inp, per)?.checked_add(cost.transcendentals).ok_or_else(flops_past)?
         }
-        "cholesky" => matrix_flops(input, |n, _| n.saturating_mul(n).saturating_mul(n) / 3),
+        "cholesky" => matrix_flops(input, |n, _| u64::try_from((n as u128).pow(3) / 3).ok()).ok_or_else(flops_past)?,
         "triangular_solve" => {
             let b = operands.get(1).copied().flatten();
             let left = matches!(op.attr("left_side"), Some(Attr::Bool(true)));
-            matrix_flops(b, |rows, cols| {
+            let flops = matrix_flops(b, |rows, cols| {
                 let (solved, free) = if left { (rows, cols) } else { (cols, rows) };
-                solved.saturating_mul(solved).saturating_mul(free)
-            })
+                solved.checked_mul(solved)?.checked_mul(free)
+            });
+            flops.ok_or_else(flops_past)?
         }
         "fft" => {
             let lengths = op.attr("fft_length").and_then(|a| a.as_i64_array()).unwrap_or(&[]);
-            let n = lengths.iter().fold(1u64, |acc, &l| acc.saturating_mul(l.max(1) as u64));
+            let n = lengths.iter().try_fold(1u64, |acc, &l| acc.checked_mul(l.max(1) as u64)).ok_or_else(flops_past)?;
             let transforms = inp / n.max(1);
-            mul(transforms, mul(mul(5, n), ceil_log2(n)))
+            mul(transforms, mul(mul(5, n)?, ceil_log2(n))?)?
         }
-        "rng_bit_generator" => op.results.get(1).and_then(ValueType::tensor).map_or(0, elements),
+        "rng_bit_generator" => op.results.get(1).and_then(ValueType::tensor).map_or(Ok(0), elements)?,
         "rng" => out,
         "while" => {
             // Without a static trip count: condition and body once.
-            let (cond, body) = (region_cost(op.regions.first())?, region_cost(op.regions.get(1))?);
-            inner = match trips {
-                Some(n) => cond.times(n.saturating_add(1)) + body.times(n),
-                None => cond + body,
+            let (cond, body) = (region_cost(op, op.regions.first())?, region_cost(op, op.regions.get(1))?);
+            let counted = match trips {
+                Some(n) => n
+                    .checked_add(1)
+                    .and_then(|tests| cond.checked_times(tests))
+                    .zip(body.checked_times(n))
+                    .and_then(|(c, b)| c.checked_add(b)),
+                None => cond.checked_add(body),
             };
+            inner = counted.ok_or_else(|| past_u64(op, "its body's costs times its trips"))?;
             0
         }
         "case" | "if" => {
@@ -220,7 +229,7 @@ fn cost_with_trips(op: &OpNode, operands: &[Option<&TensorType>], trips: Option<
             let mut worst: Option<OpCost> = None;
             let mut known = true;
             for r in &op.regions {
-                let c = region_cost(Some(r))?;
+                let c = region_cost(op, Some(r))?;
                 known &= c.known;
                 if worst.is_none_or(|w| c.flops > w.flops) {
                     worst = Some(c);
@@ -232,38 +241,38 @@ fn cost_with_trips(op: &OpNode, operands: &[Option<&TensorType>], trips: Option<
         _ if !rule.known => out,
         _ => 0,
     };
-    Ok(cost + inner)
+    cost.checked_add(inner).ok_or_else(|| past_u64(op, "its costs with its regions'"))
 }
 
 /// The summed cost of every op in a block (operand types resolved inside the block).
 pub fn block_cost(block: &Block) -> Result<OpCost, OpTableError> {
     let mut total = OpCost { known: true, ..OpCost::default() };
     for index in 0..block.ops.len() {
-        total += op_cost_in_block(block, index)?;
+        let cost = op_cost_in_block(block, index)?;
+        total = total.checked_add(cost).ok_or_else(|| past_u64(&block.ops[index], "the block's costs up to here"))?;
     }
     Ok(total)
 }
 
-fn region_cost(region: Option<&Region>) -> Result<OpCost, OpTableError> {
+/// The summed cost of `op`'s region; a sum past u64 is an error at `op`.
+fn region_cost(op: &OpNode, region: Option<&Region>) -> Result<OpCost, OpTableError> {
     let mut total = OpCost { known: true, ..OpCost::default() };
     for block in region.map_or(&[][..], |r| &r.blocks[..]) {
-        total += block_cost(block)?;
+        total = total.checked_add(block_cost(block)?).ok_or_else(|| past_u64(op, "its region's costs"))?;
     }
     Ok(total)
 }
 
+/// The size of the kernel's output-feature dim (at least 1): a convolution costs
 /// `2 * output elements * kernel elements / kernel output features`.
-fn conv_flops(op: &OpNode, kernel: Option<&TensorType>, out: u64) -> Result<u64, OpTableError> {
-    let Some(kernel) = kernel else { return Ok(out) };
+fn conv_output_features(op: &OpNode, kernel: &TensorType) -> Result<u64, OpTableError> {
     let text = op.attr("dimension_numbers").and_then(opaque_text).unwrap_or_default();
     let dn = ConvDimensionNumbers::parse(text).map_err(|source| OpTableError::Attr {
         op: op.name.clone(),
         attr: "dimension_numbers".into(),
         source,
     })?;
-    let out_features =
-        kernel.shape.get(dn.kernel_output_feature_dimension as usize).map_or(1, |&d| d.max(1) as u64);
-    Ok(out.saturating_mul(elements(kernel) / out_features).saturating_mul(2))
+    Ok(kernel.shape.get(dn.kernel_output_feature_dimension as usize).map_or(1, |&d| d.max(1) as u64))
 }
 
 /// Ops in a reduction body (at least one: an empty body still combines).
@@ -272,9 +281,10 @@ fn body_ops(region: Option<&Region>) -> u64 {
     n.max(1) as u64
 }
 
-fn window_elements(op: &OpNode) -> Option<u64> {
+/// Elements of the window: `None` without `window_dimensions`, `Some(None)` past u64.
+fn window_elements(op: &OpNode) -> Option<Option<u64>> {
     let w = op.attr("window_dimensions")?.as_i64_array()?;
-    Some(w.iter().fold(1u64, |acc, &d| acc.saturating_mul(d.max(0) as u64)))
+    Some(w.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d.max(0) as u64)))
 }
 
 fn ceil_log2(n: u64) -> u64 {
@@ -285,16 +295,16 @@ fn ceil_log2(n: u64) -> u64 {
     }
 }
 
-/// Batch count times `per(rows, cols)` for the trailing matrix of `t`.
-fn matrix_flops(t: Option<&TensorType>, per: impl Fn(u64, u64) -> u64) -> u64 {
-    let Some(t) = t else { return 0 };
+/// Batch count times `per(rows, cols)` for the trailing matrix of `t`; `None` past u64.
+fn matrix_flops(t: Option<&TensorType>, per: impl Fn(u64, u64) -> Option<u64>) -> Option<u64> {
+    let Some(t) = t else { return Some(0) };
     if t.rank() < 2 {
-        return 0;
+        return Some(0);
     }
     let rows = t.shape[t.rank() - 2].max(0) as u64;
     let cols = t.shape[t.rank() - 1].max(0) as u64;
-    let batch = elements(t) / rows.saturating_mul(cols).max(1);
-    batch.saturating_mul(per(rows, cols))
+    let batch = t.checked_elements()? / rows.checked_mul(cols)?.max(1);
+    batch.checked_mul(per(rows, cols)?)
 }
 
 #[cfg(test)]
@@ -559,6 +569,37 @@ mod tests {
         let o = dot("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[32, 512]);
         let c = op_cost(&o, &[None, Some(&f32t(&[256, 512]))]).unwrap();
         assert!(!c.known);
+    }
+
+    #[test]
+    fn counts_past_u64_are_errors_not_saturated() {
+        let past = |o: &OpNode, operands: &[&TensorType]| {
+            let operands: Vec<Option<&TensorType>> = operands.iter().map(|t| Some(*t)).collect();
+            op_cost(o, &operands).unwrap_err().to_string()
+        };
+        // 2 * 2^63 FLOPs.
+        let big = f32t(&[1 << 21, 1 << 21]);
+        let o = dot("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[1 << 21, 1 << 21]);
+        assert!(past(&o, &[&big, &big]).contains("its FLOPs pass 2^64"));
+        // 2^61 f32 elements are 2^63 bytes, exactly (their bits, 2^66, pass u64).
+        let t = f32t(&[1 << 61]);
+        let c = cost(&op("stablehlo.negate", &[t.clone()], &[]), &[&t]);
+        assert_eq!((c.bytes_read, c.bytes_written, c.flops), (1 << 63, 1 << 63, 1 << 61));
+        // Two such operands read 2^64 bytes.
+        assert!(past(&op("stablehlo.add", &[t.clone()], &[]), &[&t, &t]).contains("its operands' bytes pass 2^64"));
+        // A reduce_window whose window has 2^64 elements.
+        let mut o = op(
+            "stablehlo.reduce_window",
+            &[f32t(&[1, 1])],
+            &[("window_dimensions", ints(&[1 << 32, 1 << 32])), ("padding", ints(&[0, (1 << 32) - 1, 0, (1 << 32) - 1]))],
+        );
+        o.regions.push(add_body());
+        assert!(past(&o, &[&f32t(&[1, 1]), &f32t(&[])]).contains("its FLOPs pass 2^64"));
+        // Sums and multiples are checked.
+        let half = OpCost { flops: 1 << 63, known: true, ..OpCost::default() };
+        assert_eq!(half.checked_add(half), None);
+        assert_eq!(half.checked_times(2), None);
+        assert_eq!(half.checked_times(1), Some(half));
     }
 
     #[test]

@@ -198,8 +198,14 @@ impl Graph {
             .collect()
     }
 
-    /// Bytes of all function arguments (the parameters, optimizer state and inputs of a step).
+    /// Bytes of all function arguments (the parameters, optimizer state and inputs of a step);
+    /// `None` past u64 (the graph reader rejects such a function).
+    pub fn checked_argument_bytes(&self) -> Option<u64> {
+        self.args.iter().try_fold(0u64, |acc, a| acc.checked_add(a.ty.checked_byte_size()?))
+    }
+
+    /// Bytes of all function arguments, saturating: exact for every graph the reader accepts.
     pub fn argument_bytes(&self) -> u64 {
-        self.args.iter().map(|a| a.ty.byte_size()).sum()
+        self.checked_argument_bytes().unwrap_or(u64::MAX)
     }
 }

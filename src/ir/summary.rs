@@ -18,18 +18,27 @@ pub struct CostSummary {
 }
 
 impl CostSummary {
-    pub fn add(&mut self, op_name: &str, element: Option<String>, cost: &OpCost) {
+    /// Adds one op's cost; an error, changing nothing, when a total would pass u64 (a
+    /// saturated total would be reported as if it were the count).
+    pub fn add(&mut self, op_name: &str, element: Option<String>, cost: &OpCost) -> Result<(), String> {
+        let (Some(flops), Some(bytes_read), Some(bytes_written)) = (
+            self.flops.checked_add(cost.flops),
+            self.bytes_read.checked_add(cost.bytes_read),
+            self.bytes_written.checked_add(cost.bytes_written),
+        ) else {
+            return Err("the function's FLOPs or bytes up to this op pass 2^64: sizes past u64 cannot be costed".into());
+        };
+        (self.flops, self.bytes_read, self.bytes_written) = (flops, bytes_read, bytes_written);
         *self.ops_by_kind.entry(op_name.to_string()).or_default() += 1;
         if !cost.known {
             *self.unknown_ops.entry(op_name.to_string()).or_default() += 1;
         }
-        self.flops = self.flops.saturating_add(cost.flops);
-        self.bytes_read = self.bytes_read.saturating_add(cost.bytes_read);
-        self.bytes_written = self.bytes_written.saturating_add(cost.bytes_written);
+        // Each element type's FLOPs are part of `flops`, which fits.
         if cost.flops > 0 {
             let key = element.unwrap_or_else(|| "other".into());
             *self.flops_by_element.entry(key).or_default() += cost.flops;
         }
+        Ok(())
     }
 
     pub fn op_count(&self) -> usize {
@@ -47,7 +56,7 @@ impl CostSummary {
         kinds.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
         let donated: Vec<_> = graph.args.iter().filter(|a| a.is_donated()).collect();
-        let donated_bytes: u64 = donated.iter().map(|a| a.ty.byte_size()).sum();
+        let donated_bytes = donated.iter().map(|a| a.ty.byte_size()).fold(0u64, u64::saturating_add);
         let mut text = format!(
             "@{}: {} ops ({}); {} FLOPs; arguments: {} ({}), donated: {} ({}); bytes read {}, written {}",
             graph.func_name,
@@ -116,11 +125,20 @@ mod tests {
     fn compute_time_uses_each_element_types_peak() {
         let mut summary = CostSummary::default();
         let cost = OpCost { flops: 100, transcendentals: 0, bytes_read: 8, bytes_written: 4, known: true };
-        summary.add("stablehlo.dot_general", Some("f32".into()), &cost);
-        summary.add("stablehlo.dot_general", Some("bf16".into()), &cost);
+        summary.add("stablehlo.dot_general", Some("f32".into()), &cost).unwrap();
+        summary.add("stablehlo.dot_general", Some("bf16".into()), &cost).unwrap();
         let seconds = summary.compute_seconds(|e| if e == "f32" { 10.0 } else { 100.0 });
         assert!((seconds - 11.0).abs() < 1e-12);
         assert_eq!(summary.op_count(), 2);
         assert_eq!(summary.bytes_read, 16);
+    }
+
+    #[test]
+    fn totals_past_u64_are_errors_not_saturated() {
+        let mut summary = CostSummary::default();
+        let half = OpCost { flops: 1 << 63, transcendentals: 0, bytes_read: 0, bytes_written: 0, known: true };
+        summary.add("a", None, &half).unwrap();
+        assert!(summary.add("b", None, &half).unwrap_err().contains("pass 2^64"));
+        assert_eq!((summary.flops, summary.op_count()), (1 << 63, 1));
     }
 }

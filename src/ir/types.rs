@@ -108,15 +108,32 @@ impl TensorType {
         self.shape.len()
     }
 
-    pub fn num_elements(&self) -> u64 {
-        self.shape.iter().fold(1u64, |n, &d| n.saturating_mul(d.max(0) as u64))
+    /// Elements, exactly (`None` past u128).
+    fn exact_elements(&self) -> Option<u128> {
+        self.shape.iter().try_fold(1u128, |n, &d| n.checked_mul(d.max(0) as u128))
     }
 
-    /// Bytes of the whole tensor (sub-byte elements are packed).
+    /// Elements; `None` when the count does not fit u64.
+    pub fn checked_elements(&self) -> Option<u64> {
+        self.exact_elements().and_then(|n| u64::try_from(n).ok())
+    }
+
+    /// Bytes of the whole tensor (sub-byte elements are packed); `None` when they do not fit
+    /// u64. Bits are counted in u128: elements x bits may pass u64 where the bytes do not.
+    pub fn checked_byte_size(&self) -> Option<u64> {
+        let bits = self.exact_elements()?.checked_mul(self.element.bits() as u128)?;
+        u64::try_from(bits.div_ceil(8)).ok()
+    }
+
+    /// Elements, saturating: exact for every value the graph reader accepts, as it rejects
+    /// values past u64 (`ir::verify::value_fits`).
+    pub fn num_elements(&self) -> u64 {
+        self.checked_elements().unwrap_or(u64::MAX)
+    }
+
+    /// Bytes, saturating: exact for every value the graph reader accepts (see `num_elements`).
     pub fn byte_size(&self) -> u64 {
-        // Bits in u128: elements x bits may pass u64 where the bytes do not.
-        let bits = self.num_elements() as u128 * self.element.bits() as u128;
-        bits.div_ceil(8).min(u64::MAX as u128) as u64
+        self.checked_byte_size().unwrap_or(u64::MAX)
     }
 }
 
@@ -163,12 +180,19 @@ impl ValueType {
         }
     }
 
-    pub fn byte_size(&self) -> u64 {
+    /// Bytes of the value: a tuple's are its elements' sum, a token has none by definition, and
+    /// other types (memref, ...) are not costed. `None` when they do not fit u64.
+    pub fn checked_byte_size(&self) -> Option<u64> {
         match self {
-            ValueType::Tensor(t) => t.byte_size(),
-            ValueType::Tuple(items) => items.iter().fold(0u64, |acc, v| acc.saturating_add(v.byte_size())),
-            ValueType::Token | ValueType::Other(_) => 0,
+            ValueType::Tensor(t) => t.checked_byte_size(),
+            ValueType::Tuple(items) => items.iter().try_fold(0u64, |acc, v| acc.checked_add(v.checked_byte_size()?)),
+            ValueType::Token | ValueType::Other(_) => Some(0),
         }
+    }
+
+    /// Bytes, saturating: exact for every value the graph reader accepts (see `num_elements`).
+    pub fn byte_size(&self) -> u64 {
+        self.checked_byte_size().unwrap_or(u64::MAX)
     }
 }
 
@@ -199,7 +223,28 @@ mod tests {
         // 2^62 bytes of i8: elements x bits is 2^65, past u64, the bytes are not.
         let t = TensorType::new(vec![1 << 62], ElementType::Int(8));
         assert_eq!(t.byte_size(), 1 << 62);
-        let tuple = ValueType::Tuple(vec![ValueType::Tensor(t); 5]);
-        assert_eq!(tuple.byte_size(), u64::MAX);
+        let tuple = ValueType::Tuple(vec![ValueType::Tensor(t.clone()); 3]);
+        assert_eq!(tuple.checked_byte_size(), Some(3 << 62));
+        assert_eq!(ValueType::Tuple(vec![ValueType::Tensor(t); 5]).checked_byte_size(), None);
+    }
+
+    #[test]
+    fn sizes_past_u64_are_none() {
+        // 2^61 f32 elements are 2^63 bytes; 2^62 are 2^64 bytes, one past u64.
+        let f32s = |n: i64| TensorType::new(vec![n], ElementType::f32());
+        assert_eq!(f32s(1 << 61).checked_byte_size(), Some(1 << 63));
+        assert_eq!(f32s(1 << 62).checked_byte_size(), None);
+        assert_eq!(f32s(1 << 62).checked_elements(), Some(1 << 62));
+        // 2^96 elements: the count itself is past u64 (it was saturated to 2^64 - 1).
+        let huge = TensorType::new(vec![1 << 48, 1 << 48], ElementType::Int(8));
+        assert_eq!(huge.checked_elements(), None);
+        assert_eq!(huge.checked_byte_size(), None);
+        // 2^63 i4 elements are 2^62 bytes: the elements fit, the bits do not.
+        let nibbles = TensorType::new(vec![1 << 62, 2], ElementType::Int(4));
+        assert_eq!(nibbles.checked_byte_size(), Some(1 << 62));
+        // 2^190 elements are past u128 as well.
+        let beyond = TensorType::new(vec![1 << 62, 1 << 62, 1 << 62], ElementType::Int(8));
+        assert_eq!(beyond.checked_byte_size(), None);
+        assert_eq!(ValueType::Token.checked_byte_size(), Some(0));
     }
 }

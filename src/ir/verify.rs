@@ -11,9 +11,10 @@
 //! (row-major `[n, 2]`). Where an attribute is unreadable the check that needs it is skipped.
 
 use crate::ir::attr_text::ConvDimensionNumbers;
+use crate::ir::cost::op_cost;
 use crate::ir::graph::{Attr, OpNode, ValueRef};
 use crate::ir::op_table::{
-    bad_attr, canonical_name, ints_attr, op_rule, opaque_text, shape_err, Ints, OpTableError,
+    bad_attr, canonical_name, ints_attr, opaque_text, shape_err, Ints, OpTableError,
 };
 use crate::ir::types::{TensorType, ValueType};
 
@@ -26,7 +27,8 @@ pub fn verify_op(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(), Op
     }
     required_attrs(op, &name)?;
     regions(op, &name, operands)?;
-    op_rule(op, operands)?;
+    // Costing builds the op's rule and checks that its counts fit u64.
+    op_cost(op, operands)?;
     match name.as_str() {
         "convolution" => convolution(op, operands),
         "slice" => slice(op, operands),
@@ -38,24 +40,12 @@ pub fn verify_op(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(), Op
     }
 }
 
-/// Whether a value's element count and bytes fit in u64, the width every size and cost is kept
-/// in: a larger tensor cannot be costed (a saturated count would cost 2^96 elements as 2^64).
+/// Whether a value's bytes fit in u64, the width every size and cost is kept in: a larger
+/// value cannot be costed (a saturated count would cost 2^96 elements as 2^64).
 pub fn value_fits(value: &ValueType) -> Result<(), String> {
-    match exact_bytes(value) {
-        Some(b) if b <= u64::MAX as u128 => Ok(()),
-        _ => Err(format!("{value} has more than 2^64 bytes: sizes past u64 cannot be costed")),
-    }
-}
-
-/// Bytes of a value without saturation; `None` past u128.
-fn exact_bytes(value: &ValueType) -> Option<u128> {
-    match value {
-        ValueType::Tensor(t) => {
-            let elements = t.shape.iter().try_fold(1u128, |n, &d| n.checked_mul(d.max(0) as u128))?;
-            Some(elements.checked_mul(t.element.bits() as u128)?.div_ceil(8))
-        }
-        ValueType::Tuple(items) => items.iter().try_fold(0u128, |acc, v| acc.checked_add(exact_bytes(v)?)),
-        ValueType::Token | ValueType::Other(_) => Some(0),
+    match value.checked_byte_size() {
+        Some(_) => Ok(()),
+        None => Err(format!("{value} has more than 2^64 bytes: sizes past u64 cannot be costed")),
     }
 }
 

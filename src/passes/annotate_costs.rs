@@ -12,7 +12,7 @@ use crate::ir::cost::op_cost_in_block;
 use crate::ir::loops::counted_loop;
 use crate::ir::summary::{human_seconds, CostSummary};
 use crate::ir::types::ValueType;
-use mlir_sys::MlirOperation;
+use mlir_sys::{mlirIntegerAttrGet, mlirIntegerTypeUnsignedGet, mlirOperationGetContext, MlirOperation};
 
 pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let fail = |message: String| vec![Diagnostic::error(module, message)];
@@ -36,9 +36,9 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
         }
         match op_cost_in_block(&graph.body, index) {
             Ok(cost) => {
-                mlir::set_i64_attr(*handle, "alpa.flops", clamp(cost.flops));
-                mlir::set_i64_attr(*handle, "alpa.bytes_read", clamp(cost.bytes_read));
-                mlir::set_i64_attr(*handle, "alpa.bytes_written", clamp(cost.bytes_written));
+                set_count(*handle, "alpa.flops", cost.flops);
+                set_count(*handle, "alpa.bytes_read", cost.bytes_read);
+                set_count(*handle, "alpa.bytes_written", cost.bytes_written);
                 if !cost.known {
                     remarks.push(Diagnostic::remark(
                         *handle,
@@ -54,7 +54,10 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
                     }
                 }
                 let element = op.results.first().and_then(ValueType::tensor).map(|t| t.element.to_string());
-                summary.add(&op.name, element, &cost);
+                // Once a total has passed u64 the ops after it would only repeat the error.
+                if let (true, Err(message)) = (errors.is_empty(), summary.add(&op.name, element, &cost)) {
+                    errors.push(Diagnostic::error(*handle, message));
+                }
             }
             Err(error) => errors.push(Diagnostic::error(*handle, error.to_string())),
         }
@@ -79,6 +82,14 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     Ok(())
 }
 
-fn clamp(value: u64) -> i64 {
-    value.min(i64::MAX as u64) as i64
+/// Writes a count as an i64 attribute, or as ui64 past i64::MAX (it was clamped there).
+fn set_count(op: MlirOperation, name: &str, value: u64) {
+    match i64::try_from(value) {
+        Ok(v) => mlir::set_i64_attr(op, name, v),
+        Err(_) => unsafe {
+            let unsigned = mlirIntegerTypeUnsignedGet(mlirOperationGetContext(op), 64);
+            // The attribute holds the bits; its unsigned type prints them as the u64 value.
+            mlir::set_attr(op, name, mlirIntegerAttrGet(unsigned, value as i64));
+        },
+    }
 }

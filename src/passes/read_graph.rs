@@ -49,6 +49,10 @@ pub fn read_function(function: Function) -> Result<ReadGraph, Vec<Diagnostic>> {
     }
     let returned = block.terminator.as_ref().map(|t| t.operands.clone()).unwrap_or_default();
     let graph = Graph { func_name: function.name(), args, results, body: block, returned };
+    if graph.checked_argument_bytes().is_none() {
+        let message = "the arguments together have more than 2^64 bytes: sizes past u64 cannot be costed";
+        return Err(vec![Diagnostic::error(func_op, message)]);
+    }
     // Argument and result attributes are checked before any pass plans with them; the function
     // is where they are written.
     let (errors, remarks): (Vec<ParamIssue>, Vec<ParamIssue>) =
@@ -104,14 +108,21 @@ fn is_terminator_name(name: &str) -> bool {
 fn read_block(block: MlirBlock, top_level: bool, errors: &mut Vec<Diagnostic>) -> (Block, Vec<MlirOperation>) {
     let mut values: HashMap<*const c_void, ValueRef> = HashMap::new();
     let mut args = Vec::new();
+    // The op whose region holds the block; the entry's arguments are checked with the signature.
+    let owner = unsafe { mlirBlockGetParentOperation(block) };
     for (i, arg) in mlir::block_args(block).into_iter().enumerate() {
         values.insert(arg.ptr, ValueRef::Arg(i));
         let ty = unsafe { mlirValueGetType(arg) };
         match mlir::value_type(ty) {
-            Ok(t) => args.push(t),
+            Ok(t) => {
+                if let (false, Err(m)) = (top_level, value_fits(&t)) {
+                    errors.push(Diagnostic::error(owner, format!("block argument #{i}: {m}")));
+                }
+                args.push(t)
+            }
             Err(text) => {
-                if let Some(owner) = mlir::block_ops(block).first() {
-                    errors.push(Diagnostic::error(*owner, format!("block argument #{i} has dynamic shape {text}: only static shapes can be planned")));
+                if !top_level {
+                    errors.push(Diagnostic::error(owner, format!("block argument #{i} has dynamic shape {text}: only static shapes can be planned")));
                 }
                 args.push(ValueType::Other(text));
             }
