@@ -113,6 +113,13 @@ fn split_stacks(entry: Function) -> Result<usize, Vec<Diagnostic>> {
         let slice = mlir::results(read.handles[r.slice])[0];
         unsafe { mlirValueReplaceAllUsesOfWith(slice, value(stacks[r.stack].rows[r.row])) };
     }
+    // The row reads go first: a stack that only they read needs no concatenation (one left
+    // unused would still tie every layer's row together).
+    for r in &reads {
+        if unused(read.handles[r.slice]) {
+            unsafe { mlirOperationDestroy(read.handles[r.slice]) };
+        }
+    }
     for stack in &stacks {
         let last = read.handles[*stack.writes.last().expect("a stack has writes")];
         if unused(last) {
@@ -124,11 +131,6 @@ fn split_stacks(entry: Function) -> Result<usize, Vec<Diagnostic>> {
         let dimension = mlir::parse_attr(writer.context, "0 : i64").map_err(|e| vec![Diagnostic::error(last, e)])?;
         let concat = writer.create("stablehlo.concatenate", &rows, unsafe { mlirValueGetType(stacked) }, &[("dimension", dimension)], last);
         unsafe { mlirValueReplaceAllUsesOfWith(stacked, mlir::results(concat)[0]) };
-    }
-    for r in &reads {
-        if unused(read.handles[r.slice]) {
-            unsafe { mlirOperationDestroy(read.handles[r.slice]) };
-        }
     }
     for stack in &stacks {
         for &w in stack.writes.iter().rev() {
