@@ -95,12 +95,13 @@ pub fn op_cost(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<OpCost, 
     cost_with_trips(op, operands, bytes_read, None)
 }
 
-/// The cost of op `index` of `block`, a while loop's body times its static trip count.
+/// The cost of op `index` of `block`, a while loop's body times its static trip count. Its
+/// bytes read include tuple operands (their elements' sum) and tokens (none).
 pub fn op_cost_in_block(block: &Block, index: usize) -> Result<OpCost, OpTableError> {
     let op = &block.ops[index];
-    let operands: Vec<Option<&TensorType>> =
-        op.operands.iter().map(|v| block.value_type(*v).and_then(ValueType::tensor)).collect();
-    let bytes_read = sum_bytes(operands.iter().flatten().map(|t| t.checked_byte_size()));
+    let values: Vec<Option<&ValueType>> = op.operands.iter().map(|v| block.value_type(*v)).collect();
+    let operands: Vec<Option<&TensorType>> = values.iter().map(|v| v.and_then(ValueType::tensor)).collect();
+    let bytes_read = sum_bytes(values.iter().flatten().map(|v| v.checked_byte_size()));
     let trips = (op.name == "stablehlo.while").then(|| counted_loop(op, block).ok().map(|c| c.trips)).flatten();
     cost_with_trips(op, &operands, bytes_read, trips)
 }
@@ -600,6 +601,19 @@ mod tests {
         assert_eq!(half.checked_add(half), None);
         assert_eq!(half.checked_times(2), None);
         assert_eq!(half.checked_times(1), Some(half));
+    }
+
+    #[test]
+    fn tuple_operands_cost_their_elements_bytes_and_tokens_none() {
+        let x = f32t(&[4, 8]);
+        let tuple = ValueType::Tuple(vec![ValueType::Tensor(x.clone()), ValueType::Tensor(f32t(&[2]))]);
+        let get = OpNode {
+            operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)],
+            ..op("test.consume", &[x.clone()], &[])
+        };
+        let block = Block { args: vec![tuple, ValueType::Token], ops: vec![get], terminator: None };
+        let c = op_cost_in_block(&block, 0).unwrap();
+        assert_eq!((c.bytes_read, c.bytes_written), (128 + 8, 128));
     }
 
     #[test]

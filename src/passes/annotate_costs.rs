@@ -45,12 +45,12 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
                         format!("'{}' is not in the op table: costed conservatively (one FLOP per result element, all bytes)", op.name),
                     ));
                 }
-                for (i, operand) in op.operands.iter().enumerate() {
-                    if let Some(ty @ (ValueType::Tuple(_) | ValueType::Other(_))) = graph.value_type(*operand) {
-                        remarks.push(Diagnostic::remark(
-                            *handle,
-                            format!("operand #{i} is {ty}, not a ranked tensor: its bytes are not in alpa.bytes_read"),
-                        ));
+                // Tensors, tuples of them and tokens have sizes; other types are costed as 0 bytes.
+                let operands = op.operands.iter().map(|v| ("operand", "alpa.bytes_read", graph.value_type(*v)));
+                let results = op.results.iter().map(|t| ("result", "alpa.bytes_written", Some(t)));
+                for (what, attr, ty) in operands.chain(results) {
+                    if let Some(ty @ ValueType::Other(_)) = ty {
+                        remarks.push(Diagnostic::remark(*handle, format!("{what} of type {ty} is costed as 0 bytes in {attr}")));
                     }
                 }
                 let element = op.results.first().and_then(ValueType::tensor).map(|t| t.element.to_string());
