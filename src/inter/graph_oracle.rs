@@ -332,7 +332,9 @@ impl<'g> GraphStageOracle<'g> {
         let layers = stage.ops.iter().map(|&op| self.layer_of[op]);
         let (first, last) = (layers.clone().min().unwrap_or(0), layers.max().unwrap_or(0));
         let mut sent = Vec::new();
-        for (position, &op) in stage.ops.iter().enumerate() {
+        // Values of constants are recomputed where they are read, never sent (inter/program.rs).
+        let constant = crate::ir::constant_values::constant_ops(self.graph);
+        for (position, &op) in stage.ops.iter().enumerate().filter(|(_, &op)| !constant[op]) {
             for (result, readers) in self.users[op].iter().enumerate() {
                 let elsewhere = readers.iter().any(|&(reader, _)| !(first..=last).contains(&self.layer_of[reader]));
                 let spec = plan.ops.get(position).and_then(|s| s.result_specs.get(result)).and_then(Option::as_ref);
