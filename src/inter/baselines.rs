@@ -126,6 +126,10 @@ fn megatron_point(table: &CostTable, opts: &StageDpOptions, dp: usize, tp: usize
             .filter(|o| o.logical_mesh == [dp, tp] || (one_d && o.logical_mesh == [tp, dp]))
             .copied()
             .collect();
+        if with_mesh.is_empty() && table.memory_floor(r.clone(), idx).is_some() {
+            point.note = Some(format!("layers {}..{} do not fit in device memory", r.start, r.end));
+            return point;
+        }
         if with_mesh.is_empty() {
             point.note = Some(format!("no plan with logical mesh [{dp}, {tp}] for layers {}..{}", r.start, r.end));
             return point;

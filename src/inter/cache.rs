@@ -3,7 +3,7 @@
 //! composed from shorter ones instead of asking the oracle (compose.rs).
 
 use super::compose::{add, compose};
-use super::stage_cost::{StageCost, StageCostResult};
+use super::stage_cost::{StageCost, StageCostResult, StageFloor};
 use super::submesh::SubmeshShape;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -28,6 +28,12 @@ pub struct QueryStats {
     pub signature_hits: usize,
     /// (range, submesh) pairs the table builder did not ask about (imbalance pruning).
     pub pruned: usize,
+    /// Pairs no plan can use (a stage needs devices the others need too; table_prune.rs).
+    pub skipped_unusable: usize,
+    /// Pairs whose memory floor exceeds the device memory at every depth.
+    pub skipped_memory: usize,
+    /// Pairs whose latency floor rules them out of the plan.
+    pub skipped_latency: usize,
     /// Time spent inside the oracle, summed over threads.
     pub oracle_seconds: f64,
     /// Wall time of the table build.
@@ -113,6 +119,19 @@ impl<C: StageCost> CachedCost<C> {
         }
     }
 
+    /// Adds the table builder's exact skips (table_prune.rs) to the statistics.
+    pub(crate) fn record_skipped(&self, skipped: super::table_prune::Skipped) {
+        if let Ok(mut s) = self.stats.lock() {
+            s.skipped_unusable += skipped.unusable;
+            s.skipped_memory += skipped.memory;
+            s.skipped_latency += skipped.latency;
+            // Pairs sharing a query are cache hits on a structurally identical range.
+            s.lookups += skipped.shared;
+            s.cache_hits += skipped.shared;
+            s.signature_hits += skipped.shared;
+        }
+    }
+
     /// The cached answer for (`layers`, `submesh`), or `query`'s (an oracle call, or a
     /// composition when `composed`), remembered.
     fn lookup<T: Clone>(
@@ -179,6 +198,14 @@ impl<C: StageCost> StageCost for CachedCost<C> {
                 self.cost_options(layers, submesh).into_iter().min_by(|a, b| a.latency.total_cmp(&b.latency))
             }
             _ => self.lookup(&self.best, layers, submesh, false, |r| self.inner.cost(r, submesh)),
+        }
+    }
+
+    fn floor(&self, layers: Range<usize>, submesh: SubmeshShape) -> Option<StageFloor> {
+        // Composed options are not the oracle's: no floor bounds them.
+        match self.window {
+            Some(n) if layers.len() > n => None,
+            _ => self.inner.floor(layers, submesh),
         }
     }
 

@@ -33,7 +33,8 @@
 //!
 //! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
-use super::stage_cost::{StageCost, StageCostResult};
+use super::stage_cost::{StageCost, StageCostResult, StageFloor};
+use super::stage_floor::FloorData;
 pub use super::layer_signature::layer_signatures;
 use super::layer_signature::signatures;
 pub use super::stage_graph::{StageGraph, StageInput};
@@ -139,6 +140,7 @@ pub struct GraphStageOracle<'g> {
     users: Vec<Vec<Vec<(usize, usize)>>>,
     failures: Mutex<Vec<QueryFailure>>,
     progress: Progress,
+    floors: FloorData,
 }
 
 impl<'g> GraphStageOracle<'g> {
@@ -186,7 +188,10 @@ impl<'g> GraphStageOracle<'g> {
                     .map_or_else(|| "f32".to_string(), |t| t.element.to_string());
                 Ok(cluster.compute_seconds(cost.flops as f64, &element))
             })
-            .collect();
+            .collect::<Vec<Result<f64, String>>>();
+        let floors = FloorData::new(graph, &layer_of, num_layers, step.map(|s| s.phase.as_slice()), |op| {
+            op_seconds[op].as_ref().ok().copied()
+        });
         Ok(GraphStageOracle {
             graph,
             layer_of,
@@ -198,6 +203,7 @@ impl<'g> GraphStageOracle<'g> {
             op_seconds,
             users: graph.body.users(),
             failures: Mutex::new(Vec::new()),
+            floors,
         })
     }
 
@@ -429,6 +435,10 @@ impl<'g> GraphStageOracle<'g> {
 impl StageCost for GraphStageOracle<'_> {
     fn cost(&self, layers: Range<usize>, submesh: SubmeshShape) -> Option<StageCostResult> {
         self.cost_options(layers, submesh).into_iter().min_by(|a, b| a.latency.total_cmp(&b.latency))
+    }
+
+    fn floor(&self, layers: Range<usize>, submesh: SubmeshShape) -> Option<StageFloor> {
+        Some(self.floors.floor(layers, submesh.devices()))
     }
 
     fn cost_options(&self, layers: Range<usize>, submesh: SubmeshShape) -> Vec<StageCostResult> {

@@ -49,11 +49,13 @@ pub mod program;
 mod report;
 mod stage_cost;
 mod stage_dp;
+mod stage_floor;
 mod stage_moves;
 mod stage_table;
 pub mod stage_transfers;
 mod submesh;
 mod table;
+mod table_prune;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -69,7 +71,7 @@ pub use clustering::{
     cluster_operators, describe_clustering, equal_operator_boundaries, AutoFallback, AutoLayers, AutoTrial, ClusterOptions, Clustering,
     LayerCount,
 };
-pub use stage_cost::{FnCost, StageCost, StageCostResult};
+pub use stage_cost::{FnCost, StageCost, StageCostResult, StageFloor};
 pub use error::InterError;
 pub use graph_oracle::{layer_signatures, GraphStageOracle, OracleOptions, QueryFailure, StageEvaluation, StageGraph, StageInput};
 pub use layer_assignment::{assign_layers, equal_operator_layers, user_layer_of, user_layers, USER_LAYER_MARKER, clustered_ops, clustering_ops, LayerAssignment, LayerAssignmentError};

@@ -8,6 +8,7 @@ use super::plan::{StageDpOptions, StagePlan};
 use super::stage_dp::{solve_stage_dp, solve_stage_dp_filtered, DpStats, StageDpResult};
 use super::submesh::{placeable_families, ClusterShape};
 use super::table::{CostTable, TableOptions};
+use super::table_prune::build_pruned;
 use serde::Serialize;
 
 /// A placed plan with the statistics of its search.
@@ -33,7 +34,8 @@ pub fn plan_pipeline<C: StageCost>(
     finish(oracle, t, cluster, dp)
 }
 
-/// [`plan_pipeline`] with the table built by `table.threads` workers.
+/// [`plan_pipeline`] with the table built by `table.threads` workers, without the pairs that
+/// cannot change the plan (table_prune.rs; all of them with `compose-stages`).
 pub fn plan_pipeline_parallel<C: StageCost + Sync>(
     oracle: &CachedCost<C>,
     layers: usize,
@@ -41,7 +43,11 @@ pub fn plan_pipeline_parallel<C: StageCost + Sync>(
     table: &TableOptions,
     dp: &StageDpOptions,
 ) -> Result<(PipelinePlan, CostTable), InterError> {
-    let t = CostTable::build_parallel(oracle, layers, cluster, table)?;
+    // Composition (an approximation) plans its windows first, as the whole table needs them.
+    let t = match oracle.composition_window() {
+        Some(_) => CostTable::build_parallel(oracle, layers, cluster, table)?,
+        None => build_pruned(oracle, layers, cluster, table, dp)?,
+    };
     finish(oracle, t, cluster, dp)
 }
 

@@ -25,6 +25,16 @@ impl StageCostResult {
     }
 }
 
+/// What every plan of a stage costs at least (`StageCost::floor`): no option the oracle can
+/// return for the stage is faster than `latency` or needs less than `mem_param` / `mem_act`.
+/// The table builder skips stages these floors already rule out (table_prune.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StageFloor {
+    pub latency: f64,
+    pub mem_param: f64,
+    pub mem_act: f64,
+}
+
 /// Cost oracle of the stage DP. The intra-op pass implements it by solving the ILP of the
 /// layers on every logical mesh of the submesh.
 pub trait StageCost {
@@ -39,6 +49,12 @@ pub trait StageCost {
     fn cost_options(&self, layers: Range<usize>, submesh: SubmeshShape) -> Vec<StageCostResult> {
         self.cost(layers, submesh).into_iter().collect()
     }
+
+    /// Lower bounds of every option of `layers` on `submesh`, cheap to compute (no planning);
+    /// `None`: no bound is known (nothing is pruned).
+    fn floor(&self, _layers: Range<usize>, _submesh: SubmeshShape) -> Option<StageFloor> {
+        None
+    }
 }
 
 impl<T: StageCost + ?Sized> StageCost for &T {
@@ -47,6 +63,9 @@ impl<T: StageCost + ?Sized> StageCost for &T {
     }
     fn cost_options(&self, layers: Range<usize>, submesh: SubmeshShape) -> Vec<StageCostResult> {
         (**self).cost_options(layers, submesh)
+    }
+    fn floor(&self, layers: Range<usize>, submesh: SubmeshShape) -> Option<StageFloor> {
+        (**self).floor(layers, submesh)
     }
 }
 

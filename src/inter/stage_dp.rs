@@ -180,14 +180,17 @@ fn no_plan(table: &CostTable, opts: &StageDpOptions, allow: &dyn Fn(Range<usize>
     let l = table.num_layers();
     let devices = table.cluster().devices();
     let mut need = vec![f64::INFINITY; l];
+    let mut from_floors = false;
     for k in 0..l {
         for i in k + 1..=l {
             for (s, &shape) in table.shapes().iter().enumerate() {
                 if shape.devices() > devices || !allow(k..i, shape) {
                     continue;
                 }
-                for o in table.options(k..i, s) {
-                    let m = stage_memory(o, 1, opts.microbatches, opts.schedule);
+                // A pair skipped as over memory needs at least its floor.
+                let floor = table.memory_floor(k..i, s);
+                from_floors |= floor.is_some();
+                for m in table.options(k..i, s).iter().map(|o| stage_memory(o, 1, opts.microbatches, opts.schedule)).chain(floor) {
                     for n in &mut need[k..i] {
                         *n = n.min(m);
                     }
@@ -207,6 +210,13 @@ fn no_plan(table: &CostTable, opts: &StageDpOptions, allow: &dyn Fn(Range<usize>
         format!(
             "layer {layer} needs at least {memory:.4e} bytes per device in any stage (last pipeline position), \
              device memory is {:.4e} bytes",
+            opts.mem_device
+        )
+    } else if from_floors {
+        format!(
+            "no cut into stages fits within device memory {:.4e} bytes at the stages' pipeline depths, even at the \
+             least memory any plan of each stage needs (its parameters, gradients, optimizer state and stored \
+             activations split over all its devices); stages ruled out by that bound were not planned",
             opts.mem_device
         )
     } else {

@@ -6,6 +6,7 @@ use super::memory::max_fitting_depth;
 use super::plan::StageDpOptions;
 use super::submesh::SubmeshShape;
 use super::table::CostTable;
+use super::table_prune::usable;
 use std::ops::Range;
 
 /// One transition: a stage `k..i` on shape `shape` using option `option`, in depth class `class`.
@@ -40,7 +41,9 @@ pub(crate) fn build_moves(
     for k in 0..layers {
         for i in k + 1..=layers {
             for (s, &shape) in table.shapes().iter().enumerate() {
-                if shape.devices() > devices || !allow(k..i, shape) {
+                // Pairs no plan can use stay out, so that the t_max candidates do not depend on
+                // whether the table builder planned them (table_prune.rs).
+                if shape.devices() > devices || !allow(k..i, shape) || !usable(&(k..i), shape.devices(), layers, devices) {
                     continue;
                 }
                 let mut o: Vec<(f64, usize, usize)> = table
@@ -76,8 +79,9 @@ pub(crate) fn build_moves(
     for (k, i, s, front) in fronts {
         let devs = table.shapes()[s].devices();
         for class in 1..=deep {
-            // The class-1 (or more) stages after this one need a layer and a device each.
-            if class - 1 > layers - i || class - 1 > devices - devs {
+            // The class-1 (or more) stages after this one need a layer and a device each; a
+            // stage before the last is at depth 2 or more (table_prune.rs skips on this too).
+            if class - 1 > layers - i || class - 1 > devices - devs || (class == 1 && class < deep && i < layers) {
                 continue;
             }
             let need = if class == deep { s_max } else { class };

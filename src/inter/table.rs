@@ -45,6 +45,9 @@ pub struct CostTable {
     cluster: ClusterShape,
     shapes: Vec<SubmeshShape>,
     entries: Vec<Vec<StageCostResult>>,
+    /// For a pair skipped because no plan of it can fit (table_prune.rs): the least memory per
+    /// device any of its plans needs at depth 1.
+    memory_floors: Vec<Option<f64>>,
 }
 
 impl CostTable {
@@ -75,6 +78,20 @@ impl CostTable {
             return &[];
         }
         &self.entries[self.index(layers.start, layers.end, shape)]
+    }
+
+    /// When `layers` on shape number `shape` was not planned because no plan of it can fit in
+    /// device memory: the least memory per device any of its plans needs (at depth 1).
+    pub fn memory_floor(&self, layers: Range<usize>, shape: usize) -> Option<f64> {
+        if layers.start >= layers.end || layers.end > self.layers || shape >= self.shapes.len() {
+            return None;
+        }
+        self.memory_floors[self.index(layers.start, layers.end, shape)]
+    }
+
+    pub(super) fn set_memory_floor(&mut self, k: usize, i: usize, s: usize, bytes: f64) {
+        let idx = self.index(k, i, s);
+        self.memory_floors[idx] = Some(bytes);
     }
 
     /// A table from a function (tests, adapters). Options are validated like oracle answers.
@@ -155,27 +172,10 @@ impl CostTable {
             representatives.iter().partition(|&&n| requests[n].1 - requests[n].0 <= window);
         let total = representatives.len();
         let done_before = AtomicUsize::new(0);
-        let results: Mutex<Vec<(usize, Vec<StageCostResult>)>> = Mutex::new(Vec::new());
-        let shapes = t.shapes.clone();
+        let mut results = Vec::new();
         for batch in [short, long] {
-            let next = AtomicUsize::new(0);
-            std::thread::scope(|scope| {
-                for _ in 0..opts.threads {
-                    scope.spawn(|| loop {
-                        let j = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&n) = batch.get(j) else { break };
-                        let (k, i, s) = requests[n];
-                        let o = oracle.cost_options(k..i, shapes[s]);
-                        if let Ok(mut r) = results.lock() {
-                            r.push((n, o));
-                        }
-                        let finished = done_before.fetch_add(1, Ordering::Relaxed) + 1;
-                        progress.tick(|| format!("{finished}/{total} distinct queries"));
-                    });
-                }
-            });
+            results.extend(query_parallel(oracle, &requests, &batch, &t.shapes, opts.threads, &progress, &done_before, total)?);
         }
-        let results = results.into_inner().map_err(|_| InterError::InvalidInput("oracle thread panicked".into()))?;
         let mut done = vec![false; requests.len()];
         for (n, o) in results {
             let (k, i, s) = requests[n];
@@ -193,7 +193,7 @@ impl CostTable {
         Ok(t)
     }
 
-    fn empty(layers: usize, cluster: ClusterShape, shapes: Vec<SubmeshShape>) -> Result<Self, InterError> {
+    pub(super) fn empty(layers: usize, cluster: ClusterShape, shapes: Vec<SubmeshShape>) -> Result<Self, InterError> {
         if layers == 0 {
             return Err(InterError::InvalidInput("no layers".into()));
         }
@@ -204,7 +204,7 @@ impl CostTable {
             return Err(InterError::InvalidInput("no submesh shapes".into()));
         }
         let n = layers * layers * shapes.len();
-        Ok(CostTable { layers, cluster, shapes, entries: vec![Vec::new(); n] })
+        Ok(CostTable { layers, cluster, shapes, entries: vec![Vec::new(); n], memory_floors: vec![None; n] })
     }
 
     fn all_requests(&self) -> Vec<(usize, usize, usize)> {
@@ -220,7 +220,7 @@ impl CostTable {
     }
 
     /// The requests after imbalance pruning, and how many were pruned.
-    fn requests(&self, opts: &TableOptions) -> Result<(Vec<(usize, usize, usize)>, usize), InterError> {
+    pub(super) fn requests(&self, opts: &TableOptions) -> Result<(Vec<(usize, usize, usize)>, usize), InterError> {
         let all = self.all_requests();
         let Some(p) = &opts.imbalance else { return Ok((all, 0)) };
         if p.layer_flops.len() != self.layers {
@@ -250,7 +250,7 @@ impl CostTable {
         Ok((kept, pruned))
     }
 
-    fn set(&mut self, k: usize, i: usize, s: usize, opts: Vec<StageCostResult>) -> Result<(), InterError> {
+    pub(super) fn set(&mut self, k: usize, i: usize, s: usize, opts: Vec<StageCostResult>) -> Result<(), InterError> {
         let shape = self.shapes[s];
         for o in &opts {
             if !o.is_valid() {
@@ -270,4 +270,40 @@ impl CostTable {
         self.entries[idx] = opts;
         Ok(())
     }
+}
+
+/// Answers `requests[n]` for every `n` of `batch` on `threads` workers, as (n, options);
+/// `done` counts finished queries (of `total`) across calls for the progress line.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn query_parallel<C: StageCost + Sync>(
+    oracle: &CachedCost<C>,
+    requests: &[(usize, usize, usize)],
+    batch: &[usize],
+    shapes: &[SubmeshShape],
+    threads: usize,
+    progress: &Progress,
+    done: &AtomicUsize,
+    total: usize,
+) -> Result<Vec<(usize, Vec<StageCostResult>)>, InterError> {
+    let results: Mutex<Vec<(usize, Vec<StageCostResult>)>> = Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let j = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&n) = batch.get(j) else { break };
+                let (k, i, s) = requests[n];
+                let o = oracle.cost_options(k..i, shapes[s]);
+                if let Ok(mut r) = results.lock() {
+                    r.push((n, o));
+                }
+                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                progress.tick(|| format!("{finished}/{total} distinct queries"));
+            });
+        }
+    });
+    let mut results = results.into_inner().map_err(|_| InterError::InvalidInput("oracle thread panicked".into()))?;
+    // Workers finish in any order; the table is filled in request order.
+    results.sort_by_key(|r| r.0);
+    Ok(results)
 }

@@ -5,6 +5,7 @@ pub(crate) mod graphs;
 mod pipeline;
 mod placement;
 mod program;
+mod prune;
 mod report;
 mod stage_dp;
 mod util;
