@@ -1,4 +1,4 @@
-// Operation helpers the C API lacks: diagnostics at an op's location, the attribute dictionary.
+// Helpers the C API lacks: remarks and warnings at a location, an op's attribute dictionary.
 #include "alpa/Bridge.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -7,12 +7,11 @@
 
 namespace alpa::ffi {
 
-void emit_op_diagnostic(std::size_t op, std::uint8_t severity, rust::Str message) {
-  auto *operation = reinterpret_cast<mlir::Operation *>(op);
+void emit_diagnostic(std::size_t at, std::uint8_t severity, rust::Str message) {
   llvm::StringRef text(message.data(), message.size());
-  // Emitted at the op's location rather than on the op, so that MLIR does not append a dump
-  // of the op (for a function: the whole model) to every diagnostic.
-  mlir::Location location = operation->getLoc();
+  // Emitted at a location rather than on an op, so that MLIR does not append a dump of the op
+  // (for a function: the whole model) to every diagnostic.
+  mlir::Location location = mlir::Location::getFromOpaquePointer(reinterpret_cast<const void *>(at));
   switch (severity) {
   case 0:
     mlir::emitError(location) << text;

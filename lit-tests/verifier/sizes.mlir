@@ -18,8 +18,9 @@ func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// expected-error @+1 {{argument #1: tensor<281474976710656x281474976710656xi8> has more than 2^64 bytes}}
-func.func @main(%x: tensor<8xi8>, %y: tensor<281474976710656x281474976710656xi8>) -> tensor<8xi8> {
+func.func @main(%x: tensor<8xi8>,
+    // expected-error @+1 {{argument #1: tensor<281474976710656x281474976710656xi8> has more than 2^64 bytes}}
+    %y: tensor<281474976710656x281474976710656xi8>) -> tensor<8xi8> {
   return %x : tensor<8xi8>
 }
 

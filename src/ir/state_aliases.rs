@@ -167,30 +167,49 @@ fn describe(ty: &ValueType) -> String {
     ty.tensor().map_or_else(|| format!("{ty:?}"), ToString::to_string)
 }
 
+/// Why the user's donation pairs do not fit the step; `argument` is the argument at fault, when
+/// one is (diagnostics go at its location).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DonationError {
+    pub argument: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for DonationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// Checks user-given pairs against the step.
-fn check_explicit(graph: &Graph, pairs: &[(usize, usize)]) -> Result<(), String> {
+fn check_explicit(graph: &Graph, pairs: &[(usize, usize)]) -> Result<(), DonationError> {
+    let at = |argument: Option<usize>, message: String| DonationError { argument, message };
     let mut args_seen = vec![false; graph.args.len()];
     let mut results_seen = vec![false; graph.results.len()];
     for &(a, r) in pairs {
         let (Some(arg), Some(result)) = (graph.args.get(a), graph.results.get(r)) else {
-            return Err(format!(
-                "donation pair {a}:{r} is out of range: the entry has {} arguments and {} results",
-                graph.args.len(),
-                graph.results.len()
+            return Err(at(
+                None,
+                format!(
+                    "donation pair {a}:{r} is out of range: the entry has {} arguments and {} results",
+                    graph.args.len(),
+                    graph.results.len()
+                ),
             ));
         };
         if arg.ty != result.ty {
-            return Err(format!("donation pair {a}:{r}: argument type {} differs from result type {}", describe(&arg.ty), describe(&result.ty)));
+            let message = format!("donation pair {a}:{r}: argument type {} differs from result type {}", describe(&arg.ty), describe(&result.ty));
+            return Err(at(Some(a), message));
         }
         if std::mem::replace(&mut args_seen[a], true) || std::mem::replace(&mut results_seen[r], true) {
-            return Err(format!("donation pair {a}:{r} repeats an argument or a result"));
+            return Err(at(Some(a), format!("donation pair {a}:{r} repeats an argument or a result")));
         }
     }
     Ok(())
 }
 
 /// The step's state under `policy`: the module's donation, the recognised pairs or the user's.
-pub fn resolve(graph: &Graph, arg_names: &[Option<String>], policy: &DonationPolicy) -> Result<StateAliases, String> {
+pub fn resolve(graph: &Graph, arg_names: &[Option<String>], policy: &DonationPolicy) -> Result<StateAliases, DonationError> {
     let module = declared(graph);
     let donated_without_alias = graph.args.iter().any(|p| p.is_donated() && p.aliased_output().is_none());
     Ok(match policy {

@@ -1,7 +1,9 @@
-//! Diagnostics at an op's location, emitted through MLIR's diagnostic engine.
+//! Diagnostics at an op's location (or a function argument's), emitted through MLIR's
+//! diagnostic engine.
 
 use super::ffi::bridge;
-use mlir_sys::MlirOperation;
+use super::mlir;
+use mlir_sys::*;
 use std::cell::RefCell;
 use std::sync::Once;
 
@@ -15,21 +17,28 @@ pub enum Severity {
 #[derive(Debug)]
 pub struct Diagnostic {
     pub op: MlirOperation,
+    /// An argument of `op` (a function) the diagnostic is about: it is emitted there.
+    pub argument: Option<usize>,
     pub severity: Severity,
     pub message: String,
 }
 
 impl Diagnostic {
     pub fn error(op: MlirOperation, message: impl Into<String>) -> Self {
-        Diagnostic { op, severity: Severity::Error, message: message.into() }
+        Diagnostic { op, argument: None, severity: Severity::Error, message: message.into() }
     }
 
     pub fn warning(op: MlirOperation, message: impl Into<String>) -> Self {
-        Diagnostic { op, severity: Severity::Warning, message: message.into() }
+        Diagnostic { op, argument: None, severity: Severity::Warning, message: message.into() }
     }
 
     pub fn remark(op: MlirOperation, message: impl Into<String>) -> Self {
-        Diagnostic { op, severity: Severity::Remark, message: message.into() }
+        Diagnostic { op, argument: None, severity: Severity::Remark, message: message.into() }
+    }
+
+    /// The same diagnostic at argument `a` of the function `op` (`None`: at the function).
+    pub fn at_argument(self, a: Option<usize>) -> Self {
+        Diagnostic { argument: a, ..self }
     }
 
     pub fn is_error(&self) -> bool {
@@ -37,7 +46,18 @@ impl Diagnostic {
     }
 
     pub fn emit(&self) {
-        bridge::emit_op_diagnostic(self.op.ptr as usize, self.severity as u8, &self.message);
+        bridge::emit_diagnostic(self.location().ptr as usize, self.severity as u8, &self.message);
+    }
+
+    /// The argument's location where it has one (`loc(...)` after it in the signature, or where
+    /// the parser read it), else the op's.
+    fn location(&self) -> MlirLocation {
+        let at_op = unsafe { mlirOperationGetLocation(self.op) };
+        let argument = self.argument.and_then(|a| mlir::body_block(self.op).and_then(|b| mlir::block_args(b).get(a).copied()));
+        match argument.map(|v| unsafe { mlirValueGetLocation(v) }) {
+            Some(at) if !unsafe { mlirLocationEqual(at, mlirLocationUnknownGet(mlirLocationGetContext(at))) } => at,
+            _ => at_op,
+        }
     }
 }
 

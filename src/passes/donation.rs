@@ -33,7 +33,8 @@ pub fn apply(read: &mut ReadGraph, entry: Function, options: &PassOptions) -> Re
     let policy: DonationPolicy =
         options.string("donation").unwrap_or("auto").parse().map_err(|e| vec![Diagnostic::error(entry.op, format!("{pass}: {e}"))])?;
     let names = argument_names(read, entry);
-    let aliases = state_aliases::resolve(&read.graph, &names, &policy).map_err(|e| vec![Diagnostic::error(entry.op, format!("{pass}: {e}"))])?;
+    let aliases = state_aliases::resolve(&read.graph, &names, &policy)
+        .map_err(|e| vec![Diagnostic::error(entry.op, format!("{pass}: {e}")).at_argument(e.argument)])?;
     if aliases.source == AliasSource::Recognised && !aliases.pairs.is_empty() {
         Diagnostic::remark(
             entry.op,

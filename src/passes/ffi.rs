@@ -19,7 +19,7 @@ pub mod bridge {
 
         fn register_alpa_passes();
         fn alpa_opt_main(args: &Vec<String>) -> i32;
-        fn emit_op_diagnostic(op: usize, severity: u8, message: &str);
+        fn emit_diagnostic(location: usize, severity: u8, message: &str);
         fn op_attribute_dictionary(op: usize) -> usize;
     }
 }

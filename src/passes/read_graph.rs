@@ -36,7 +36,10 @@ pub fn read_function(function: Function) -> Result<ReadGraph, Vec<Diagnostic>> {
     let too_large: Vec<Diagnostic> = [("argument", &args), ("result", &results)]
         .into_iter()
         .flat_map(|(what, params)| params.iter().enumerate().map(move |(i, p)| (what, i, p)))
-        .filter_map(|(what, i, p)| value_fits(&p.ty).err().map(|m| Diagnostic::error(func_op, format!("{what} #{i}: {m}"))))
+        .filter_map(|(what, i, p)| {
+            let at = (what == "argument").then_some(i);
+            value_fits(&p.ty).err().map(|m| Diagnostic::error(func_op, format!("{what} #{i}: {m}")).at_argument(at))
+        })
         .collect();
     if !too_large.is_empty() {
         return Err(too_large);
@@ -58,19 +61,20 @@ pub fn read_function(function: Function) -> Result<ReadGraph, Vec<Diagnostic>> {
     let (errors, remarks): (Vec<ParamIssue>, Vec<ParamIssue>) =
         verify_params(&graph).into_iter().partition(|i| i.severity == IssueSeverity::Error);
     if !errors.is_empty() {
-        return Err(errors.into_iter().map(|i| Diagnostic::error(func_op, i.message)).collect());
+        return Err(errors.into_iter().map(|i| Diagnostic::error(func_op, i.message).at_argument(i.argument)).collect());
     }
-    remarks.into_iter().for_each(|i| Diagnostic::remark(func_op, i.message).emit());
+    remarks.into_iter().for_each(|i| Diagnostic::remark(func_op, i.message).at_argument(i.argument).emit());
     Ok(ReadGraph { graph, handles })
 }
 
 fn function_signature(func_op: MlirOperation) -> Result<(Vec<ValueType>, Vec<ValueType>), Vec<Diagnostic>> {
-    let fail = |message: String| vec![Diagnostic::error(func_op, message)];
-    let attr = mlir::attribute(func_op, "function_type").ok_or_else(|| fail("function has no function_type".into()))?;
+    let fail = |message: String, at: Option<usize>| vec![Diagnostic::error(func_op, message).at_argument(at)];
+    let attr = mlir::attribute(func_op, "function_type").ok_or_else(|| fail("function has no function_type".into(), None))?;
     unsafe {
         let ty = mlirTypeAttrGetValue(attr);
         let convert = |t: MlirType, what: &str, i: isize| {
-            mlir::value_type(t).map_err(|text| fail(format!("{what} #{i} has dynamic shape {text}: only static shapes can be planned")))
+            let at = (what == "argument").then_some(i as usize);
+            mlir::value_type(t).map_err(|text| fail(format!("{what} #{i} has dynamic shape {text}: only static shapes can be planned"), at))
         };
         let inputs = (0..mlirFunctionTypeGetNumInputs(ty))
             .map(|i| convert(mlirFunctionTypeGetInput(ty, i), "argument", i))

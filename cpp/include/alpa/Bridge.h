@@ -15,7 +15,7 @@ int32_t alpa_opt_main(const rust::Vec<rust::String> &args);
 
 // Emits a diagnostic at the location of `op` (an mlir::Operation *):
 // severity 0 = error, 1 = warning, 2 = remark.
-void emit_op_diagnostic(std::size_t op, std::uint8_t severity, rust::Str message);
+void emit_diagnostic(std::size_t location, std::uint8_t severity, rust::Str message);
 
 // All attributes of `op`, inherent (properties) and discardable, as an mlir::DictionaryAttr
 // (its opaque pointer). The C API lists only discardable ones for ops with properties.

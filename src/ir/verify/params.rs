@@ -12,15 +12,17 @@ pub enum IssueSeverity {
     Remark,
 }
 
-/// One finding; `message` names the argument or result it is about.
+/// One finding; `message` names the argument or result it is about, `argument` the argument
+/// whose location it belongs at (`None`: the function's).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamIssue {
     pub severity: IssueSeverity,
+    pub argument: Option<usize>,
     pub message: String,
 }
 
-fn error(message: String) -> ParamIssue {
-    ParamIssue { severity: IssueSeverity::Error, message }
+fn error(argument: usize, message: String) -> ParamIssue {
+    ParamIssue { severity: IssueSeverity::Error, argument: Some(argument), message }
 }
 
 pub fn verify_params(graph: &Graph) -> Vec<ParamIssue> {
@@ -29,6 +31,7 @@ pub fn verify_params(graph: &Graph) -> Vec<ParamIssue> {
     for (what, params) in [("argument", &graph.args), ("result", &graph.results)] {
         issues.extend(params.iter().enumerate().filter(|(_, p)| both_shardings(p)).map(|(i, _)| ParamIssue {
             severity: IssueSeverity::Remark,
+            argument: (what == "argument").then_some(i),
             message: format!(
                 "{what} #{i} has both mhlo.sharding and sdy.sharding: the sdy.sharding is read, the mhlo.sharding is a stale leftover"
             ),
@@ -47,27 +50,33 @@ fn aliasing(graph: &Graph) -> Vec<ParamIssue> {
     for (a, arg) in graph.args.iter().enumerate() {
         let Some(attr) = arg.attrs.get("tf.aliasing_output") else { continue };
         let Some(r) = attr.as_int() else {
-            issues.push(error(format!("argument #{a}: tf.aliasing_output must be an integer result index")));
+            issues.push(error(a, format!("argument #{a}: tf.aliasing_output must be an integer result index")));
             continue;
         };
         let Some(result) = usize::try_from(r).ok().and_then(|r| graph.results.get(r)) else {
-            issues.push(error(format!(
+            issues.push(error(
+                a,
+                format!(
                 "argument #{a}: tf.aliasing_output = {r}, but the function has {} results",
                 graph.results.len()
-            )));
+            ),
+            ));
             continue;
         };
         let r = r as usize;
         if let Some(first) = aliased_by[r] {
-            issues.push(error(format!("arguments #{first} and #{a} both alias result #{r} (tf.aliasing_output)")));
+            issues.push(error(a, format!("arguments #{first} and #{a} both alias result #{r} (tf.aliasing_output)")));
         } else {
             aliased_by[r] = Some(a);
         }
         if result.ty != arg.ty {
-            issues.push(error(format!(
+            issues.push(error(
+                a,
+                format!(
                 "argument #{a} ({}) is aliased to result #{r} of another type ({}) (tf.aliasing_output)",
                 arg.ty, result.ty
-            )));
+            ),
+            ));
         }
     }
     issues
@@ -79,11 +88,11 @@ fn batch_dim(graph: &Graph) -> Vec<ParamIssue> {
         .iter()
         .enumerate()
         .filter(|(_, p)| p.attrs.get(BATCH_DIM_ATTR).is_some_and(|v| !matches!(v, Attr::Int(_))))
-        .map(|(a, _)| error(format!("argument #{a}: {BATCH_DIM_ATTR} must be an integer (a dim, or -1)")))
+        .map(|(a, _)| error(a, format!("argument #{a}: {BATCH_DIM_ATTR} must be an integer (a dim, or -1)")))
         .collect();
     if let Err(ProgramError::BadBatchDim { arg, dim }) = batch_dims(graph) {
         let rank = graph.args[arg].ty.tensor().map_or(0, |t| t.rank());
-        issues.push(error(format!("argument #{arg}: {BATCH_DIM_ATTR} = {dim} is not a dim of a rank-{rank} argument (nor -1)")));
+        issues.push(error(arg, format!("argument #{arg}: {BATCH_DIM_ATTR} = {dim} is not a dim of a rank-{rank} argument (nor -1)")));
     }
     issues
 }
@@ -125,6 +134,7 @@ mod tests {
         );
         let twice = graph(vec![param(&[4], &[alias(0)]), param(&[4], &[alias(0)])], vec![param(&[4], &[])]);
         assert_eq!(messages(&twice), ["arguments #0 and #1 both alias result #0 (tf.aliasing_output)"]);
+        assert_eq!(verify_params(&twice)[0].argument, Some(1));
         let other_type = graph(vec![param(&[4], &[alias(0)])], vec![param(&[5], &[])]);
         assert_eq!(
             messages(&other_type),
@@ -154,6 +164,7 @@ mod tests {
         let issues = verify_params(&graph(vec![param(&[4], &both)], vec![param(&[4], &[]), param(&[4], &both)]));
         assert_eq!(issues.len(), 2);
         assert!(issues.iter().all(|i| i.severity == IssueSeverity::Remark));
+        assert_eq!((issues[0].argument, issues[1].argument), (Some(0), None));
         assert!(issues[0].message.starts_with("argument #0 has both"));
         assert!(issues[1].message.starts_with("result #1 has both"));
     }
