@@ -47,10 +47,24 @@
 // REPORT-NEXT: "bytes": 4096,
 // REPORT: "kind": "all-gather",
 // REPORT-NEXT: "bytes": 128,
-// REPORT: "reason": "resharding operand 1 from op {{[0-9]+}}: S0 -> R"
+// REPORT: "reason": "resharding",
+// REPORT-NEXT: "resharding": {
+// REPORT-NEXT: "value": "op {{[0-9]+}}",
+// REPORT-NEXT: "result": 0,
+// REPORT-NEXT: "from": "S0",
+// REPORT-NEXT: "to": "R",
+// REPORT-NEXT: "consumers": [
+// REPORT-NEXT: {
+// REPORT-NEXT: "op": {{[0-9]+}},
+// REPORT-NEXT: "operand": 1
 // REPORT: "kind": "all-gather",
 // REPORT-NEXT: "bytes": 4096,
-// REPORT: "reason": "resharding operand 1 from op {{[0-9]+}}: RS0 -> RR"
+// REPORT: "reason": "resharding",
+// REPORT-NEXT: "resharding": {
+// REPORT-NEXT: "value": "op {{[0-9]+}}",
+// REPORT-NEXT: "result": 0,
+// REPORT-NEXT: "from": "RS0",
+// REPORT-NEXT: "to": "RR",
 // REPORT: "weight_update": {
 // REPORT-NEXT: "gradients": [
 // REPORT: "spec": "S0R"

@@ -251,6 +251,7 @@ impl<'g> GraphStageOracle<'g> {
             solve: self.options.solve.clone(),
             // The stage DP prices stages as the ILP plans them (no weight-update rewrite yet).
             prefer_reduce_scatter: false,
+            price_shared_moves: false,
         }
     }
 

@@ -37,6 +37,7 @@ mod preprocess;
 mod reconstruct;
 mod search;
 mod segtree;
+mod shared_moves;
 mod tree;
 mod problem;
 pub mod solution;

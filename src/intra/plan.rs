@@ -7,7 +7,8 @@
 use super::error::IntraError;
 use super::memory::{live_intervals, producer_of};
 use super::merge::{self, Role};
-use super::problem::{Alias, Edge, Node, StrategyProblem, FORBIDDEN_COST};
+use super::problem::{Alias, Edge, Node, StrategyProblem};
+use super::shared_moves::{price_value, GroupUse, MoveTree, TreeCache};
 use super::solution::{SolveOptions, SolveStatus};
 use super::weight_update::{shard_weight_update, WeightUpdateSharding};
 use crate::cluster::collective::Collective;
@@ -15,10 +16,10 @@ use crate::cluster::mesh::DeviceMesh;
 use crate::ir::graph::Graph;
 use crate::ir::op_table::{op_rule, OpRule};
 use crate::ir::types::{TensorType, ValueType};
-use crate::sharding::reshard::resharding;
+use crate::sharding::reshard::CollectiveUse;
 use crate::sharding::spec::ShardingSpec;
 use crate::sharding::strategy::{argument_strategies, follow, op_strategies, Strategy, StrategyOptions};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
 pub struct IntraOptions {
@@ -31,6 +32,9 @@ pub struct IntraOptions {
     pub solve: SolveOptions,
     /// After the solve, shard the weight update (paper §4.2): see [`super::weight_update`].
     pub prefer_reduce_scatter: bool,
+    /// Price a move several consumer groups share once, exactly (extra nodes, see
+    /// [`super::shared_moves`]); otherwise each group pays it in the objective.
+    pub price_shared_moves: bool,
 }
 
 impl IntraOptions {
@@ -45,6 +49,7 @@ impl IntraOptions {
             merge_trivial_ops: true,
             solve: SolveOptions::default(),
             prefer_reduce_scatter: false,
+            price_shared_moves: false,
         }
     }
 }
@@ -85,6 +90,19 @@ pub enum PlanError {
     Solver(String),
 }
 
+/// One move of a value's move tree the plan runs, once for every operand whose chain passes it.
+#[derive(Clone, Debug)]
+pub struct SharedMove {
+    pub producer: Producer,
+    pub result: usize,
+    pub from: ShardingSpec,
+    pub to: ShardingSpec,
+    pub collective: CollectiveUse,
+    pub cost: f64,
+    /// (op, operand) of every operand that needs the move.
+    pub consumers: Vec<(usize, usize)>,
+}
+
 /// A resharding the plan pays for: a value converted for one operand of one op.
 #[derive(Clone, Debug)]
 pub struct ChosenResharding {
@@ -113,7 +131,10 @@ pub struct IntraPlan {
     /// ILP nodes: arguments plus ops before merging, and groups after.
     pub nodes_before_merging: usize,
     pub nodes_after_merging: usize,
+    /// Per operand, the chain it is resharded along (for the emitter).
     pub reshardings: Vec<ChosenResharding>,
+    /// The moves those chains run, each once: what the objective prices and the report lists.
+    pub moves: Vec<SharedMove>,
     /// Ops that had no even strategy and were computed replicated.
     pub replicated_fallbacks: Vec<usize>,
     /// What the weight-update sharding rewrite changed (empty unless it ran and applied).
@@ -269,44 +290,46 @@ impl<'a> Builder<'a> {
         }
 
         let mut edge_costs: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
-        let mut cache: HashMap<(TensorType, ShardingSpec, ShardingSpec), f64> = HashMap::new();
         let mesh = &self.options.mesh;
+        let mut trees = TreeCache::default();
+        // Per value: its type and, per consumer group, per strategy, the layouts its operands need.
+        type Uses<'t> = (&'t TensorType, BTreeMap<usize, Vec<Vec<ShardingSpec>>>);
+        let mut values: BTreeMap<(Producer, usize), Uses> = BTreeMap::new();
         for (index, op) in self.graph.ops().iter().enumerate() {
             let consumer = &self.ops[index];
             for (position, value) in op.operands.iter().enumerate() {
                 let Some((producer, result)) = producer_of(*value) else { continue };
-                let Some(source) = self.candidates(producer) else { continue };
+                if self.candidates(producer).is_none() {
+                    continue;
+                }
                 let Some(ty) = tensor(self.graph.value_type(*value)) else { continue };
-                let mut cost = |from: &ShardingSpec, to: &ShardingSpec| {
-                    *cache
-                        .entry((ty.clone(), from.clone(), to.clone()))
-                        .or_insert_with(|| resharding(ty, from, to, mesh).map_or(FORBIDDEN_COST, |r| r.cost))
-                };
-                let (gp, gv) = (source.group, consumer.group);
-                let required = |j: usize| consumer.strategies[j].operand_specs.get(position).and_then(Option::as_ref);
-                if gp == gv {
-                    for s in 0..consumer.strategies.len() {
-                        if let (Some(from), Some(to)) = (source.result_spec(s, result), required(s)) {
-                            costs[gp][s] += cost(from, to);
-                        }
-                    }
-                } else {
-                    let (rows, cols) = (source.strategies.len(), consumer.strategies.len());
-                    let matrix = edge_costs.entry((gp, gv)).or_insert_with(|| vec![0.0; rows * cols]);
-                    for i in 0..rows {
-                        let Some(from) = source.result_spec(i, result) else { continue };
-                        for j in 0..cols {
-                            if let Some(to) = required(j) {
-                                matrix[i * cols + j] += cost(from, to);
-                            }
-                        }
+                let (_, groups) = values.entry((producer, result)).or_insert_with(|| (ty, BTreeMap::new()));
+                let targets = groups.entry(consumer.group).or_insert_with(|| vec![Vec::new(); consumer.strategies.len()]);
+                for (j, strategy) in consumer.strategies.iter().enumerate() {
+                    if let Some(Some(to)) = strategy.operand_specs.get(position) {
+                        targets[j].push(to.normalized(mesh.shape));
                     }
                 }
             }
         }
+        for ((producer, result), (ty, groups)) in values {
+            let source = self.candidates(producer).expect("values with candidates only");
+            let produced: Vec<Option<ShardingSpec>> = (0..source.strategies.len())
+                .map(|i| source.result_spec(i, result).map(|s| s.normalized(mesh.shape)))
+                .collect();
+            let value_trees = produced.iter().flatten().map(|p| (p.clone(), trees.get(ty, p, mesh))).collect();
+            let uses: Vec<GroupUse> = groups.into_iter().map(|(group, targets)| GroupUse { group, targets }).collect();
+            price_value(&mut costs, &mut edge_costs, source.group, &produced, &uses, &value_trees, self.options.price_shared_moves);
+        }
 
-        let nodes = (0..groups)
-            .map(|g| Node { costs: costs[g].clone(), usages: Some(usages[g].clone()), interval: intervals[g] })
+        // Groups, then the nodes of shared moves (no memory).
+        let nodes = costs
+            .iter()
+            .enumerate()
+            .map(|(g, c)| match g < groups {
+                true => Node { costs: c.clone(), usages: Some(usages[g].clone()), interval: intervals[g] },
+                false => Node::with_costs(c.clone()),
+            })
             .collect();
         let edges = edge_costs.into_iter().map(|((u, v), costs)| Edge { u, v, costs }).collect();
         StrategyProblem {
@@ -380,7 +403,7 @@ pub fn plan_intra_op(graph: &Graph, options: &IntraOptions) -> Result<IntraPlan,
     let pick = |c: &Candidates| c.strategies[choice[c.group]].clone();
     let args: Vec<Option<Strategy>> = builder.args.iter().map(|c| c.as_ref().map(pick)).collect();
     let ops: Vec<Strategy> = builder.ops.iter().map(pick).collect();
-    let (reshardings, resharding_cost) = chosen_reshardings(graph, &args, &ops, &options.mesh);
+    let (reshardings, moves, resharding_cost) = chosen_reshardings(graph, &args, &ops, &options.mesh);
     let communication_cost = communication_cost(&args, &ops, &options.mesh);
     let tensor_args = builder.args.iter().filter(|a| a.is_some()).count();
     let plan = IntraPlan {
@@ -398,6 +421,7 @@ pub fn plan_intra_op(graph: &Graph, options: &IntraOptions) -> Result<IntraPlan,
         nodes_before_merging: tensor_args + graph.ops().len(),
         nodes_after_merging: builder.group_sizes.len(),
         reshardings,
+        moves,
         replicated_fallbacks: builder.replicated_fallbacks.clone(),
         weight_update: WeightUpdateSharding::default(),
     };
@@ -412,15 +436,16 @@ pub(crate) fn communication_cost(args: &[Option<Strategy>], ops: &[Strategy], me
     args.iter().flatten().chain(ops).map(|s| strategy_cost(s, mesh)).sum()
 }
 
-/// Every resharding the chosen strategies need: per op operand (in op, then operand order)
-/// whose producer's layout differs from what the op's strategy computes from, at a cost; and
-/// their total cost. Free slices are not listed.
+/// Every resharding the chosen strategies need, per op operand (in op, then operand order)
+/// whose producer's layout differs from what the op's strategy computes from and that costs
+/// something, each along its value's move tree (what the emitter pins); the moves they run,
+/// each once per value with the operands that share it; and the moves' total cost.
 pub(crate) fn chosen_reshardings(
     graph: &Graph,
     args: &[Option<Strategy>],
     ops: &[Strategy],
     mesh: &DeviceMesh,
-) -> (Vec<ChosenResharding>, f64) {
+) -> (Vec<ChosenResharding>, Vec<SharedMove>, f64) {
     let produced = |producer: Producer, result: usize| -> Option<&ShardingSpec> {
         let strategy = match producer {
             Producer::Arg(i) => args.get(i)?.as_ref()?,
@@ -428,8 +453,10 @@ pub(crate) fn chosen_reshardings(
         };
         strategy.result_specs.get(result)?.as_ref()
     };
+    let mut trees = TreeCache::default();
     let mut reshardings = Vec::new();
-    let mut total = 0.0;
+    // Per value, per tree node with a collective: the operands whose chain runs it.
+    let mut used: BTreeMap<(Producer, usize), (std::rc::Rc<MoveTree>, BTreeMap<usize, Vec<(usize, usize)>>)> = BTreeMap::new();
     for (index, (op, strategy)) in graph.ops().iter().zip(ops).enumerate() {
         for (position, value) in op.operands.iter().enumerate() {
             let Some((producer, result)) = producer_of(*value) else { continue };
@@ -438,12 +465,33 @@ pub(crate) fn chosen_reshardings(
             else {
                 continue;
             };
-            let Ok(resharding) = resharding(ty, from, to, mesh) else { continue };
-            if resharding.cost > 0.0 {
-                total += resharding.cost;
-                reshardings.push(ChosenResharding { producer, op: index, operand: position, from: from.clone(), to: to.clone(), resharding });
+            let tree = trees.get(ty, from, mesh);
+            let target = to.normalized(mesh.shape);
+            let Some(node) = tree.node(&target) else { continue };
+            let mut resharding = tree.resharding(node);
+            if resharding.cost <= 0.0 {
+                continue;
             }
+            if *to != target {
+                // Pin the tree's own layout first, so that other chains through it share it.
+                resharding.steps.push(target);
+            }
+            let (_, nodes) = used.entry((producer, result)).or_insert_with(|| (tree.clone(), BTreeMap::new()));
+            for n in tree.chain(node).into_iter().filter(|&n| tree.nodes[n].collective.is_some()) {
+                nodes.entry(n).or_default().push((index, position));
+            }
+            reshardings.push(ChosenResharding { producer, op: index, operand: position, from: from.clone(), to: to.clone(), resharding });
         }
     }
-    (reshardings, total)
+    let mut moves = Vec::new();
+    for ((producer, result), (tree, nodes)) in used {
+        for (n, consumers) in nodes {
+            let node = &tree.nodes[n];
+            let from = node.parent.map_or(&tree.root, |p| &tree.nodes[p].layout).clone();
+            let collective = node.collective.expect("nodes with a collective only");
+            moves.push(SharedMove { producer, result, from, to: node.layout.clone(), collective, cost: node.cost, consumers });
+        }
+    }
+    let total = moves.iter().fold(0.0, |sum, m| sum + m.cost);
+    (reshardings, moves, total)
 }

@@ -40,12 +40,30 @@ pub struct CollectiveReport {
     pub bytes: u64,
     pub axes: Vec<usize>,
     pub op: usize,
-    /// "strategy" (the op's own communication) or "resharding operand N".
+    /// "strategy" (the op's own communication) or "resharding".
     pub reason: String,
-    /// For a resharding's collective: the single move it performs ("S0R -> RR"); reshardings
-    /// of one value that share a move run it once (the emitter shares the constraint).
+    /// For a resharding's move (listed once however many operands share it, as the emitter
+    /// shares the constraint and XLA runs it once): the value moved, the move's layouts and the
+    /// operands that need it; `op` is the first of them.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub step: Option<String>,
+    pub resharding: Option<MoveReport>,
+}
+
+/// One move of a value's resharding.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveReport {
+    /// "op N" or "argument N".
+    pub value: String,
+    pub result: usize,
+    pub from: String,
+    pub to: String,
+    pub consumers: Vec<ConsumerReport>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ConsumerReport {
+    pub op: usize,
+    pub operand: usize,
 }
 
 /// One gradient whose all-reduce became a reduce-scatter (`prefer-reduce-scatter`).
@@ -106,7 +124,7 @@ fn collective_report(collective: &CollectiveUse, op: usize, reason: String) -> C
         axes: collective.axes.indices().to_vec(),
         op,
         reason,
-        step: None,
+        resharding: None,
     }
 }
 
@@ -141,16 +159,20 @@ pub fn build_report(
         .enumerate()
         .flat_map(|(op, s)| s.collectives.iter().map(move |c| collective_report(c, op, "strategy".into())))
         .collect();
-    for r in &plan.reshardings {
-        for (index, c) in r.resharding.collectives.iter().enumerate() {
-            let from = match r.producer {
-                Producer::Arg(i) => format!("argument {i}"),
-                Producer::Op(i) => format!("op {i}"),
-            };
-            let mut report = collective_report(c, r.op, format!("resharding operand {} from {from}: {} -> {}", r.operand, r.from, r.to));
-            report.step = r.resharding.moves.get(index).map(|(a, b)| format!("{a} -> {b}"));
-            collectives.push(report);
-        }
+    for m in &plan.moves {
+        let value = match m.producer {
+            Producer::Arg(i) => format!("argument {i}"),
+            Producer::Op(i) => format!("op {i}"),
+        };
+        let mut report = collective_report(&m.collective, m.consumers[0].0, "resharding".into());
+        report.resharding = Some(MoveReport {
+            value,
+            result: m.result,
+            from: m.from.to_string(),
+            to: m.to.to_string(),
+            consumers: m.consumers.iter().map(|&(op, operand)| ConsumerReport { op, operand }).collect(),
+        });
+        collectives.push(report);
     }
     IntraReport {
         mesh: MeshReport { shape: mesh.shape, device_ids: mesh.device_ids.clone(), alpha: mesh.alpha, beta: mesh.beta },

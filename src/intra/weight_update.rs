@@ -379,8 +379,9 @@ fn apply(
             *slot = strategy;
         }
     }
-    let (reshardings, resharding_cost) = chosen_reshardings(graph, &new.args, &new.ops, mesh);
+    let (reshardings, moves, resharding_cost) = chosen_reshardings(graph, &new.args, &new.ops, mesh);
     new.reshardings = reshardings;
+    new.moves = moves;
     new.resharding_cost = resharding_cost;
     new.communication_cost = communication_cost(&new.args, &new.ops, mesh);
     new.objective += new.communication_cost + new.resharding_cost - before;

@@ -84,6 +84,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
             memory_budget,
             merge_trivial_ops,
             prefer_reduce_scatter,
+            price_shared_moves: false,
             // Large problems take a while: the solver then reports its progress on stderr.
             solve: SolveOptions {
                 time_limit: Some(time_limit),

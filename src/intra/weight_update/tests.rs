@@ -98,7 +98,7 @@ fn spec(plan: &IntraPlan, value: ValueRef) -> String {
 /// Every collective of the plan (strategies and reshardings), sorted.
 fn collectives(plan: &IntraPlan) -> Vec<(Collective, MeshAxes, u64)> {
     let strategies = plan.args.iter().flatten().chain(&plan.ops).flat_map(|s| s.collectives.iter());
-    let reshardings = plan.reshardings.iter().flat_map(|r| r.resharding.collectives.iter());
+    let reshardings = plan.moves.iter().map(|m| &m.collective);
     let mut out: Vec<_> = strategies.chain(reshardings).map(|c: &CollectiveUse| (c.kind, c.axes, c.bytes)).collect();
     out.sort_by_key(|&(k, a, b)| (format!("{k:?}"), format!("{a:?}"), b));
     out
