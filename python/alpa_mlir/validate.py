@@ -31,12 +31,10 @@ one list of *elementary* collectives ``(kind, bytes, axes)``:
   ``--read-decomposed-reduce-scatter``) such an all-reduce counts as the
   reduce-scatter it implements, with the same bytes (the reduced buffer);
   by default it stays an all-reduce, which is the volume XLA CPU moves;
-* on the report's side (:func:`normalize_report`): the all-gathers of one
-  resharding over several mesh axes (``S10 -> R`` listed as a gather over axis
-  0 then one over axis 1) are merged into one gather over both axes, which is
-  what XLA emits for the same bytes; and a resharding of the same value from
-  the same spec to the same spec that several consumers need is counted once
-  (the report charges every consumer edge; XLA emits it once, CSE shares it).
+* on the report's side (:func:`normalize_report`): nothing to deduplicate,
+  the report lists each move of a value's resharding once with the operands
+  that share it, as XLA runs it; on request (``merge_gathers``) the
+  all-gathers of one resharding over several mesh axes are merged into one.
 
 The comparison reports, from strictest to loosest, whether these agree:
 ``exact`` (multisets of (kind, bytes, axes)), ``kinds_bytes`` (multisets of
@@ -694,25 +692,18 @@ def per_op_differences(predicted: list[dict], actual: list[dict],
     return rows
 
 
-_SOURCE = re.compile(r"resharding operand (\d+) from ((?:op|argument) \d+): (\S+) -> (\S+)")
-
-
-def normalize_report(report: dict, dedupe_reshardings: bool = True,
-                     merge_gathers: bool = False) -> list[dict]:
+def normalize_report(report: dict, merge_gathers: bool = False) -> list[dict]:
     """The report's collectives as elementary ``(kind, bytes, axes)`` items.
 
-    With ``merge_gathers``, the all-gathers of one resharding over different
-    mesh axes (the report lists ``S10 -> R`` as a gather over axis 0, then one
-    over axis 1) become one all-gather over the union of the axes with the
-    final tile's bytes. Off by default: the emitter pins every step of a
-    resharding, and XLA then runs one all-gather per step, as reported.
+    The report lists a move of a value's resharding once, with the operands
+    that share it (``resharding``: value, from, to, consumers), as the emitter
+    shares the constraint and XLA runs it once: nothing to deduplicate here.
 
-    With ``dedupe_reshardings``, a move (one collective of a resharding, named
-    by the report's ``step``) of the same value needed by several consumers is
-    kept once: the report (like Alpa's ILP) charges it on every consumer edge,
-    but the emitter shares the constraint and XLA runs it once. (Reports
-    without ``step``: whole reshardings with the same source, from and to.) Dropped entries are marked ``deduped``
-    and left out of the list returned."""
+    With ``merge_gathers``, the all-gathers of one value's resharding for the
+    same operands over different mesh axes (``S10 -> R`` is a gather over axis
+    0, then one over axis 1) become one all-gather over the union of the axes
+    with the final tile's bytes. Off by default: the emitter pins every step
+    of a resharding, and XLA then runs one all-gather per step, as reported."""
     mesh = report["mesh"]["shape"]
     out = []
     units: dict[tuple, list] = {}
@@ -720,11 +711,10 @@ def normalize_report(report: dict, dedupe_reshardings: bool = True,
         axes = tuple(sorted(a for a in c.get("axes", []) if mesh[a] > 1))
         item = {"kind": c["kind"], "bytes": int(c["bytes"]), "axes": axes,
                 "op": c.get("op"), "reason": c.get("reason")}
-        if c.get("step") is not None:
-            item["step"] = c["step"]
-        m = _SOURCE.match(c.get("reason") or "")
-        if m:
-            units.setdefault((c.get("op"), m.group(1), c["reason"]), []).append(item)
+        move = c.get("resharding")
+        if move:
+            consumers = tuple((u["op"], u["operand"]) for u in move["consumers"])
+            units.setdefault((move["value"], move["result"], consumers), []).append(item)
         out.append(item)
     if merge_gathers:
         for key, items in units.items():
@@ -736,36 +726,8 @@ def normalize_report(report: dict, dedupe_reshardings: bool = True,
                 ags[0]["merged"] = len(ags)
                 for i in ags[1:]:
                     i["dropped"] = True
-                units[key] = [i for i in items if not i.get("dropped")]
         out = [c for c in out if not c.get("dropped")]
-    if dedupe_reshardings:
-        # Reports that name each collective's move: a move of one value shared by several
-        # reshardings (the emitter shares the constraint) runs once.
-        moves_seen: set[tuple] = set()
-        for key, items in units.items():
-            m = _SOURCE.match(key[2])
-            for i in items:
-                step = i.get("step")
-                if step is None:
-                    continue
-                move = (m.group(2), step)
-                if move in moves_seen:
-                    i["deduped"] = True
-                else:
-                    moves_seen.add(move)
-        seen: dict[tuple, tuple] = {}
-        for key, items in units.items():
-            if any("step" in i for i in items):
-                continue
-            m = _SOURCE.match(key[2])
-            src = (m.group(2), m.group(3), m.group(4))
-            sig = tuple(sorted((i["kind"], i["bytes"], i["axes"]) for i in items))
-            if src in seen and seen[src] == sig:
-                for i in items:
-                    i["deduped"] = True
-            else:
-                seen.setdefault(src, sig)
-    return [c for c in out if not c.get("deduped")]
+    return out
 
 
 def _totals(items: list[dict]) -> dict[str, dict]:
@@ -919,9 +881,6 @@ def validate(module: str | os.PathLike, mesh: str, fmt: str = "sdy",
     xla = normalize_xla(R.list_collectives(hlo), shape, report["mesh"].get("device_ids"),
                         decomposed if read_decomposed else None)
     pred = normalize_report(report)
-    merged_only = normalize_report(report, dedupe_reshardings=False)
-    res["report_gathers_merged"] = len(report.get("collectives", [])) - len(merged_only)
-    res["report_reshardings_deduped"] = len(merged_only) - len(pred)
     attribute_to_ops(xla, hlo, op_names)
     res["collectives"] = compare_collectives(pred, xla)
     if any(c["op"] is not None for c in xla):
