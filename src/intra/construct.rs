@@ -1,6 +1,7 @@
 //! A feasible assignment before any cost search (feasibility first).
 //!
-//! 1. Memory first: on a copy of the model whose only costs are forbidden choices, single-node
+//! 1. Memory first: on the model of groups (`group`: nodes tied by forbidden pairs choose as
+//!    one) whose only costs are forbidden choices, single-node
 //!    moves minimise (forbidden uses, priced memory); prices start at one per checkpoint and
 //!    double at every checkpoint still over the limit (a penalty loop on over-limit time
 //!    points), so the assignment heads for the least peak.
@@ -13,6 +14,7 @@
 use std::time::Instant;
 
 use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions};
+use super::group::group;
 use super::lagrange::Prices;
 use super::lns::{repair_peak, Budget, Rng};
 use super::model::{Model, ModelEdge};
@@ -33,10 +35,14 @@ const FORBIDDEN_TREE_ROUNDS: usize = 2;
 /// What the construction reached.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Start {
-    /// An assignment without forbidden choices within the limit.
-    Fits(Vec<usize>),
+    /// An assignment without forbidden choices within the limit, and when the first such
+    /// assignment was in hand (the rest of the construction lowers its cost).
+    Fits(Vec<usize>, Instant),
     /// The peak-memory MILP proved that no allowed assignment fits: its least peak.
     MemoryInfeasible { least_peak: f64 },
+    /// Even every group at its least usage overflows: no assignment fits. The least peak
+    /// reached and that lower bound.
+    BelowLowerBound { reached: f64, lower_bound: f64 },
     /// The MILP proved that every assignment uses a forbidden choice.
     NoAllowedAssignment,
     /// Nothing found before the deadline.
@@ -58,15 +64,19 @@ fn memory_only(m: &Model) -> Model {
 /// An allowed assignment of low peak memory: the penalty loop of step 1 (no MILP). The peak
 /// it reaches is an upper bound on the least peak of `m`.
 pub fn least_memory(m: &Model, stop: &mut dyn FnMut() -> bool) -> Vec<usize> {
-    let mem = memory_only(m);
-    let weights = Prices { lambda: vec![1.0; m.num_checkpoints()] }.penalties(&mem);
+    // Node by node, least-usage choices collide with forbidden pairs inside groups of nodes
+    // tied by them; groups choose as one.
+    let groups = group(m);
+    let g = &groups.model;
+    let mem = memory_only(g);
+    let weights = Prices { lambda: vec![1.0; g.num_checkpoints()] }.penalties(&mem);
     let least: Vec<usize> = mem
         .costs
         .iter()
         .zip(&weights)
         .map(|(c, w)| (0..c.len()).filter(|&s| c[s].is_finite()).min_by(|&a, &b| w[a].total_cmp(&w[b])).unwrap_or(0))
         .collect();
-    penalty_loop(m, &mem, least, stop).2
+    groups.expand(&penalty_loop(g, &mem, least, stop).2)
 }
 
 /// The penalty loop from `init`: (forbidden uses, peak, assignment) of its best round.
@@ -133,6 +143,10 @@ pub fn feasible_start(m: &Model, deadline: Option<Instant>, exact: bool, threads
     let least = least_memory(m, &mut stop);
     let mut s = Search::new(m, least);
     log(format!("least-memory start: {} forbidden, peak {:.0} (limit {:.0})", s.total().0, s.peak(), m.limit));
+    let lower_bound = m.peak_lower_bound();
+    if lower_bound > m.limit {
+        return Start::BelowLowerBound { reached: s.peak(), lower_bound };
+    }
     // Neighbourhood MILPs only when the peak is close to the limit, within a fifth of the time.
     let soft = deadline.map(|d| started + d.saturating_duration_since(started) / 5);
     if !s.memory_ok() && s.total().0 == 0 && s.peak() < 1.05 * m.limit {
@@ -156,6 +170,7 @@ pub fn feasible_start(m: &Model, deadline: Option<Instant>, exact: bool, threads
         }
         log(format!("peak-memory MILP: peak {:.0}", s.peak()));
     }
+    let first_fit = Instant::now();
     improve_under_limit(&mut s, seed, &mut stop);
     log(format!("cost moves under the limit: cost {:.0}, peak {:.0}", s.total().1, s.peak()));
     // The other way round: the cheapest plan, repaired greedily (least cost per byte freed),
@@ -170,7 +185,7 @@ pub fn feasible_start(m: &Model, deadline: Option<Instant>, exact: bool, threads
             s.assign(&c.choice);
         }
     }
-    Start::Fits(s.choice)
+    Start::Fits(s.choice, first_fit)
 }
 
 /// Single-node and tree moves (undone when they overflow) that lower the cost under the limit.
@@ -188,6 +203,97 @@ fn improve_under_limit(s: &mut Search, seed: u64, stop: &mut dyn FnMut() -> bool
         s.descend(true, None, stop);
         if stop() || s.total().1 >= before * (1.0 - 1e-6) {
             break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::intra::problem::{Alias, Edge, Node, StrategyProblem};
+    use crate::intra::{solve, solve_brute_force, IntraError, SolveOptions};
+
+    /// Random problems whose forbidden pairs are correspondences (aliases that pair strategies
+    /// one to one, some unpaired), often several on one node, with the limit at the least
+    /// peak of any allowed assignment (brute force) plus 0, 2 or 5%.
+    fn problem() -> impl Strategy<Value = StrategyProblem> {
+        (
+            prop::collection::vec(2usize..=3, 2..=7),
+            prop::collection::vec(0u32..1000, 300),
+            prop::collection::vec((0usize..7, 0usize..7), 0..6),
+            prop::collection::vec((0usize..7, 0usize..7), 1..6),
+            0usize..3,
+        )
+            .prop_map(|(sizes, values, edges, aliases, slack)| {
+                let mut it = values.into_iter().cycle();
+                let mut next = move || it.next().unwrap();
+                let n = sizes.len();
+                let nodes: Vec<Node> = sizes
+                    .iter()
+                    .map(|&k| {
+                        let a = (next() % 8) as u64;
+                        Node {
+                            costs: (0..k).map(|_| (next() % 20) as f64).collect(),
+                            usages: Some((0..k).map(|_| (next() % 10) as f64).collect()),
+                            interval: Some((a, a + 1 + (next() % 4) as u64)),
+                        }
+                    })
+                    .collect();
+                let edges = edges
+                    .into_iter()
+                    .map(|(a, b)| (a % n, b % n))
+                    .filter(|(u, v)| u != v)
+                    .map(|(u, v)| Edge { u, v, costs: (0..sizes[u] * sizes[v]).map(|_| (next() % 20) as f64).collect() })
+                    .collect();
+                let aliases = aliases
+                    .into_iter()
+                    .map(|(a, b)| (a % n, b % n))
+                    .filter(|(a, b)| a != b)
+                    .map(|(a, b)| {
+                        // Strategy i of a goes with (i + shift) mod |b| of b, unless dropped.
+                        let shift = next() as usize;
+                        let allowed = (0..sizes[a].min(sizes[b]))
+                            .filter(|_| next() % 4 != 0)
+                            .map(|i| (i, (i + shift) % sizes[b]))
+                            .collect();
+                        Alias { a, b, allowed }
+                    })
+                    .collect();
+                let mut p = StrategyProblem { nodes, edges, aliases, usage_limit: None };
+                if let Err(IntraError::MemoryInfeasible { min_peak_memory, .. }) =
+                    solve_brute_force(&StrategyProblem { usage_limit: Some(-1.0), ..p.clone() })
+                {
+                    p.usage_limit = Some(min_peak_memory * [1.0, 1.02, 1.05][slack]);
+                }
+                p
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300), ..ProptestConfig::default() })]
+
+        /// The least-memory construction never ends on a forbidden pair when an allowed
+        /// assignment exists (node by node, least-usage choices of aliased nodes collide), and
+        /// the solver returns a plan within the limit exactly when brute force finds one.
+        #[test]
+        fn feasible_whenever_brute_force_finds_a_plan(p in problem()) {
+            let want = solve_brute_force(&p);
+            let least = least_memory(&Model::from_problem(&p), &mut || false);
+            let allowed = p.evaluate(&least).unwrap().forbidden_uses == 0;
+            prop_assert!(allowed || matches!(want, Err(IntraError::NoAllowedAssignment)), "least-memory plan {least:?} is forbidden, brute force {want:?}");
+            for opts in [SolveOptions::default(), SolveOptions { ilp_max_entries: 0, max_search_steps: Some(1), ..SolveOptions::default() }] {
+                match (solve(&p, &opts), &want) {
+                    (Ok(s), Ok(w)) => {
+                        prop_assert!(p.evaluate(&s.choice).unwrap().feasible());
+                        prop_assert!(s.objective >= w.objective - 1e-6);
+                        prop_assert!(s.stats.first_feasible_seconds.is_some());
+                    }
+                    (Err(e), Err(_)) => prop_assert!(!matches!(e, IntraError::NoSolutionInTime { .. }), "{e}"),
+                    (g, w) => prop_assert!(false, "solve {g:?}, brute force {w:?}"),
+                }
+            }
         }
     }
 }

@@ -27,6 +27,7 @@ pub mod plan;
 pub mod report;
 pub mod generate;
 mod error;
+mod group;
 mod heuristic;
 mod ilp;
 mod iopddl;

@@ -1,10 +1,11 @@
-//! Entry points: the plain MILP of Eq. 1, and the full pipeline (preprocessing, then the MILP
-//! when the reduced problem is small, otherwise search).
+//! Entry points: the plain MILP of Eq. 1, and the full pipeline (preprocessing and grouping,
+//! a feasible construction, then the MILP when the reduced problem is small, otherwise search).
 
 use std::time::{Duration, Instant};
 
 use super::construct::{feasible_start, Start};
 use super::error::IntraError;
+use super::group::group;
 use super::heuristic::{heuristic, HeuristicOptions};
 use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions};
 use super::model::Model;
@@ -91,14 +92,19 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
             return Err(diagnose_infeasible(&model, opts, remaining(opts, start)))
         }
     };
-    let rm = &reduced.model;
+    // Nodes tied by forbidden pairs decide as one group (exact), so every move below can
+    // re-choose a whole group.
+    let grouped = group(&reduced.model);
+    let rm = &grouped.model;
     if opts.verbose {
         let strategies: usize = rm.costs.iter().map(|c| c.len()).sum();
         let entries: usize = rm.edges.iter().map(|e| e.costs.len()).sum();
         eprintln!(
-            "[intra] preprocess: {} nodes / {} edges -> {} nodes / {} edges ({} strategies, {} edge entries, {} terms, {} checkpoints) in {:.2} s",
+            "[intra] preprocess: {} nodes / {} edges -> {} nodes / {} edges -> {} groups / {} edges ({} strategies, {} edge entries, {} terms, {} checkpoints) in {:.2} s",
             p.nodes.len(),
             p.edges.len(),
+            reduced.model.num_nodes(),
+            reduced.model.edges.len(),
             rm.num_nodes(),
             rm.edges.len(),
             strategies,
@@ -109,7 +115,10 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
         );
     }
     let entries: usize = rm.edges.iter().map(|e| e.costs.len()).sum();
-    let small = entries <= opts.ilp_max_entries && rm.num_nodes() <= ILP_MAX_NODES;
+    // Memory rows count too: a group of many nodes is one MILP variable per strategy but
+    // appears in every row where one of its members is live.
+    let memory_light = memory_entries(rm) <= ILP_MAX_MEMORY_ENTRIES;
+    let small = entries <= opts.ilp_max_entries && rm.num_nodes() <= ILP_MAX_NODES && memory_light;
     // Feasibility first: a plan within the limit before any cost search, in at most a tenth
     // of the time (the exact peak-memory MILP, its last resort, may take half).
     let mut first_feasible_seconds = None;
@@ -117,13 +126,23 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
         None
     } else {
         let deadline = opts.time_limit.map(|t| start + Duration::from_secs_f64(0.5 * t));
-        let exact = entries <= FEASIBILITY_MILP_MAX_ENTRIES && rm.num_nodes() <= ILP_MAX_NODES;
+        let exact = entries <= FEASIBILITY_MILP_MAX_ENTRIES && rm.num_nodes() <= ILP_MAX_NODES && memory_light;
         match feasible_start(rm, deadline, exact, opts.threads, opts.seed, opts.verbose) {
-            Start::Fits(choice) => {
-                first_feasible_seconds = Some(start.elapsed().as_secs_f64());
+            Start::Fits(choice, at) => {
+                first_feasible_seconds = Some(at.duration_since(start).as_secs_f64());
                 Some(choice)
             }
             Start::MemoryInfeasible { .. } => return Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
+            // Small models get the exact least peak.
+            Start::BelowLowerBound { .. } if exact => return Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
+            Start::BelowLowerBound { reached, lower_bound } => {
+                return Err(IntraError::MemoryInfeasible {
+                    limit: rm.limit,
+                    min_peak_memory: reached,
+                    min_peak_exact: false,
+                    min_peak_lower_bound: lower_bound,
+                })
+            }
             Start::NoAllowedAssignment => return Err(IntraError::NoAllowedAssignment),
             Start::NotFound => None,
         }
@@ -184,7 +203,7 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
         }
     };
     let out = IlpLike { choice: reduced_choice, optimal, variables, constraints };
-    let choice = reduced.expand(&out.choice)?;
+    let choice = reduced.expand(&grouped.expand(&out.choice))?;
     let ev = p.evaluate(&choice)?;
     if !ev.feasible() {
         return Err(IntraError::Solver(format!(
@@ -217,6 +236,15 @@ const MILP_SHARE: f64 = 0.6;
 
 /// Reduced problems up to this many edge-matrix entries and nodes go to the MILP directly.
 const ILP_MAX_NODES: usize = 3_000;
+
+/// ... and up to this many nonzeros (at most) in their memory rows.
+const ILP_MAX_MEMORY_ENTRIES: usize = 3_000_000;
+
+/// An upper bound on the nonzeros of the MILP's memory rows: every term's nonzero usages over
+/// its checkpoints.
+fn memory_entries(m: &Model) -> usize {
+    m.terms.iter().map(|t| (t.hi - t.lo) * t.usage.iter().filter(|&&u| u != 0.0).count()).sum()
+}
 
 struct IlpLike {
     choice: Vec<usize>,
