@@ -18,5 +18,6 @@
 // QUIET-NOT: treated as donated
 // MODULE-NOT: "objective": 245765.05,
 // MODULE: "objective":
-// TYPE: error: alpa-intra-op-shard: donation pair 0:1: argument type tensor<256xf32> differs from result type tensor<256x256xf32>
+// The export gives the function no position and the argument only its name: the error names it.
+// TYPE: error: loc("params['params']['dense_0']['bias']"): alpa-intra-op-shard: donation pair 0:1: argument type tensor<256xf32> differs from result type tensor<256x256xf32>
 // SYNTAX: error: alpa-intra-op-shard: donation must be auto, module or ARG:RESULT pairs separated by commas: 'params' is not ARG:RESULT

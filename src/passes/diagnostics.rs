@@ -49,15 +49,30 @@ impl Diagnostic {
         bridge::emit_diagnostic(self.location().ptr as usize, self.severity as u8, &self.message);
     }
 
-    /// The argument's location where it has one (`loc(...)` after it in the signature, or where
-    /// the parser read it), else the op's.
+    /// The argument's location where it has a position (`loc(...)` after it in the signature,
+    /// or where the parser read it), else the op's. JAX names arguments without a position
+    /// (`loc("params['w']")`): the name is kept, placed at the op.
     fn location(&self) -> MlirLocation {
         let at_op = unsafe { mlirOperationGetLocation(self.op) };
         let argument = self.argument.and_then(|a| mlir::body_block(self.op).and_then(|b| mlir::block_args(b).get(a).copied()));
-        match argument.map(|v| unsafe { mlirValueGetLocation(v) }) {
-            Some(at) if !unsafe { mlirLocationEqual(at, mlirLocationUnknownGet(mlirLocationGetContext(at))) } => at,
-            _ => at_op,
+        let Some(at) = argument.map(|v| unsafe { mlirValueGetLocation(v) }) else { return at_op };
+        if has_position(at) {
+            return at;
         }
+        if unsafe { mlirLocationIsAName(at) } {
+            return unsafe { mlirLocationNameGet(mlirLocationGetContext(at), mlirIdentifierStr(mlirLocationNameGetName(at)), at_op) };
+        }
+        at_op
+    }
+}
+
+/// Whether a location leads to a place in a file (names wrap a child that may be unknown).
+fn has_position(location: MlirLocation) -> bool {
+    unsafe {
+        if mlirLocationIsAName(location) {
+            return has_position(mlirLocationNameGetChildLoc(location));
+        }
+        !mlirLocationEqual(location, mlirLocationUnknownGet(mlirLocationGetContext(location)))
     }
 }
 
