@@ -41,11 +41,14 @@ done
 
 "$py" - "$model $preset, global batch $batch, $microbatches microbatches" "$out/step.mlir" "$out" "${ITERATIONS:-10}" "${WARMUP:-2}" "${modes[@]}" <<'PY'
 import contextlib, io, statistics, sys, time
-from alpa_mlir.run import ensure_host_devices
+from alpa_mlir.xla_exec import ensure_host_devices
 
 ensure_host_devices(8)
-from alpa_mlir import run as R
+from alpa_mlir.input_domains import make_inputs
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.numerics import compare_outputs
 from alpa_mlir.pipeline import Pipeline
+from alpa_mlir.xla_exec import compile_module, execute
 
 label, step_path, out, iterations, warmup, *modes = sys.argv[1:]
 iterations, warmup = int(iterations), int(warmup)
@@ -66,20 +69,20 @@ def median_ms(call):
     return 1e3 * statistics.median(times)
 
 
-step = R.parse_module(open(step_path).read())
-inputs = R.make_inputs(step.inputs, seed=0)
-single = R.compile_module(step.module, 1)
+step = parse_module(open(step_path).read())
+inputs = make_inputs(step.inputs, seed=0)
+single = compile_module(step.module, 1)
 shapes = [o.shape for o in step.outputs]
-expected = R.execute(single, inputs, shapes)
+expected = execute(single, inputs, shapes)
 log(f"single-device step: {warmup} + {iterations} iterations")
-rows = [("single device (the step, XLA)", median_ms(lambda: R.execute(single, inputs, shapes)),
+rows = [("single device (the step, XLA)", median_ms(lambda: execute(single, inputs, shapes)),
          "", "")]
 compiled = {}
 for mode in modes:
     log(f"{mode}: compiling")
     pipe = Pipeline(open(f"{out}/lowered-{mode}.mlir").read(), compiled=compiled)
     with contextlib.redirect_stderr(io.StringIO()):  # the runtime's per-step progress
-        match = R.compare_outputs(pipe.run(inputs), expected, rtol=2e-4, atol=2e-5)["match"]
+        match = compare_outputs(pipe.run(inputs), expected, rtol=2e-4, atol=2e-5)["match"]
         log(f"{mode}: {warmup} + {iterations} iterations")
         ms = median_ms(lambda: pipe.run(inputs))
     stages = sum(p.kind == "stage" for p in pipe.module.programs.values())

@@ -41,6 +41,20 @@
 // KINDS-NOT: all-to-all
 
 // REPORT: "objective": 38047.01
+// REPORT: "arguments": [
+// REPORT-NEXT: "R",
+// REPORT-NEXT: "RR",
+// REPORT: "argument_axes": [
+// REPORT-NEXT: [
+// REPORT-NEXT: []
+// REPORT-NEXT: ],
+// REPORT-NEXT: [
+// REPORT-NEXT: [],
+// REPORT-NEXT: []
+// REPORT-NEXT: ],
+// an optimizer state split like its RS0 parameter: dimension 1 over mesh axis 0
+// REPORT: [{{[[:space:]]*}}[],{{[[:space:]]*}}[{{[[:space:]]*}}0{{[[:space:]]*}}]{{[[:space:]]*}}]
+// REPORT: "ops": [
 // REPORT: "kind": "reduce-scatter",
 // REPORT-NEXT: "bytes": 128,
 // REPORT: "kind": "reduce-scatter",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
@@ -40,6 +41,17 @@ FIXTURES = {
 
 def fixture_path(stem: str) -> Path:
     return INPUTS_DIR / f"{stem}.mlir"
+
+
+def fixture_file(stem: str) -> Path:
+    """The committed export in a checkout; elsewhere (an installed package) a fresh export of
+    the same model into a temporary file (the same program: ``--check`` keeps them equal)."""
+    committed = fixture_path(stem)
+    if committed.exists():
+        return committed
+    out = Path(tempfile.mkdtemp(prefix="alpa-fixture-")) / f"{stem}.mlir"
+    out.write_text(export_fixture(stem))
+    return out
 
 
 def export_fixture(stem: str, debug_info: bool = True) -> str:

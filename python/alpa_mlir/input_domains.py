@@ -15,12 +15,14 @@ argument is drawn non-negative when
 
 Over-marking is harmless (a non-negative value is still a valid value of any
 float argument); missing one is what made NaN steps look like matches.
+
+:func:`make_inputs` draws seeded random inputs from each argument's domain.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Sequence
 
 _SECOND_MOMENT = re.compile(
     r"(?:^|[^a-z0-9])(?:nu|second_moments?|exp_avg_sq|var|variance|v_hat)(?:$|[^a-z0-9])",
@@ -144,3 +146,28 @@ def nonnegative_arguments(module) -> dict[int, str]:
     for i in sorted(reached):
         why.setdefault(i, "sqrt")
     return why
+
+
+def make_inputs(specs: Sequence, seed: int = 0, default_int_bound: int = 2,
+                scale: float = 0.1):
+    """Seeded random inputs: floats in [-scale, scale) (or [0, scale) when
+    non-negative), integers in [0, bound), booleans uniform."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for s in specs:
+        dt = s.np_dtype
+        if dt == np.bool_:
+            a = rng.integers(0, 2, size=s.shape).astype(np.bool_)
+        elif np.issubdtype(dt, np.integer):
+            hi = s.int_bound if s.int_bound is not None else default_int_bound
+            a = rng.integers(0, max(hi, 1), size=s.shape, dtype=np.int64).astype(dt)
+        elif np.issubdtype(dt, np.complexfloating):
+            a = (rng.uniform(-scale, scale, s.shape)
+                 + 1j * rng.uniform(-scale, scale, s.shape)).astype(dt)
+        else:
+            lo = 0.0 if s.nonnegative else -scale
+            a = rng.uniform(lo, scale, size=s.shape).astype(np.float32).astype(dt)
+        out.append(np.asarray(a))
+    return out

@@ -10,8 +10,8 @@ from typing import Callable
 
 import numpy as np
 
+from .module_info import TensorSpec, jax_ir, parse_tensor_type
 from .pipeline_module import PipelineError
-from .run import _ir, _parse_tensor_type, TensorSpec
 
 _BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div",
            "maximum": "max", "minimum": "min", "power": "pow", "and": "bitwise_and",
@@ -29,11 +29,11 @@ def _ints(attr) -> tuple[int, ...]:
 
 
 def _result_spec(op) -> TensorSpec:
-    return TensorSpec(*_parse_tensor_type(str(op.results[0].type)))
+    return TensorSpec(*parse_tensor_type(str(op.results[0].type)))
 
 
 def constant_value(op) -> np.ndarray:
-    ir = _ir().ir
+    ir = jax_ir().ir
     spec = _result_spec(op)
     attr = ir.DenseElementsAttr(op.attributes["value"])
     if attr.is_splat:

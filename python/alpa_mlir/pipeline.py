@@ -57,7 +57,7 @@ class Pipeline:
                 self.executables[prog.name] = compiled[key]
 
     def _compile(self, prog: Program, devs: list):
-        from .run import compile_module
+        from .xla_exec import compile_module
 
         t0 = time.perf_counter()
         with self.module.context:

@@ -12,20 +12,21 @@ import numpy as np
 
 
 def _inputs(pipeline_inputs, seed: int, reference: str | None):
-    from . import run as R
+    from .input_domains import make_inputs
+    from .module_info import parse_module
 
-    specs = R.parse_module(Path(reference).read_text()).inputs if reference else pipeline_inputs
-    return R.make_inputs(specs, seed=seed)
+    specs = parse_module(Path(reference).read_text()).inputs if reference else pipeline_inputs
+    return make_inputs(specs, seed=seed)
 
 
 def compare_with_reference(outputs, inputs, reference: str) -> dict:
     """The outputs against the reference step run on one device."""
-    from . import run as R
+    from .module_info import parse_module
+    from .numerics import compare_outputs
+    from .xla_exec import run_on_one_device
 
-    ref = R.parse_module(Path(reference).read_text())
-    module = R.strip_shardings(ref) if ref.sharded else ref.module
-    expected = R.execute(R.compile_module(module, 1), inputs, [o.shape for o in ref.outputs])
-    return R.compare_outputs(outputs, expected, rtol=2e-4, atol=2e-5)
+    expected = run_on_one_device(parse_module(Path(reference).read_text()), inputs)
+    return compare_outputs(outputs, expected, rtol=2e-4, atol=2e-5)
 
 
 def report(outputs, inputs, reference: str | None, as_json: bool, extra: dict) -> int:
@@ -95,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(a) -> int:
-    from .run import ensure_host_devices
+    from .xla_exec import ensure_host_devices
 
     ensure_host_devices(a.devices)
     import jax

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .run import TensorSpec, _ir, _parse_tensor_type
+from .module_info import TensorSpec, jax_ir, parse_tensor_type
 
 UNLOWERED = "alpa.transfer"
 
@@ -84,7 +84,7 @@ class PipelineModule:
 
 
 def _sym(op, key="sym_name") -> str:
-    ir = _ir().ir
+    ir = jax_ir().ir
     return ir.StringAttr(op.attributes[key]).value
 
 
@@ -94,7 +94,7 @@ def _attr_dict(op) -> dict[str, str]:
 
 
 def _specs(types) -> list[TensorSpec]:
-    return [TensorSpec(*_parse_tensor_type(str(t))) for t in types]
+    return [TensorSpec(*parse_tensor_type(str(t))) for t in types]
 
 
 _MESH = re.compile(r'"(\w+)"\s*=\s*(\d+)')
@@ -104,7 +104,7 @@ def _standalone(func_op, mesh_ops: dict[str, str], funcs: dict[str, object],
                 num_partitions: int) -> str:
     """The function as @main of its own module, with the meshes and functions
     it refers to."""
-    ir = _ir().ir
+    ir = jax_ir().ir
     own = func_op.get_asm(print_generic_op_form=True)
     seen, order, todo = set(), [], [own]
     while todo:
@@ -145,7 +145,7 @@ def _transfer(name, attrs, funcs, attrs_of, add_program) -> Transfer:
 
 
 def load_pipeline(text: str) -> PipelineModule:
-    jmlir = _ir()
+    jmlir = jax_ir()
     ir = jmlir.ir
     ctx = jmlir.make_ir_context()
     ctx.allow_unregistered_dialects = True

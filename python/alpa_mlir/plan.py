@@ -76,15 +76,15 @@ def intra_op_plan(step: Callable, *args: Any, mesh_shape: Sequence[int] = (2, 4)
     first ``prod(mesh_shape)`` of ``jax.devices()``). ``cluster`` (a preset such as
     ``h100-x1`` or a JSON file) costs in seconds, else abstract alpha/beta units;
     ``memory_budget`` (e.g. ``"70GiB"``) bounds per-device memory; ``options`` are further
-    pass options by name (``{"time-limit": 30}``). ``alpa_opt`` defaults to ``$ALPA_OPT`` or
-    the checkout's ``target/release/alpa-opt``.
+    pass options by name (``{"time-limit": 30}``). ``alpa_opt`` defaults to
+    :func:`alpa_mlir.alpa_opt.alpa_opt_path` (``$ALPA_OPT``, ``PATH``, the checkout's build).
 
     Raises ValueError for a mesh larger than the devices, :class:`AlpaOptError` with the
     pass's diagnostics when it fails."""
     import jax
 
     from .export import lower, module_to_generic_text
-    from .validate import AlpaOptError, alpa_opt_path, shard_module
+    from .alpa_opt import AlpaOptError, alpa_opt_path, shard_module
 
     mesh_shape = tuple(int(n) for n in mesh_shape)
     size = 1

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .run import TensorSpec, _ir, _parse_tensor_type, list_collectives
+from .hlo import list_collectives
+from .module_info import TensorSpec, jax_ir, parse_tensor_type
 
 TRANSFER_PLAN = "alpa.transfer_plan"
 
@@ -79,14 +80,14 @@ def executed_collectives(hlo_text: str, devices: list[int]) -> Counter:
 
 
 def _ints(attr) -> tuple[int, ...]:
-    ir = _ir().ir
+    ir = jax_ir().ir
     return tuple(ir.DenseI64ArrayAttr(attr))
 
 
 def _plan_of(op) -> PlannedTransfer:
-    ir = _ir().ir
+    ir = jax_ir().ir
     attrs = op.attributes
-    spec = TensorSpec(*_parse_tensor_type(str(op.operands[0].type)))
+    spec = TensorSpec(*parse_tensor_type(str(op.operands[0].type)))
     pieces = tuple(
         PlannedPiece(ir.IntegerAttr(d["src"]).value, _ints(d["dsts"]), _ints(d["sizes"]),
                      _ints(d["from"]) if "from" in d else ())
@@ -101,7 +102,7 @@ def read_transfer_plans(text: str) -> list[PlannedTransfer]:
     """The ``alpa.transfer_plan`` ops of @main, in order. `alpa-lower-transfers`
     replaces each, in place, by a call of its transfer function, so the k-th
     plan is the k-th transfer @main calls after lowering."""
-    jmlir = _ir()
+    jmlir = jax_ir()
     ir = jmlir.ir
     with jmlir.make_ir_context() as ctx:
         ctx.allow_unregistered_dialects = True

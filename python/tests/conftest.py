@@ -8,7 +8,7 @@ import functools
 import os
 from pathlib import Path
 
-from alpa_mlir.run import ensure_host_devices
+from alpa_mlir.xla_exec import ensure_host_devices
 
 ensure_host_devices(8)
 
@@ -28,14 +28,14 @@ def fixture_stems():
 @functools.lru_cache(maxsize=None)
 def single_device_result(stem: str):
     """(ModuleInfo, inputs, outputs) of a committed fixture run on one device."""
-    from alpa_mlir import run as R
     from alpa_mlir.fixtures import fixture_path
+    from alpa_mlir.input_domains import make_inputs
+    from alpa_mlir.module_info import parse_module
+    from alpa_mlir.xla_exec import run_on_one_device
 
-    info = R.parse_module(fixture_path(stem).read_text())
-    inputs = R.make_inputs(info.inputs, seed=0)
-    outputs = R.execute(R.compile_module(info.module, 1), inputs,
-                        [o.shape for o in info.outputs])
-    return info, inputs, outputs
+    info = parse_module(fixture_path(stem).read_text())
+    inputs = make_inputs(info.inputs, seed=0)
+    return info, inputs, run_on_one_device(info, inputs)
 
 
 @pytest.fixture(params=fixture_stems())

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from alpa_mlir import validate as V
+from alpa_mlir.alpa_opt import alpa_opt_path
 
 
 def export_step(model: str, preset: str, overrides: dict) -> str:
@@ -21,7 +21,7 @@ def export_step(model: str, preset: str, overrides: dict) -> str:
 
 
 def alpa_opt() -> Path:
-    opt = V.alpa_opt_path()
+    opt = alpa_opt_path()
     if not opt.exists():
         msg = f"alpa-opt not found at {opt} (build it, or set ALPA_OPT)"
         if os.environ.get("ALPA_REQUIRE_OPT") == "1":

@@ -13,7 +13,7 @@ import pytest
 from conftest import MLIR_OPT, REPO_ROOT
 
 from alpa_mlir import fixtures
-from alpa_mlir.run import parse_module
+from alpa_mlir.module_info import parse_module
 
 # A pretty-printed op looks like `%0 = stablehlo.add %a, %b` or `func.func @f`;
 # in generic form every op name is quoted: `%0 = "stablehlo.add"(%a, %b)`.
@@ -78,6 +78,16 @@ def test_fixtures_are_up_to_date():
     for stem in fixtures.FIXTURES:
         fresh = fixtures.export_fixture(stem)
         assert fixtures.without_locations(fresh) == fixtures.without_locations(_text(stem)), stem
+
+
+def test_fixture_file_outside_a_checkout_is_a_fresh_export(monkeypatch, tmp_path):
+    """Installed without the checkout's lit-tests/inputs, a fixture stem still names the
+    program: the model is exported into a temporary file."""
+    committed = _text("mlp")
+    monkeypatch.setattr(fixtures, "INPUTS_DIR", tmp_path / "no-checkout")
+    path = fixtures.fixture_file("mlp")
+    assert path.exists() and not path.is_relative_to(REPO_ROOT / "lit-tests")
+    assert fixtures.without_locations(path.read_text()) == fixtures.without_locations(committed)
 
 
 def test_input_hints_recorded():

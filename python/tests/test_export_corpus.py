@@ -19,8 +19,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from alpa_mlir import run as R
-from alpa_mlir import validate as V
+from alpa_mlir.alpa_opt import AlpaOptError, shard_module
+from alpa_mlir.input_domains import make_inputs
+from alpa_mlir.intra_check import run_sharded
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.numerics import compare_outputs, mismatched_outputs
+from alpa_mlir.xla_exec import compile_module, execute
 from pipeline_fixtures import alpa_opt
 
 MESH = "2x4"
@@ -364,20 +368,20 @@ def _result(name: str, root: Path) -> dict:
     src.write_text(export(fn, *args))
     r: dict = {"workdir": str(wd)}
     try:
-        text, report, _ = V.shard_module(src, MESH, "sdy", workdir=wd)
-    except V.AlpaOptError as e:
+        text, report, _ = shard_module(src, MESH, "sdy", workdir=wd)
+    except AlpaOptError as e:
         r["shard_error"] = str(e)
         _RESULTS[name] = r
         return r
     r["report"] = report
-    info = R.parse_module(src.read_text())
-    inputs = R.make_inputs(info.inputs, seed=0)
-    ref = R.execute(R.compile_module(info.module, 1), inputs, [o.shape for o in info.outputs])
+    info = parse_module(src.read_text())
+    inputs = make_inputs(info.inputs, seed=0)
+    ref = execute(compile_module(info.module, 1), inputs, [o.shape for o in info.outputs])
     r["reference_nonfinite"] = [i for i, o in enumerate(ref)
                                 if np.issubdtype(o.dtype, np.inexact) and not np.isfinite(o).all()]
-    outs, _, sharded_info = V.run_sharded(text, inputs, 8)
+    outs, _, sharded_info = run_sharded(text, inputs, 8)
     r["num_partitions"] = sharded_info.num_partitions
-    r["numerics"] = R.compare_outputs(outs, ref, *TOLERANCE.get(name, (None, None)))
+    r["numerics"] = compare_outputs(outs, ref, *TOLERANCE.get(name, (None, None)))
     _RESULTS[name] = r
     return r
 
@@ -402,7 +406,7 @@ def test_sharded_step_matches_one_device(name, corpus_dir):
         f"(outputs {r['reference_nonfinite']}): the comparison would prove nothing")
     num = r["numerics"]
     assert num["match"], (f"{name} (files in {r['workdir']}): outputs differ from one device\n"
-                          + "\n".join(V.mismatched_outputs(num)))
+                          + "\n".join(mismatched_outputs(num)))
 
 
 def test_corpus_covers_the_printer_forms(corpus_dir):

@@ -18,8 +18,7 @@ gspmd):
 The emitter constrains every op result and makes every resharding of the plan
 explicit, one constraint per step of the planned resharding
 (`sdy.sharding_constraint` / `custom_call @Sharding`), so XLA has little
-freedom left; `validate.pin_reshardings` (the diagnostic that showed this was
-needed) is kept in `alpa_mlir.validate` for debugging.
+freedom left.
 
 With ``prefer-reduce-scatter=true`` (paper §4.2, weight-update sharding)
 every step, mesh and format is checked the same way (``test_zero_*``), plus,
@@ -47,8 +46,14 @@ from pathlib import Path
 import pytest
 from conftest import single_device_result
 
-from alpa_mlir import validate as V
+from alpa_mlir import intra_check
+from alpa_mlir.alpa_opt import AlpaOptError
+from alpa_mlir.collectives import (compare_collectives, describe_comparison, normalize_report,
+                                   normalize_xla)
 from alpa_mlir.fixtures import fixture_path
+from alpa_mlir.hlo import decomposed_reduce_scatters, entry_parameter_shapes, shape_dims
+from alpa_mlir.intra_check import parse_mesh
+from alpa_mlir.numerics import mismatched_outputs
 from pipeline_fixtures import alpa_opt
 
 FIXTURES = ("mlp", "mlp_dp", "gpt_tiny", "gpt_batch", "moe_tiny", "wresnet_tiny")
@@ -96,24 +101,24 @@ def _module(step: str, workroot):
     return path
 
 
-def _result(fixture: str, mesh: str, fmt: str, pinned: bool, workroot,
+def _result(fixture: str, mesh: str, fmt: str, workroot,
             options: tuple[str, ...] = (), read_decomposed: bool = False) -> dict:
     """validate() of one combination, computed once per session."""
     alpa_opt()
-    key = (fixture, mesh, fmt, pinned, options, read_decomposed)
+    key = (fixture, mesh, fmt, options, read_decomposed)
     if key not in _RESULTS:
         src = _module(fixture, workroot)
         ref_key = f"{src.resolve()}@0"
-        if ref_key not in V._REF_CACHE and fixture not in EXTRA_STEPS:
-            V._REF_CACHE[ref_key] = single_device_result(fixture)  # share the conftest's run
+        if ref_key not in intra_check.REFERENCE_RUNS and fixture not in EXTRA_STEPS:
+            intra_check.REFERENCE_RUNS[ref_key] = single_device_result(fixture)  # share the conftest's run
         tag = "".join(f".{o.replace('=', '-')}" for o in options)
-        wd = workroot / (f"{fixture}.{mesh}.{fmt}{'.pinned' if pinned else ''}{tag}"
+        wd = workroot / (f"{fixture}.{mesh}.{fmt}{tag}"
                          f"{'.decomposed' if read_decomposed else ''}")
         wd.mkdir(parents=True, exist_ok=True)
         try:
-            r = V.validate(src, mesh, fmt, options, workdir=wd, pin=pinned,
-                           read_decomposed=read_decomposed)
-        except V.AlpaOptError as e:
+            r = intra_check.validate(src, mesh, fmt, options, workdir=wd,
+                                     read_decomposed=read_decomposed)
+        except AlpaOptError as e:
             r = {"error": f"alpa-opt: {e}"}
         r["workdir"] = str(wd)
         _RESULTS[key] = r
@@ -130,7 +135,7 @@ def _check_collectives(r: dict):
     cmp = r["collectives"]
     if cmp["exact"]:
         return
-    lines = [_header(r), V.describe_comparison(cmp)]
+    lines = [_header(r), describe_comparison(cmp)]
     per_op = r.get("per_op") or []
     if per_op:
         lines.append(f"ops whose collectives differ ({len(per_op)}; report vs XLA):")
@@ -156,18 +161,18 @@ ALL = [(f, m, fmt) for f in STEPS for m in MESHES for fmt in FORMATS]
 
 @pytest.mark.parametrize("fixture,mesh,fmt", [pytest.param(*c, id="-".join(c)) for c in ALL])
 def test_numerics(fixture, mesh, fmt, workroot):
-    r = _result(fixture, mesh, fmt, False, workroot)
+    r = _result(fixture, mesh, fmt, workroot)
     assert "error" not in r, f"{_header(r)}\n{r['error']}"
     assert r["num_partitions_attr"] == 8, r["num_partitions_attr"]
     num = r["numerics"]
     assert len(num["outputs"]) > 0
     assert num["match"], (f"{_header(r)}: outputs differ from the original on one device\n"
-                          + "\n".join(V.mismatched_outputs(num)))
+                          + "\n".join(mismatched_outputs(num)))
 
 
 @pytest.mark.parametrize("fixture,mesh,fmt", _params(EMITTED_GAPS, ALL))
 def test_collectives(fixture, mesh, fmt, workroot):
-    _check_collectives(_result(fixture, mesh, fmt, False, workroot))
+    _check_collectives(_result(fixture, mesh, fmt, workroot))
 
 
 # ---------------------------------------------------------------- prefer-reduce-scatter (§4.2)
@@ -186,13 +191,13 @@ DECOMPOSED_RS = (
 
 
 def _zero(fixture, mesh, fmt, workroot):
-    return _result(fixture, mesh, fmt, False, workroot, ZERO_OPTIONS, read_decomposed=True)
+    return _result(fixture, mesh, fmt, workroot, ZERO_OPTIONS, read_decomposed=True)
 
 
-def _tile(shape, spec: str, mesh: str) -> list[int]:
-    m = V.parse_mesh(mesh)
+def _tile(shape, dims: list[list[int]], mesh: str) -> list[int]:
+    m = parse_mesh(mesh)
     parts = [1] * len(shape)
-    for d, axes in enumerate(V.parse_spec(spec)):
+    for d, axes in enumerate(dims):
         for a in axes:
             parts[d] *= m[a]
     return [n // p for n, p in zip(shape, parts)]
@@ -207,24 +212,24 @@ def test_zero_numerics(fixture, mesh, fmt, workroot):
     assert "error" not in r, f"{_header(r)}\n{r['error']}"
     num = r["numerics"]
     assert num["match"], (f"{_header(r)}: outputs differ from the original on one device\n"
-                          + "\n".join(V.mismatched_outputs(num)))
+                          + "\n".join(mismatched_outputs(num)))
     wu = r["weight_update"]
     if wu is None:
-        plain = _result(fixture, mesh, fmt, False, workroot)
+        plain = _result(fixture, mesh, fmt, workroot)
         assert r["objective"] == plain["objective"], _header(r)
         return
     if fixture != "mlp_dp":
         return
     assert len(wu["gradients"]) >= 11, _header(r)
-    info = V._REF_CACHE[f"{fixture_path(fixture).resolve()}@0"][0]
+    info = intra_check.REFERENCE_RUNS[f"{fixture_path(fixture).resolve()}@0"][0]
     params = r["entry_parameter_shapes"]
     aliases = r["input_output_aliases"]
     assert len(wu["optimizer_states"]) == 2 * len(wu["gradients"])  # Adam: mu and nu
     for k in wu["optimizer_states"]:
         spec, shape = r["arguments"][k], info.inputs[k].shape
-        tile = _tile(shape, spec, mesh)
+        tile = _tile(shape, r["argument_axes"][k], mesh)
         assert tile != list(shape), f"argument {k} {spec} is not sharded"
-        assert V._dims(params[k]) == tile, f"argument {k}: XLA holds {params[k]}, plan {spec}"
+        assert shape_dims(params[k]) == tile, f"argument {k}: XLA holds {params[k]}, plan {spec}"
         assert aliases.get(k) == info.aliases[k], f"argument {k} lost its donation"
 
 
@@ -247,7 +252,7 @@ def test_zero_collectives(fixture, mesh, fmt, workroot):
     for f in ("mlp_dp",) for m in MESHES for fmt in FORMATS])
 def test_zero_collectives_strict(fixture, mesh, fmt, workroot):
     """Read strictly, XLA CPU's decomposed reduce-scatters are all-reduces."""
-    _check_collectives(_result(fixture, mesh, fmt, False, workroot, ZERO_OPTIONS))
+    _check_collectives(_result(fixture, mesh, fmt, workroot, ZERO_OPTIONS))
 
 
 def test_decomposed_reduce_scatter_recognition():
@@ -273,15 +278,15 @@ ENTRY %main (p: f32[32,32], q: f32[32]) -> (f32[4,32], f32[32]) {
   ROOT %t = (f32[4,32]{1,0}, f32[32]{0}) tuple(%f, %g1)
 }
 """
-    assert V.decomposed_reduce_scatters(hlo) == {("ar", 0)}
-    assert V.entry_parameter_shapes(hlo) == ["f32[32,32]", "f32[32]"]
+    assert decomposed_reduce_scatters(hlo) == {("ar", 0)}
+    assert entry_parameter_shapes(hlo) == ["f32[32,32]", "f32[32]"]
     colls = [{"kind": "all-reduce", "name": "ar", "result_shapes": ["f32[32,32]", "f32[32]"],
               "operand_shapes": ["f32[32,32]", "f32[32]"], "result_bytes": 4224,
               "operand_bytes": 4224, "replica_groups": [list(range(8))]}]
-    got = [(c["kind"], c["bytes"]) for c in V.normalize_xla(colls, (8, 1), decomposed={("ar", 0)})]
+    got = [(c["kind"], c["bytes"]) for c in normalize_xla(colls, (8, 1), decomposed={("ar", 0)})]
     assert got == [("reduce-scatter", 4096), ("all-reduce", 128)]
     # A slice into 2 parts on an 8-device group is not a reduce-scatter.
-    assert V.decomposed_reduce_scatters(hlo.replace("{4,32}", "{16,32}")
+    assert decomposed_reduce_scatters(hlo.replace("{4,32}", "{16,32}")
                                         .replace("f32[4,32]", "f32[16,32]")) == set()
 
 
@@ -295,16 +300,16 @@ def test_comparison_can_fail():
     """The checks are not vacuous: a missing, an extra, a resized or a
     re-axed collective each break `exact`."""
     base = [_item("all-reduce", 16384), _item("all-gather", 4096, (1,))]
-    assert V.compare_collectives(base, list(base))["exact"]
+    assert compare_collectives(base, list(base))["exact"]
     for other in (base[:1], base + [_item("all-to-all", 512)],
                   [_item("all-reduce", 8192), base[1]],
                   [_item("all-reduce", 16384, (1,)), base[1]],
                   [_item("all-gather", 16384), base[1]]):
-        c = V.compare_collectives(base, other)
+        c = compare_collectives(base, other)
         assert not c["exact"], other
-    c = V.compare_collectives(base, [_item("all-reduce", 16384, (1,)), base[1]])
+    c = compare_collectives(base, [_item("all-reduce", 16384, (1,)), base[1]])
     assert c["kinds_bytes"] and not c["exact"] and c["level"] == "kinds_bytes"
-    c = V.compare_collectives(base, [_item("all-reduce", 8192), _item("all-reduce", 8192)])
+    c = compare_collectives(base, [_item("all-reduce", 8192), _item("all-reduce", 8192)])
     assert c["level"] is None
 
 
@@ -326,10 +331,10 @@ def test_report_normalisation():
         _move("all-to-all", 2048, [1], "op 5", "RS1R", "RRS1", [(7, 0), (8, 1)]),
         {"kind": "all-reduce", "bytes": 4, "axes": [0, 1], "op": 8, "reason": "strategy"},
     ]}
-    got = sorted((c["kind"], c["bytes"], c["axes"]) for c in V.normalize_report(rep))
+    got = sorted((c["kind"], c["bytes"], c["axes"]) for c in normalize_report(rep))
     assert got == [("all-gather", 16384, (0,)), ("all-gather", 65536, (1,)),
                    ("all-reduce", 4, (0, 1)), ("all-to-all", 2048, (1,))]
-    merged = sorted((c["kind"], c["bytes"], c["axes"]) for c in V.normalize_report(rep, merge_gathers=True))
+    merged = sorted((c["kind"], c["bytes"], c["axes"]) for c in normalize_report(rep, merge_gathers=True))
     assert merged == [("all-gather", 65536, (0, 1)), ("all-reduce", 4, (0, 1)),
                       ("all-to-all", 2048, (1,))]
 
@@ -339,7 +344,7 @@ def test_report_lists_each_move_once(fixture, mesh, workroot):
     """No two resharding entries of the report are the same move of the same
     value; every move names its consumers. (Sharing itself is checked against
     XLA by test_collectives.)"""
-    r = _result(fixture, mesh, "sdy", False, workroot)
+    r = _result(fixture, mesh, "sdy", workroot)
     assert "error" not in r, f"{_header(r)}\n{r['error']}"
     import json
     report = json.loads((Path(r["workdir"]) / "report.json").read_text())
@@ -362,21 +367,9 @@ def test_xla_normalisation():
          "operand_shapes": ["f32[8]"], "result_bytes": 32, "operand_bytes": 32,
          "replica_groups": [[0, 1], [2, 3], [4, 5], [6, 7]]},
     ]
-    got = [(c["kind"], c["bytes"], c["axes"]) for c in V.normalize_xla(colls, (2, 4))]
+    got = [(c["kind"], c["bytes"], c["axes"]) for c in normalize_xla(colls, (2, 4))]
     assert got == [("all-reduce", 16384, (1,)), ("all-reduce", 4, (1,)),
                    ("all-gather", 16384, (0,)), ("all-reduce", 32, None)]
     # an 8x1 mesh: the size-1 axis disappears, all 8 devices = axis 0
-    (c,) = V.normalize_xla([dict(colls[2], replica_groups=[list(range(8))])], (8, 1))
+    (c,) = normalize_xla([dict(colls[2], replica_groups=[list(range(8))])], (8, 1))
     assert c["axes"] == (0,)
-
-
-def test_spec_encodings():
-    assert V.parse_spec("RS01S1") == [(), (0, 1), (1,)]
-    assert V.spec_to_sdy("RS10") == '#sdy.sharding<@mesh, [{}, {"y", "x"}]>'
-    assert V.spec_to_hlo("RR", (2, 4)) == "{replicated}"
-    assert V.spec_to_hlo("S0S1", (2, 4)) == "{devices=[2,4]0,1,2,3,4,5,6,7}"
-    assert V.spec_to_hlo("S1R", (2, 4)) == \
-        "{devices=[4,1,2]0,4,1,5,2,6,3,7 last_tile_dim_replicate}"
-    assert V.spec_to_hlo("S10", (2, 4)) == "{devices=[8]0,4,1,5,2,6,3,7}"
-    with pytest.raises(ValueError):
-        V.parse_spec("RX")

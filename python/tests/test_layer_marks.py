@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from alpa_mlir import validate as V
+from alpa_mlir.alpa_opt import alpa_opt_path
 
 
 def _export(**overrides) -> str:
@@ -20,7 +20,7 @@ def _export(**overrides) -> str:
 
 
 def _cluster(text: str, tmp_path, options: str = "") -> str:
-    opt = V.alpa_opt_path()
+    opt = alpa_opt_path()
     if not opt.exists():
         pytest.skip(f"alpa-opt not found at {opt}")
     src = tmp_path / "step.mlir"

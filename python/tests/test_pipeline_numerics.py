@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import pytest
 
-from alpa_mlir import run as R
-from alpa_mlir import validate as V
+from alpa_mlir.input_domains import make_inputs
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.numerics import compare_outputs, mismatched_outputs
+from alpa_mlir.xla_exec import compile_module, execute
 from pipeline_fixtures import export_step as _export, pipeline as _pipeline
 
 CASES = [
@@ -42,14 +44,14 @@ def test_pipelined_main_matches_the_global_batch_step(model, preset, micro, micr
     stages = pipelined.count("_forward(")
     assert stages >= 2, "the plan should use several stages"
 
-    ref = R.parse_module(global_text)
-    got = R.parse_module(pipelined)
+    ref = parse_module(global_text)
+    got = parse_module(pipelined)
     assert [i.shape for i in got.inputs] == [i.shape for i in ref.inputs]
-    inputs = R.make_inputs(ref.inputs, seed=0)
-    ref_out = R.execute(R.compile_module(ref.module, 1), inputs, [o.shape for o in ref.outputs])
-    got_out = R.execute(R.compile_module(got.module, 1), inputs, [o.shape for o in got.outputs])
-    cmp = R.compare_outputs(got_out, ref_out, rtol=2e-4, atol=2e-5)
-    assert cmp["match"], "\n".join(V.mismatched_outputs(cmp))
+    inputs = make_inputs(ref.inputs, seed=0)
+    ref_out = execute(compile_module(ref.module, 1), inputs, [o.shape for o in ref.outputs])
+    got_out = execute(compile_module(got.module, 1), inputs, [o.shape for o in got.outputs])
+    cmp = compare_outputs(got_out, ref_out, rtol=2e-4, atol=2e-5)
+    assert cmp["match"], "\n".join(mismatched_outputs(cmp))
 
 
 def test_transfers_mark_every_stage_crossing(tmp_path):

@@ -14,9 +14,13 @@ import sys
 import numpy as np
 import pytest
 
-from alpa_mlir import run as R
 from alpa_mlir import transfer_program as T
+from alpa_mlir.alpa_opt import alpa_opt_path
+from alpa_mlir.input_domains import make_inputs
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.numerics import compare_outputs
 from alpa_mlir.pipeline import Pipeline
+from alpa_mlir.xla_exec import compile_module, execute
 from conftest import REPO_ROOT
 from pipeline_fixtures import export_step, pipeline
 from transfer_lowering import lower_transfers
@@ -47,13 +51,13 @@ def _cli(*args, timeout=300, extra_env=None):
 
 
 def test_pipelined_mlp_matches_the_global_batch_step(mlp):
-    step = R.parse_module(mlp["step"].read_text())
-    inputs = R.make_inputs(step.inputs, seed=0)
-    expected = R.execute(R.compile_module(step.module, 1), inputs,
+    step = parse_module(mlp["step"].read_text())
+    inputs = make_inputs(step.inputs, seed=0)
+    expected = execute(compile_module(step.module, 1), inputs,
                          [o.shape for o in step.outputs])
     pipe = Pipeline(mlp["lowered"].read_text())
     got = pipe.run(inputs)
-    cmp = R.compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
+    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
     assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]]
     assert pipe.stats["same_stage_reshards"] == 0
     stages = [p for p in pipe.module.programs.values() if p.kind == "stage"]
@@ -165,10 +169,8 @@ def test_two_processes_run_the_plan_like_one(mlp):
 
 @pytest.mark.parametrize("mode", ["send-recv", "local-all-gather", "broadcast"])
 def test_plan_lowered_by_alpa_opt_matches_the_global_batch_step(mlp, mode, tmp_path):
-    from alpa_mlir import validate as V
-
     out = tmp_path / "lowered.mlir"
-    r = subprocess.run([str(V.alpa_opt_path()), str(mlp["plan"]),
+    r = subprocess.run([str(alpa_opt_path()), str(mlp["plan"]),
                         f"--alpa-cross-mesh-resharding=cluster={CLUSTER} mode={mode}",
                         "--alpa-lower-transfers", "-o", str(out)],
                        capture_output=True, text=True, timeout=300)

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import pytest
 
-from alpa_mlir import run as R
-from alpa_mlir import validate as V
+from alpa_mlir.alpa_opt import AlpaOptError
+from alpa_mlir.input_domains import make_inputs
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.numerics import compare_outputs
 from pipeline_fixtures import alpa_opt
 
 CASES = {"mlp": ("mlp", "alpa-test"), "gpt": ("gpt", "tiny")}
@@ -47,8 +49,8 @@ def _example_inputs(step):
 
     from alpa_mlir.export import export
 
-    info = R.parse_module(export(step.step_fn, *step.args, hints=step.hints, debug_info=False))
-    flat = R.make_inputs(info.inputs, seed=0)
+    info = parse_module(export(step.step_fn, *step.args, hints=step.hints, debug_info=False))
+    flat = make_inputs(info.inputs, seed=0)
     return jax.tree_util.tree_unflatten(jax.tree_util.tree_structure(step.args), flat)
 
 
@@ -69,12 +71,13 @@ def test_shardings_are_the_reported_plan(case):
     step, plan = _planned(case)
     assert plan.mesh.devices.shape == (2, 4)
     flat = jax.tree_util.tree_leaves(plan.in_shardings)
-    assert len(flat) == len(plan.report["arguments"])
-    for i, (sharding, spec) in enumerate(zip(flat, plan.report["arguments"])):
-        expected = [] if spec == "[]" else V.parse_spec(spec)  # "[]": a scalar
+    assert len(flat) == len(plan.report["argument_axes"])
+    for i, (sharding, dims) in enumerate(zip(flat, plan.report["argument_axes"])):
+        expected = [tuple(axes) for axes in dims]
         got = _axis_indices(sharding)
         got += [()] * (len(expected) - len(got))
-        assert got == expected, f"argument {i}: {sharding.spec} but the report says {spec}"
+        assert got == expected, (f"argument {i}: {sharding.spec} but the report says "
+                                 f"{plan.report['arguments'][i]}")
     assert any(not s.is_fully_replicated for s in flat), "every argument replicated"
     outs = jax.tree_util.tree_leaves(plan.out_shardings)
     assert len(outs) == len(jax.tree_util.tree_leaves(jax.eval_shape(step.step_fn, *step.args)))
@@ -101,7 +104,7 @@ def test_jit_with_the_plan_matches_one_device(case):
     for x, want in zip(got_leaves, jax.tree_util.tree_leaves(plan.out_shardings)):
         assert len(x.sharding.device_set) == 8
         assert x.sharding.is_equivalent_to(want, x.ndim)
-    cmp = R.compare_outputs([np.asarray(x) for x in got_leaves],
+    cmp = compare_outputs([np.asarray(x) for x in got_leaves],
                             [np.asarray(x) for x in jax.tree_util.tree_leaves(one_device)])
     bad = [row for row in cmp["outputs"] if not row["match"]]
     assert cmp["match"], f"{len(bad)} outputs differ, first: {bad[:1]}"
@@ -124,5 +127,5 @@ def test_a_pass_error_comes_back_with_its_diagnostic():
 
     alpa_opt()
     step = models.MODELS["mlp"](preset="alpa-test")
-    with pytest.raises(V.AlpaOptError, match="unknown cluster `no-such-cluster`"):
+    with pytest.raises(AlpaOptError, match="unknown cluster `no-such-cluster`"):
         intra_op_plan(step.step_fn, *step.args, cluster="no-such-cluster")

@@ -33,12 +33,15 @@ import jax
 import numpy as np
 import pytest
 
-from alpa_mlir import run as R
 from alpa_mlir import transfer_collectives as TC
 from alpa_mlir import transfer_program as T
+from alpa_mlir.input_domains import make_inputs
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.numerics import compare_outputs
 from alpa_mlir.pipeline import Pipeline
 from alpa_mlir.pipeline_launch import launch
 from alpa_mlir.pipeline_module import PipelineError, sdy_dims
+from alpa_mlir.xla_exec import compile_module, execute
 from conftest import DATA_DIR, REPO_ROOT
 from pipeline_fixtures import auto_shard_plans, export_step
 
@@ -88,9 +91,9 @@ def models(tmp_path_factory):
                                     {"batch": case.microbatch * case.microbatches})
             step_path = tmp / "step.mlir"
             step_path.write_text(step_text)
-            step = R.parse_module(step_text)
-            inputs = R.make_inputs(step.inputs, seed=0)
-            expected = R.execute(R.compile_module(step.module, 1), inputs,
+            step = parse_module(step_text)
+            inputs = make_inputs(step.inputs, seed=0)
+            expected = execute(compile_module(step.module, 1), inputs,
                                  [o.shape for o in step.outputs])
             cache[name] = Model(plans, {m: tmp / f"lowered-{m}.mlir" for m in MODES},
                                 step_path, inputs, expected)
@@ -130,7 +133,7 @@ def test_plan_spans_stages_meshes_and_a_replicated_destination(models, name):
 def test_runtime_matches_the_global_batch_step(models, name, mode):
     model = models(name)
     pipe, got = _run(model, mode)
-    cmp = R.compare_outputs(got, model.expected, rtol=2e-4, atol=2e-5)
+    cmp = compare_outputs(got, model.expected, rtol=2e-4, atol=2e-5)
     assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
     assert pipe.stats["same_stage_reshards"] == 0
     for prog in pipe.module.programs.values():
@@ -173,7 +176,7 @@ def test_two_processes_compute_what_one_does(models, name):
         np.testing.assert_array_equal(a, b)
     # Not bit for bit: XLA:CPU's reductions may round differently in another
     # process (about 1e-6 relative seen); the global-batch step's tolerance.
-    cmp = R.compare_outputs(outputs, one_process, rtol=2e-4, atol=2e-5)
+    cmp = compare_outputs(outputs, one_process, rtol=2e-4, atol=2e-5)
     assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
 
 
@@ -210,8 +213,8 @@ def test_executed_collectives_of_a_compiled_program_match_its_plan():
         T.Round((2, 2), (T.Piece(1, 2, (0, 0), (2, 0)), T.Piece(0, 1, (0, 0), (0, 0)))),
     ))
     devices = [1, 2, 5]
-    info = R.parse_module(T.transfer_program_text(program))
-    compiled = R.compile_module(info.module, 3, devices=[jax.devices()[i] for i in devices])
+    info = parse_module(T.transfer_program_text(program))
+    compiled = compile_module(info.module, 3, devices=[jax.devices()[i] for i in devices])
     plan = TC.PlannedTransfer("send-recv", 4, (
         TC.PlannedPiece(1, (5, 2), (2, 2)), TC.PlannedPiece(2, (5, 2), (2, 2))), ())
     executed = TC.executed_collectives(compiled.hlo_text(), devices)

@@ -13,7 +13,12 @@ import numpy as np
 import pytest
 from conftest import DATA_DIR, REPO_ROOT, single_device_result
 
-from alpa_mlir import run as R
+from alpa_mlir import runner
+from alpa_mlir.hlo import list_collectives, summarize_collectives
+from alpa_mlir.input_domains import make_inputs
+from alpa_mlir.module_info import TensorSpec, parse_module, strip_shardings
+from alpa_mlir.numerics import compare_outputs
+from alpa_mlir.xla_exec import compile_module, execute
 
 
 def test_fixture_runs_on_one_device(fixture_stem):
@@ -40,7 +45,7 @@ def test_remat_is_a_pure_restructuring():
     assert '"stablehlo.optimization_barrier"(' not in info.text
     assert [s.describe() for s in rinfo.inputs] == [s.describe() for s in info.inputs]
     assert all(np.array_equal(a, b) for a, b in zip(inputs, rinputs))
-    assert R.compare_outputs(remat, plain)["exact"]
+    assert compare_outputs(remat, plain)["exact"]
 
 
 def test_runner_agrees_with_jax():
@@ -53,9 +58,9 @@ def test_runner_agrees_with_jax():
 
     step = models.MODELS["gpt"](preset="tiny", layers=1, hidden=32, heads=2, vocab=64)
     text = export(step.step_fn, *step.args, hints=step.hints)
-    info = R.parse_module(text)
-    inputs = R.make_inputs(info.inputs, seed=3)
-    ours = R.execute(R.compile_module(info.module, 1), inputs, [o.shape for o in info.outputs])
+    info = parse_module(text)
+    inputs = make_inputs(info.inputs, seed=3)
+    ours = execute(compile_module(info.module, 1), inputs, [o.shape for o in info.outputs])
 
     treedef = jax.tree_util.tree_structure(step.args)
     args = jax.tree_util.tree_unflatten(treedef, [np.array(x) for x in inputs])
@@ -68,15 +73,15 @@ def test_runner_agrees_with_jax():
 
 
 def test_inputs_follow_hints():
-    specs = [R.TensorSpec((1000,), "i32", int_bound=7), R.TensorSpec((1000,), "f32", nonnegative=True),
-             R.TensorSpec((1000,), "f32"), R.TensorSpec((10,), "i1"), R.TensorSpec((), "bf16")]
-    a, b, c, d, e = R.make_inputs(specs, seed=1)
+    specs = [TensorSpec((1000,), "i32", int_bound=7), TensorSpec((1000,), "f32", nonnegative=True),
+             TensorSpec((1000,), "f32"), TensorSpec((10,), "i1"), TensorSpec((), "bf16")]
+    a, b, c, d, e = make_inputs(specs, seed=1)
     assert a.dtype == np.int32 and a.min() == 0 and a.max() == 6
     assert b.min() >= 0 and c.min() < 0 and np.abs(c).max() <= 0.1
     assert d.dtype == np.bool_ and e.shape == () and str(e.dtype) == "bfloat16"
-    again = R.make_inputs(specs, seed=1)
+    again = make_inputs(specs, seed=1)
     assert all(np.array_equal(x, y) for x, y in zip([a, b, c, d], again))
-    assert not np.array_equal(c, R.make_inputs(specs, seed=2)[2])
+    assert not np.array_equal(c, make_inputs(specs, seed=2)[2])
 
 
 # (data file, partitioner, expected collectives: (kind, bytes, groups))
@@ -96,7 +101,7 @@ SHARDED = [
 
 @pytest.mark.parametrize("name,partitioner,expected", SHARDED, ids=[s[0] for s in SHARDED])
 def test_hand_sharded_module_on_8_devices(name, partitioner, expected):
-    report = R.run((DATA_DIR / name).read_text(), devices=8)
+    report = runner.run((DATA_DIR / name).read_text(), devices=8)
     assert report["partitioner"] == partitioner
     (cmp,) = report["comparisons"]
     assert cmp["lhs"] == "module@8" and cmp["rhs"] == "module@1" and cmp["match"], cmp
@@ -109,8 +114,8 @@ def test_hand_sharded_module_on_8_devices(name, partitioner, expected):
 
 def test_same_module_under_both_partitioners():
     text = (DATA_DIR / "matmul_2d_gspmd.mlir").read_text()
-    a = R.run(text, devices=8, partitioner="gspmd")
-    b = R.run(text, devices=8, partitioner="shardy")
+    a = runner.run(text, devices=8, partitioner="gspmd")
+    b = runner.run(text, devices=8, partitioner="shardy")
     assert a["ok"] and b["ok"]
     assert [c["kind"] for c in a["collectives"]] == [c["kind"] for c in b["collectives"]]
     np.testing.assert_array_equal(a["_results"]["module@8"][0], b["_results"]["module@8"][0])
@@ -118,9 +123,9 @@ def test_same_module_under_both_partitioners():
 
 def test_strip_shardings_removes_every_annotation():
     for name in ("matmul_2d_gspmd.mlir", "batch_sharded_sdy.mlir"):
-        info = R.parse_module((DATA_DIR / name).read_text())
+        info = parse_module((DATA_DIR / name).read_text())
         assert info.sharded
-        text = R.strip_shardings(info).operation.get_asm(print_generic_op_form=True)
+        text = strip_shardings(info).operation.get_asm(print_generic_op_form=True)
         for word in ("mhlo.sharding", "sdy.", "@Sharding", "Sharding\""):
             assert word not in text, (name, word)
         assert "mhlo.num_partitions = 1" in text
@@ -189,7 +194,7 @@ ENTRY %main (p0: f32[2,64], p1: bf16[8,32]) -> f32[16,32] {
 
 
 def test_collectives_parsed_from_hlo_text():
-    cs = R.list_collectives(HLO)
+    cs = list_collectives(HLO)
     assert [c["kind"] for c in cs] == ["all-gather", "all-reduce", "all-reduce", "all-gather",
                                        "collective-permute", "all-to-all"]
     ag, ar, ar2, ags, cp, a2a = cs
@@ -203,16 +208,16 @@ def test_collectives_parsed_from_hlo_text():
     assert cp["source_target_pairs"] == [[0, 1], [1, 0]] and cp["replica_groups"] is None
     # device ids = iota(8).reshape(2,4).T.reshape(2,4) = [[0,4,1,5],[2,6,3,7]]
     assert a2a["replica_groups"] == [[0, 2], [4, 6], [1, 3], [5, 7]]
-    assert R.summarize_collectives(cs)["all-reduce"] == {"count": 2, "bytes": 1024}
+    assert summarize_collectives(cs)["all-reduce"] == {"count": 2, "bytes": 1024}
 
 
 def test_compare_outputs_tolerances():
     a = [np.array([1.0, 2.0], np.float32), np.array([1, 2], np.int32)]
-    assert R.compare_outputs(a, [x.copy() for x in a])["exact"]
+    assert compare_outputs(a, [x.copy() for x in a])["exact"]
     near = [a[0] * (1 + 1e-6), a[1]]
-    c = R.compare_outputs(a, near)
+    c = compare_outputs(a, near)
     assert c["match"] and not c["exact"]
     far = [a[0] * 1.01, a[1]]
-    assert not R.compare_outputs(a, far)["match"]
-    assert not R.compare_outputs(a, [a[0], a[1] + 1])["match"]
-    assert not R.compare_outputs(a, [a[0][:1], a[1]])["match"]
+    assert not compare_outputs(a, far)["match"]
+    assert not compare_outputs(a, [a[0], a[1] + 1])["match"]
+    assert not compare_outputs(a, [a[0][:1], a[1]])["match"]

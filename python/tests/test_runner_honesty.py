@@ -14,8 +14,11 @@ import numpy as np
 import pytest
 from conftest import REPO_ROOT
 
-from alpa_mlir import run as R
+from alpa_mlir import runner
+from alpa_mlir.input_domains import make_inputs
 from alpa_mlir.jax_support import REQUIREMENT, unsupported_reason
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.numerics import compare_outputs
 
 NAN, INF = float("nan"), float("inf")
 
@@ -31,7 +34,7 @@ NAN, INF = float("nan"), float("inf")
     ([NAN, 2.0], [1.0, NAN]),      # NaN in both, not at the same place
 ])
 def test_nonfinite_not_on_both_sides_is_a_mismatch(lhs, rhs):
-    c = R.compare_outputs([np.array(lhs, np.float32)], [np.array(rhs, np.float32)])
+    c = compare_outputs([np.array(lhs, np.float32)], [np.array(rhs, np.float32)])
     assert not c["match"], c
     assert c["outputs"][0]["nonfinite_mismatches"] > 0
     assert "NaN/inf" in c["outputs"][0]["error"]
@@ -39,17 +42,17 @@ def test_nonfinite_not_on_both_sides_is_a_mismatch(lhs, rhs):
 
 def test_same_nonfinite_values_agree_and_are_counted():
     x = np.array([NAN, INF, -INF, 1.0], np.float32)
-    c = R.compare_outputs([x], [x.copy()])
+    c = compare_outputs([x], [x.copy()])
     assert c["match"] and c["outputs"][0]["nonfinite"] == 3
     # a finite difference next to agreeing NaNs is still found
     y = np.array([NAN, INF, -INF, 1.5], np.float32)
-    assert not R.compare_outputs([x], [y])["match"]
+    assert not compare_outputs([x], [y])["match"]
 
 
 def test_complex_outputs_compare_both_parts():
     x = np.array([1 + 1j, 2 + 0j], np.complex64)
-    assert R.compare_outputs([x], [x.copy()])["match"]
-    assert not R.compare_outputs([x], [np.array([1 + 2j, 2 + 0j], np.complex64)])["match"]
+    assert compare_outputs([x], [x.copy()])["match"]
+    assert not compare_outputs([x], [np.array([1 + 2j, 2 + 0j], np.complex64)])["match"]
 
 
 SQRT_OF_SHIFTED = """
@@ -108,10 +111,10 @@ func.func private @rms(%a: tensor<8xf32>) -> tensor<8xf32> {
 def test_second_moments_are_drawn_nonnegative_without_hints():
     """``%acc`` reaches sqrt through a call, ``%v`` is named ``nu``; ``%mu``
     (divided by the root), ``%g`` (squared first) and ``%x`` stay signed."""
-    info = R.parse_module(ADAM_LIKE)
+    info = parse_module(ADAM_LIKE)
     reasons = [s.nonnegative_reason for s in info.inputs]
     assert reasons == [None, None, "name", "sqrt", None, None]
-    inputs = R.make_inputs(info.inputs, seed=0)
+    inputs = make_inputs(info.inputs, seed=0)
     assert (inputs[2] >= 0).all() and (inputs[3] >= 0).all()
     assert (inputs[1] < 0).any() and (inputs[4] < 0).any()
 
@@ -135,10 +138,10 @@ def test_optax_adam_step_without_hints_runs_finite():
 
     text = export(jax.jit(step, donate_argnums=(0, 1)), params, opt.init(params), jnp.zeros((2, 4)))
     assert "alpa.input_nonnegative" not in text
-    info = R.parse_module(text)
+    info = parse_module(text)
     nu = [i for i, s in enumerate(info.inputs) if s.nonnegative]
     assert len(nu) == 2, [s.nonnegative_reason for s in info.inputs]
-    report = R.run(text)
+    report = runner.run(text)
     outs = report["_results"]["module@1"]
     assert all(np.isfinite(o).all() for o in outs)
 
@@ -151,14 +154,14 @@ CRASHING_CHILD = ("import os, signal, sys; "
 
 
 def test_crash_in_the_child_is_an_error(capsys):
-    code = R.run_in_child([sys.executable, "-c", CRASHING_CHILD], as_json=False)
+    code = runner.run_in_child([sys.executable, "-c", CRASHING_CHILD], as_json=False)
     err = capsys.readouterr().err
     assert code == 2
     assert "SIGSEGV" in err and "while compiling the module for 8 devices" in err, err
 
 
 def test_crash_in_the_child_is_an_error_in_json(capsys):
-    code = R.run_in_child([sys.executable, "-c", CRASHING_CHILD], as_json=True)
+    code = runner.run_in_child([sys.executable, "-c", CRASHING_CHILD], as_json=True)
     report = json.loads(capsys.readouterr().out)
     assert code == 2 and report["ok"] is False
     assert report["crash"]["signal"] == "SIGSEGV"
@@ -168,11 +171,11 @@ def test_cli_runs_xla_in_a_child(monkeypatch, tmp_path, capsys):
     """main() hands the run to a child process: a crashing child is exit 2;
     a normal one passes its report and status through."""
     (tmp_path / "m.mlir").write_text(IDENTITY)
-    monkeypatch.setattr(R, "child_command", lambda argv: [sys.executable, "-c", CRASHING_CHILD])
-    assert R.main([str(tmp_path / "m.mlir")]) == 2
+    monkeypatch.setattr(runner, "child_command", lambda argv: [sys.executable, "-c", CRASHING_CHILD])
+    assert runner.main([str(tmp_path / "m.mlir")]) == 2
     assert "XLA crashed" in capsys.readouterr().err
     monkeypatch.undo()
-    assert R.main([str(tmp_path / "m.mlir"), "--json"]) == 0
+    assert runner.main([str(tmp_path / "m.mlir"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ok"] is True
 
 

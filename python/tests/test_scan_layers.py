@@ -35,9 +35,13 @@ import subprocess
 
 import pytest
 
-from alpa_mlir import run as R
-from alpa_mlir import validate as V
+from alpa_mlir import intra_check
+from alpa_mlir.collectives import describe_comparison
+from alpa_mlir.input_domains import make_inputs
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.numerics import compare_outputs, mismatched_outputs
 from alpa_mlir.pipeline import Pipeline
+from alpa_mlir.xla_exec import compile_module, execute
 from conftest import DATA_DIR
 from pipeline_fixtures import alpa_opt, auto_shard_plans, export_step, run_alpa_opt
 
@@ -70,12 +74,12 @@ def test_unrolling_keeps_the_numerics(steps):
     assert "unrolled 2 loops into 4 copies" in r.stderr
     text = unrolled.read_text()
     assert '"stablehlo.while"' not in text and '"stablehlo.dynamic_slice"' not in text
-    scan = R.parse_module(paths["tiny-scan"].read_text())
-    flat = R.parse_module(text)
-    inputs = R.make_inputs(scan.inputs, seed=0)
-    want = R.execute(R.compile_module(scan.module, 1), inputs, [o.shape for o in scan.outputs])
-    got = R.execute(R.compile_module(flat.module, 1), inputs, [o.shape for o in flat.outputs])
-    cmp = R.compare_outputs(got, want, rtol=1e-5, atol=1e-6)
+    scan = parse_module(paths["tiny-scan"].read_text())
+    flat = parse_module(text)
+    inputs = make_inputs(scan.inputs, seed=0)
+    want = execute(compile_module(scan.module, 1), inputs, [o.shape for o in scan.outputs])
+    got = execute(compile_module(flat.module, 1), inputs, [o.shape for o in flat.outputs])
+    cmp = compare_outputs(got, want, rtol=1e-5, atol=1e-6)
     assert cmp["match"], [o for o in cmp["outputs"] if not o["match"]][:5]
 
 
@@ -87,7 +91,7 @@ def intra_plans(steps):
     for preset, path in paths.items():
         wd = tmp / f"intra-{preset}"
         wd.mkdir()
-        out[preset] = V.validate(path, "2x4", "sdy", ("time-limit=30",), workdir=wd)
+        out[preset] = intra_check.validate(path, "2x4", "sdy", ("time-limit=30",), workdir=wd)
     return out
 
 
@@ -101,8 +105,8 @@ def test_intra_op_plan_of_the_scan_matches_its_twin(intra_plans):
 def test_intra_op_scan_runs_on_xla_as_planned(intra_plans):
     scan = intra_plans["tiny-scan"]
     assert "error" not in scan, scan.get("error")
-    assert scan["numerics"]["match"], V.mismatched_outputs(scan["numerics"])
-    assert scan["collectives"]["exact"], V.describe_comparison(scan["collectives"])
+    assert scan["numerics"]["match"], mismatched_outputs(scan["numerics"])
+    assert scan["collectives"]["exact"], describe_comparison(scan["collectives"])
 
 
 PIPELINE_CLUSTER = DATA_DIR / "cluster-1x8.json"
@@ -140,12 +144,12 @@ def pipelines(tmp_path_factory):
 def test_pipeline_of_the_scan_runs(pipelines):
     lowered, report = pipelines["tiny-scan"]
     assert len(report["stages"]) >= 2, report["stages"]
-    step = R.parse_module(export_step("gpt", "tiny-scan", {"batch": MICROBATCH * MICROBATCHES}))
-    inputs = R.make_inputs(step.inputs, seed=0)
-    expected = R.execute(R.compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
+    step = parse_module(export_step("gpt", "tiny-scan", {"batch": MICROBATCH * MICROBATCHES}))
+    inputs = make_inputs(step.inputs, seed=0)
+    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
     pipe = Pipeline(lowered)
     got = pipe.run(inputs)
-    cmp = R.compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
+    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
     assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
     assert pipe.stats["same_stage_reshards"] == 0
     stages = {tuple(p.devices) for p in pipe.module.programs.values() if p.kind == "stage"}

@@ -15,16 +15,18 @@ import jax
 import numpy as np
 import pytest
 
-from alpa_mlir import run as R
 from alpa_mlir import transfer_program as T
+from alpa_mlir.hlo import list_collectives
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.xla_exec import compile_module, execute
 
 
 def _run(text: str, device_ids, blocks: np.ndarray, out_shape):
     devices = [jax.devices()[i] for i in device_ids]
-    info = R.parse_module(text)
-    compiled = R.compile_module(info.module, len(devices), devices=devices)
-    out = R.execute(compiled, [blocks], [out_shape])[0]
-    return out, R.list_collectives(compiled.hlo_text())
+    info = parse_module(text)
+    compiled = compile_module(info.module, len(devices), devices=devices)
+    out = execute(compiled, [blocks], [out_shape])[0]
+    return out, list_collectives(compiled.hlo_text())
 
 
 def _permutes(colls):
@@ -123,7 +125,7 @@ def test_xla_cpu_has_no_collective_broadcast():
 def test_all_gather_groups_must_cover_every_partition():
     text = T.gather_program_text(4, (2,), 0, [[1, 2]], "f32")
     with pytest.raises(Exception, match="not seen in replica groups"):
-        R.parse_module(text)
+        parse_module(text)
 
 
 def test_collective_permute_without_channel_handle_moves_nothing():

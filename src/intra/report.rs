@@ -4,8 +4,17 @@ use super::merge::Role;
 use super::plan::{IntraPlan, Producer};
 use crate::cluster::mesh::DeviceMesh;
 use crate::ir::graph::Graph;
+use crate::sharding::spec::ShardingSpec;
 use crate::sharding::strategy::CollectiveUse;
 use serde::Serialize;
+
+/// A layout as data for the bridge (which must not parse spec names): for each dimension, the
+/// mesh axes it is split over, major first.
+pub type DimAxes = Vec<Vec<usize>>;
+
+fn dim_axes(spec: &ShardingSpec) -> DimAxes {
+    spec.dims().iter().map(|d| d.mesh_axes().to_vec()).collect()
+}
 
 #[derive(Clone, Debug, Serialize)]
 pub struct MeshReport {
@@ -103,6 +112,8 @@ pub struct IntraReport {
     pub ops_before_merging: usize,
     pub ops_after_merging: usize,
     pub arguments: Vec<Option<String>>,
+    /// `arguments` as data (`None` for non-tensor arguments).
+    pub argument_axes: Vec<Option<DimAxes>>,
     pub ops: Vec<OpReport>,
     pub collectives: Vec<CollectiveReport>,
     /// Only when `prefer-reduce-scatter` changed the plan.
@@ -135,7 +146,9 @@ pub fn build_report(
     memory_budget: Option<u64>,
     logical_meshes: Vec<CandidateReport>,
 ) -> IntraReport {
-    let spec_text = |spec: &Option<crate::sharding::spec::ShardingSpec>| spec.as_ref().map(|s| s.to_string());
+    let spec_text = |spec: &Option<ShardingSpec>| spec.as_ref().map(|s| s.to_string());
+    let argument_specs: Vec<Option<&ShardingSpec>> =
+        plan.args.iter().map(|a| a.as_ref().and_then(|s| s.result_specs.first()).and_then(Option::as_ref)).collect();
     let ops = graph
         .ops()
         .iter()
@@ -189,7 +202,8 @@ pub fn build_report(
         },
         ops_before_merging: plan.nodes_before_merging,
         ops_after_merging: plan.nodes_after_merging,
-        arguments: plan.args.iter().map(|a| a.as_ref().and_then(|s| s.result_specs.first().cloned().flatten()).map(|s| s.to_string())).collect(),
+        arguments: argument_specs.iter().map(|s| s.map(ShardingSpec::to_string)).collect(),
+        argument_axes: argument_specs.iter().map(|s| s.map(dim_axes)).collect(),
         ops,
         collectives,
         weight_update: weight_update_report(plan),
