@@ -230,6 +230,10 @@ pub fn group(m: &Model) -> Grouped {
             w.merge(k, y, x, &f);
         }
     }
+    if w.members.iter().all(|members| members.len() == 1) {
+        // Nothing tied: the model itself, so the search sees the edges in their order.
+        return Grouped { model: m.clone(), group_of: (0..n).collect(), pick: w.pick };
+    }
     finish(m, w)
 }
 
