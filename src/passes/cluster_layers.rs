@@ -1,9 +1,9 @@
 //! `alpa-cluster-layers`: Alpa's operator clustering (Eq. 6) on the entry function.
 
 use super::diagnostics::Diagnostic;
-use super::entry::{find_entry, DEFAULT_ENTRY};
+use super::entry::find_entry;
 use super::mlir;
-use super::options::PassOptions;
+use super::options::AlpaClusterLayersOptions;
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::inter::train_step::{analyze, Phase, TrainStep};
@@ -18,24 +18,25 @@ use mlir_sys::MlirOperation;
 
 const PASS: &str = "alpa-cluster-layers";
 
-/// The clustering's FLOP balance tolerance (option `delta`, default 0.5).
-pub(crate) fn delta_option(options: &PassOptions) -> Result<f64, String> {
-    let text = options.string("delta").unwrap_or("0.5").trim();
-    match text.parse::<f64>() {
-        Ok(delta) if delta.is_finite() && delta >= 0.0 => Ok(delta),
-        Ok(delta) => Err(format!("delta must be a non-negative number, got {delta}")),
-        Err(_) => Err(format!("delta must be a number, got '{text}'")),
+/// The clustering's FLOP balance tolerance (option `delta`).
+pub(crate) fn check_delta(delta: f64) -> Result<f64, String> {
+    match delta {
+        delta if delta.is_finite() && delta >= 0.0 => Ok(delta),
+        delta => Err(format!("delta must be a non-negative number, got {delta}")),
     }
 }
 
 /// The Eq. 6 layers of `graph` from the `layers` option (auto: from the heavy ops and
 /// `devices`); an op the clustering cannot price gets the diagnostic at its location.
+/// `delta_given`: the user chose delta, which layers=auto then may not raise.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn layer_assignment(
     graph: &Graph,
     handles: &[MlirOperation],
     step: Option<&TrainStep>,
-    options: &PassOptions,
+    requested: &str,
     delta: f64,
+    delta_given: bool,
     devices: usize,
     fail: &dyn Fn(String) -> Vec<Diagnostic>,
 ) -> Result<LayerAssignment, Vec<Diagnostic>> {
@@ -48,7 +49,7 @@ pub(crate) fn layer_assignment(
         LayerAssignmentError::Clustering(e) => fail(e.to_string()),
     };
     // Layers the user marked (alpa_layer_<k> scopes) win over `auto`; `user` requires them.
-    let requested = options.string("layers").unwrap_or("auto").trim();
+    let requested = requested.trim();
     if matches!(requested, "auto" | "" | "user") {
         if let Some(user) = user_layers(graph, step, delta).map_err(to_diagnostics)? {
             return Ok(user);
@@ -70,7 +71,7 @@ pub(crate) fn layer_assignment(
     let cluster_options = ClusterOptions { layers, delta, progress: selected.len() > 20_000 };
     let assignment = assign_layers(graph, step, &cluster_options).map_err(to_diagnostics)?;
     // layers=auto may raise the default delta, never one the user gave.
-    if let (Some(_), Some(AutoFallback::RaisedDelta { .. })) = (options.string("delta"), &assignment.clustering.auto_fallback) {
+    if let (true, Some(AutoFallback::RaisedDelta { .. })) = (delta_given, &assignment.clustering.auto_fallback) {
         return Err(fail(format!(
             "layers=auto found no clustering whose layers stay within delta={delta} you gave; the least delta that admits 2 layers is {:.4} (leave delta unset to let layers=auto raise it)",
             assignment.clustering.delta
@@ -99,14 +100,14 @@ pub(crate) fn auto_choice(clustering: &Clustering) -> String {
     }
 }
 
-pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
+pub fn run(module: MlirOperation, options: &AlpaClusterLayersOptions) -> PassResult {
     let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
-    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
-    let delta = delta_option(options).map_err(fail)?;
-    let devices: usize = options.string("devices").unwrap_or("8").trim().parse().ok().filter(|d| *d > 0)
+    let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
+    let delta = check_delta(options.delta).map_err(fail)?;
+    let devices = usize::try_from(options.devices).ok().filter(|d| *d > 0)
         .ok_or_else(|| fail("devices must be a positive integer".into()))?;
     let mut read = read_function(entry)?;
-    super::donation::apply(&mut read, entry, options)?;
+    super::donation::apply(&mut read, entry, &options.donation, PASS)?;
     let graph = &read.graph;
     if graph.ops().is_empty() {
         return Err(fail("the entry function has no ops to cluster".into()));
@@ -114,7 +115,8 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     // A train step: cluster its forward ops (paper §5.1) and place backward and update ops with
     // their forward counterparts. Anything else: cluster all ops in order.
     let step = analyze(graph).ok();
-    let assignment = layer_assignment(graph, &read.handles, step.as_ref(), options, delta, devices, &fail)?;
+    let assignment =
+        layer_assignment(graph, &read.handles, step.as_ref(), &options.layers, delta, options.given.delta, devices, &fail)?;
     let clustering = &assignment.clustering;
     let context = mlir::context(module);
     for (index, (handle, &layer)) in read.handles.iter().zip(&assignment.layer_of).enumerate() {

@@ -12,11 +12,11 @@
 //! (inter/microbatches.rs); `cross-stage-cost=on` adds the activation and gradient transfers
 //! between consecutive stages to the stage latencies (inter/transfer.rs).
 
-use super::cluster_layers::{auto_choice, delta_option, layer_assignment};
+use super::cluster_layers::{auto_choice, check_delta, layer_assignment};
 use super::diagnostics::Diagnostic;
-use super::entry::{find_entry, DEFAULT_ENTRY};
+use super::entry::find_entry;
 use super::mlir;
-use super::options::PassOptions;
+use super::options::{AlpaInterOpStageOptions, PassOptionSet};
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::cluster::Cluster;
@@ -65,6 +65,10 @@ struct StageOptions {
     cross_stage_cost: bool,
     transfer_mode: crate::resharding::Mode,
     delta: f64,
+    /// The user chose delta: layers=auto may not raise it.
+    delta_given: bool,
+    /// Option `layers`: a count, auto or user.
+    layers: String,
     epsilon: f64,
     imbalance_tolerance: Option<f64>,
     shapes: SubmeshSpace,
@@ -90,13 +94,12 @@ struct StageOptions {
     baselines: bool,
 }
 
-fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
-    let text = |name: &str, default: &'static str| options.string(name).unwrap_or(default).trim().to_string();
-    let number = |name: &str, default: &'static str| -> Result<f64, String> {
-        let t = text(name, default);
-        t.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or(format!("{name} must be a non-negative number, got '{t}'"))
+fn parse_options(options: &AlpaInterOpStageOptions) -> Result<StageOptions, String> {
+    let text = |value: &str| value.trim().to_string();
+    let number = |name: &str, value: f64| -> Result<f64, String> {
+        Some(value).filter(|v| v.is_finite() && *v >= 0.0).ok_or(format!("{name} must be a non-negative number, got '{value}'"))
     };
-    let cluster_name = text("cluster", "p3.16xlarge-x1");
+    let cluster_name = text(&options.cluster);
     let cluster = Cluster::load(&cluster_name).map_err(|e| format!("cluster '{cluster_name}': {e}"))?;
     // The stage DP and placement are sized by the device count.
     match cluster.hosts.checked_mul(cluster.devices_per_host) {
@@ -108,82 +111,81 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
             ))
         }
     }
-    let max = match text("max-microbatches", "64").parse::<usize>() {
+    let max = match usize::try_from(options.max_microbatches) {
         Ok(m) if (1..=MAX_MICROBATCHES).contains(&m) => m,
         _ => {
             return Err(format!(
                 "max-microbatches must be an integer from 1 to {MAX_MICROBATCHES}, got '{}'",
-                text("max-microbatches", "64")
+                options.max_microbatches
             ))
         }
     };
-    let microbatches = match text("microbatches", "1").as_str() {
+    let microbatches = match text(&options.microbatches).as_str() {
         "auto" => Microbatches::Auto { max },
         t => match t.parse::<usize>() {
             Ok(b) if (1..=MAX_MICROBATCHES).contains(&b) => Microbatches::Fixed(b),
             _ => return Err(format!("microbatches must be auto or an integer from 1 to {MAX_MICROBATCHES}, got '{t}'")),
         },
     };
-    let cross_stage_cost = match text("cross-stage-cost", "off").as_str() {
+    let cross_stage_cost = match text(&options.cross_stage_cost).as_str() {
         "on" | "true" | "1" => true,
         "off" | "false" | "0" | "" => false,
         other => return Err(format!("cross-stage-cost must be on or off, got '{other}'")),
     };
     // Comparing B needs a fixed global batch: auto always splits the exported one.
-    let split_batch = options.flag("split-batch", false)? || matches!(microbatches, Microbatches::Auto { .. });
-    let imbalance_tolerance = match text("imbalance-tolerance", "0").as_str() {
-        "" | "off" => None,
-        t => match t.parse::<f64>() {
-            Ok(v) if v == 0.0 => None,
-            Ok(v) if v >= 1.0 && v.is_finite() => Some(v),
-            _ => return Err(format!("imbalance-tolerance must be 0 (off) or a number >= 1, got '{t}'")),
-        },
+    let split_batch = options.split_batch || matches!(microbatches, Microbatches::Auto { .. });
+    let imbalance_tolerance = match options.imbalance_tolerance {
+        v if v == 0.0 => None,
+        v if v >= 1.0 && v.is_finite() => Some(v),
+        v => return Err(format!("imbalance-tolerance must be 0 (off) or a number >= 1, got '{v}'")),
     };
-    let shapes = match text("submesh-shapes", "power-of-two").as_str() {
+    let shapes = match text(&options.submesh_shapes).as_str() {
         "power-of-two" => SubmeshSpace::PowerOfTwo,
         "all" => SubmeshSpace::All,
         other => return Err(format!("submesh-shapes must be power-of-two or all, got '{other}'")),
     };
-    let schedule = match text("schedule", "1f1b").as_str() {
+    let schedule = match text(&options.schedule).as_str() {
         "1f1b" => Schedule::OneFOneB,
         "gpipe" => Schedule::GPipe,
         other => return Err(format!("schedule must be 1f1b or gpipe, got '{other}'")),
     };
-    let time_limit = number("time-limit", "60")?;
+    let time_limit = number("time-limit", options.time_limit)?;
     if time_limit == 0.0 {
         return Err("time-limit must be positive".into());
     }
-    let threads = match text("threads", "0").parse::<usize>() {
+    let threads = match usize::try_from(options.threads) {
         Ok(0) => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS),
         Ok(n) if n <= MAX_THREADS => n,
-        _ => return Err(format!("threads must be an integer from 0 (all cores) to {MAX_THREADS}, got '{}'", text("threads", "0"))),
+        _ => return Err(format!("threads must be an integer from 0 (all cores) to {MAX_THREADS}, got '{}'", options.threads)),
     };
-    let compose_stages = match text("compose-stages", "0").parse::<usize>() {
+    let compose_stages = match usize::try_from(options.compose_stages) {
         Ok(n) => n,
-        Err(_) => return Err(format!("compose-stages must be a non-negative integer, got '{}'", text("compose-stages", "0"))),
+        Err(_) => return Err(format!("compose-stages must be a non-negative integer, got '{}'", options.compose_stages)),
     };
     Ok(StageOptions {
         compose_stages,
-        sharded_params_variant: options.flag("sharded-params-variant", false)?,
+        sharded_params_variant: options.sharded_params_variant,
         cluster,
         microbatches,
         split_batch,
         cross_stage_cost,
-        transfer_mode: super::cross_mesh_resharding::transfer_mode(options)?,
-        delta: delta_option(options)?,
-        epsilon: number("epsilon", "1e-6")?,
+        transfer_mode: super::cross_mesh_resharding::transfer_mode(&options.transfer_mode)?,
+        delta: check_delta(options.delta)?,
+        delta_given: options.given.delta,
+        layers: options.layers.clone(),
+        epsilon: number("epsilon", options.epsilon)?,
         imbalance_tolerance,
         shapes,
         schedule,
         time_limit,
         threads,
-        report: text("report", ""),
-        report_html: text("report-html", ""),
-        slice: options.flag("slice", true)?,
-        shardings: options.flag("shardings", true)?,
-        baselines: options.flag("baselines", true)?,
-        transfers: options.flag("transfers", true)?,
-        combine: match text("gradient-accumulation", "mean").as_str() {
+        report: text(&options.report),
+        report_html: text(&options.report_html),
+        slice: options.slice,
+        shardings: options.shardings,
+        baselines: options.baselines,
+        transfers: options.transfers,
+        combine: match text(&options.gradient_accumulation).as_str() {
             "mean" => GradientCombine::Mean,
             "sum" => GradientCombine::Sum,
             other => return Err(format!("gradient-accumulation must be mean or sum, got '{other}'")),
@@ -191,17 +193,17 @@ fn parse_options(options: &PassOptions) -> Result<StageOptions, String> {
     })
 }
 
-pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
+pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResult {
     // alpa-auto-shard runs this pass too: its diagnostics carry the name the user invoked.
     let pass = options.pass();
     let fail = |message: String| vec![Diagnostic::error(module, format!("{pass}: {message}"))];
-    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
+    let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
     let opts = parse_options(options).map_err(fail)?;
     check_not_partitioned(module, &opts.cluster).map_err(fail)?;
     // Layers inside a scan become ops of their own, so stages can be cut between them.
-    super::unroll_loops::run_if_asked(module, options)?;
+    super::unroll_loops::run_if_asked(module, options.unroll_loops, &options.entry, pass)?;
     let mut read = read_function(entry)?;
-    let state = super::donation::apply(&mut read, entry, options)?;
+    let state = super::donation::apply(&mut read, entry, &options.donation, pass)?;
     let graph = &read.graph;
     if graph.ops().is_empty() {
         return Err(fail("the entry function has no ops to place in stages".into()));
@@ -214,7 +216,7 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     }
     let cluster_shape = ClusterShape::new(opts.cluster.hosts, opts.cluster.devices_per_host);
     let assignment =
-        layer_assignment(graph, &read.handles, step.as_ref(), options, opts.delta, cluster_shape.devices(), &fail)?;
+        layer_assignment(graph, &read.handles, step.as_ref(), &opts.layers, opts.delta, opts.delta_given, cluster_shape.devices(), &fail)?;
 
     let layers = assignment.num_layers();
     let batch = match opts.split_batch {

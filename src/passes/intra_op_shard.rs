@@ -1,9 +1,9 @@
 //! `alpa-intra-op-shard`: plans the entry function on one mesh and writes the shardings.
 
 use super::diagnostics::Diagnostic;
-use super::entry::{find_entry, Function, DEFAULT_ENTRY};
+use super::entry::{find_entry, Function};
 use super::mlir;
-use super::options::PassOptions;
+use super::options::AlpaIntraOpShardOptions;
 use super::read_graph::read_function;
 use super::write_shardings::{self, Shardings};
 use super::PassResult;
@@ -19,54 +19,36 @@ const PASS: &str = "alpa-intra-op-shard";
 /// Graphs at least this large print solver progress on stderr.
 const VERBOSE_SOLVE_OPS: usize = 5000;
 
-fn option<'a>(options: &'a PassOptions, name: &str) -> &'a str {
-    options.string(name).unwrap_or("")
-}
-
-fn number<T: std::str::FromStr>(options: &PassOptions, name: &str) -> Result<Option<T>, String> {
-    match options.string(name).map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(None),
-        Some(text) => text.parse().map(Some).map_err(|_| format!("{PASS}: option '{name}' has a bad value '{text}'")),
-    }
-}
-
-pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
+pub fn run(module: MlirOperation, options: &AlpaIntraOpShardOptions) -> PassResult {
     let fail = |message: String| vec![Diagnostic::error(module, message)];
-    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
+    let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
 
-    let mesh_config = mesh_config(
-        option(options, "mesh"),
-        option(options, "cluster"),
-        option(options, "alpha"),
-        option(options, "beta"),
-        option(options, "logical-mesh"),
-    )
-    .map_err(|e| fail(format!("{PASS}: {e}")))?;
-    let format = parse_output_format(option(options, "format")).map_err(|e| fail(format!("{PASS}: {e}")))?;
-    let memory_budget = match option(options, "memory-budget").trim() {
+    let mesh_config = mesh_config(&options.mesh, &options.cluster, &options.alpha, &options.beta, &options.logical_mesh)
+        .map_err(|e| fail(format!("{PASS}: {e}")))?;
+    let format = parse_output_format(&options.format).map_err(|e| fail(format!("{PASS}: {e}")))?;
+    let memory_budget = match options.memory_budget.trim() {
         "" => None,
         text => Some(parse_bytes(text).map_err(|e| fail(format!("{PASS}: memory-budget: {e}")))?),
     };
-    let time_limit: f64 = number(options, "time-limit").map_err(fail)?.unwrap_or(60.0);
+    let time_limit = options.time_limit;
     if !(time_limit.is_finite() && time_limit > 0.0) {
         return Err(fail(format!("{PASS}: time-limit must be a positive number of seconds")));
     }
-    let force_batch: i64 = number(options, "force-batch-dim-to-mesh-dim").map_err(fail)?.unwrap_or(-1);
-    let force_batch_dim_to_mesh_dim = match force_batch {
+    let force_batch_dim_to_mesh_dim = match options.force_batch_dim_to_mesh_dim {
         -1 => None,
-        0 | 1 => Some(force_batch as usize),
+        axis @ (0 | 1) => Some(axis as usize),
         other => return Err(fail(format!("{PASS}: force-batch-dim-to-mesh-dim must be -1, 0 or 1, got {other}"))),
     };
-    let allow_replicated_parameters = options.flag("allow-replicated-parameters", true).map_err(fail)?;
-    let merge_trivial_ops = options.flag("merge-trivial-ops", true).map_err(fail)?;
-    let prefer_reduce_scatter = options.flag("prefer-reduce-scatter", false).map_err(fail)?;
-    let report_path = option(options, "report").trim().to_string();
+    let allow_replicated_parameters = options.allow_replicated_parameters;
+    let merge_trivial_ops = options.merge_trivial_ops;
+    let prefer_reduce_scatter = options.prefer_reduce_scatter;
+    let report_path = options.report.trim().to_string();
 
     check_unsharded(module, entry).map_err(|e| fail(format!("{PASS}: {e}")))?;
     // A loop's carried values and body are sharded consistently by planning its copies.
-    super::unroll_loops::run_if_asked(module, options)?;
+    super::unroll_loops::run_if_asked(module, options.unroll_loops, &options.entry, PASS)?;
     let mut read = read_function(entry)?;
-    super::donation::apply(&mut read, entry, options)?;
+    super::donation::apply(&mut read, entry, &options.donation, PASS)?;
     let graph = &read.graph;
     let meshes = mesh_config.meshes().map_err(|e| fail(format!("{PASS}: {e}")))?;
 
