@@ -7,7 +7,7 @@
 //!
 //! The pass declarations (cpp/include/alpa/Passes.td, TestPasses.td) are the only place the
 //! passes' options are declared: build/pass_options.rs generates from them the Rust option
-//! structs (included by src/passes/options.rs) and the C++ pass classes that forward them.
+//! structs (included by src/pass_options.rs) and the C++ pass classes that forward them.
 
 #[path = "build/pass_options.rs"]
 mod pass_options;

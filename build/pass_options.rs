@@ -2,7 +2,7 @@
 //! knows the passes' options, so that the .td file is their only declaration:
 //! - Rust: per pass a typed options struct (a field per option, the .td default, which options
 //!   the user gave) and its parser from the (name, value) pairs the C++ pass hands over, plus
-//!   the passes' metadata (src/passes/options.rs renders README's option table from it);
+//!   the passes' metadata (src/pass_options.rs renders README's option table from it);
 //! - C++: the pass classes, each forwarding every option of its pass to Rust.
 //!
 //! The records come from `llvm-tblgen --dump-json` (mlir-tblgen has no JSON backend).

@@ -18,7 +18,7 @@ pub mod inter_op_stage;
 pub mod intra_op_shard;
 pub mod lower_transfers;
 pub mod mlir;
-pub mod options;
+pub use crate::pass_options as options;
 pub mod plugin;
 pub mod read_graph;
 pub mod stage_shardings;
@@ -63,7 +63,8 @@ fn dispatch(pass: &str, module: MlirOperation, values: &[PassOption]) -> PassRes
 }
 
 fn parsed<T: PassOptionSet>(pass: &str, module: MlirOperation, values: &[PassOption]) -> Result<T, Vec<Diagnostic>> {
-    T::from_bridge(pass, values).map_err(|message| vec![Diagnostic::error(module, message)])
+    T::parse(pass, values.iter().map(|o| (o.name.as_str(), o.value.as_str(), o.given)))
+        .map_err(|message| vec![Diagnostic::error(module, message)])
 }
 
 /// alpa-inline, alpa-inter-op-stage (which unrolls loops first unless `unroll-loops=false`),

@@ -1,8 +1,8 @@
 //! Pass options: typed structs generated at build time from the pass declarations
 //! (cpp/include/alpa/Passes.td, TestPasses.td; build/pass_options.rs), which are their only
 //! declaration (names, types, defaults, help), and README's option table rendered from them.
-
-use super::ffi::bridge::PassOption;
+//! Plain data, no MLIR: the passes parse them (src/passes/mod.rs) and the algorithms' drivers
+//! (inter/driver.rs) take them.
 
 /// The options of the production passes (Passes.td).
 pub mod generated {
@@ -34,11 +34,6 @@ pub trait PassOptionSet: Default {
             options.set(name, value, given).map_err(|e| format!("{pass}: {e}"))?;
         }
         Ok(options)
-    }
-
-    /// The options as the C++ pass class handed them over.
-    fn from_bridge(pass: &str, values: &[PassOption]) -> Result<Self, String> {
-        Self::parse(pass, values.iter().map(|o| (o.name.as_str(), o.value.as_str(), o.given)))
     }
 
     /// The options of `pass` with `pairs` given by the user (tests).
@@ -116,7 +111,7 @@ pub struct OptionInfo {
 }
 
 /// README's option table marks: what lies between them is `options_markdown()`.
-pub const README_BEGIN: &str = "<!-- BEGIN pass options: generated from cpp/include/alpa/Passes.td, see src/passes/options.rs -->";
+pub const README_BEGIN: &str = "<!-- BEGIN pass options: generated from cpp/include/alpa/Passes.td, see src/pass_options.rs -->";
 pub const README_END: &str = "<!-- END pass options -->";
 
 fn type_name(option: &OptionInfo) -> String {
