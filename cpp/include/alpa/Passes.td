@@ -2,7 +2,7 @@
 // (`alpa-x{opt=value}` in a pipeline, `--alpa-x="opt=value"` on the command line) and show in
 // --help. Each pass hands its module and option values to Rust (src/passes/). This file is the
 // only declaration of the options: build.rs generates the C++ pass classes that forward them,
-// the Rust option structs (src/passes/options.rs) and README's option table from it.
+// the Rust option structs (src/pass_options.rs) and README's option table from it.
 
 #ifndef ALPA_PASSES
 #define ALPA_PASSES
