@@ -4,6 +4,13 @@
 //! the plugin shares type identity with it. Debian ships MLIR's C API only as static
 //! `libMLIRCAPI*.a` archives; mlir-sys in shared mode asks for `-lMLIR-C`, so we merge them into
 //! one `libMLIR-C.a` here.
+//!
+//! The pass declarations (cpp/include/alpa/Passes.td, TestPasses.td) are the only place the
+//! passes' options are declared: build/pass_options.rs generates from them the Rust option
+//! structs (included by src/pass_options.rs) and the C++ pass classes that forward them.
+
+#[path = "build/pass_options.rs"]
+mod pass_options;
 
 use std::env;
 use std::fs;
@@ -20,6 +27,8 @@ fn main() {
     merge_c_api_archives(&llvm_prefix, &out_dir);
     println!("cargo:rustc-link-search=native={}", out_dir.display());
 
+    let generated_cpp = generate_pass_options(&llvm_prefix, &out_dir);
+
     // Generate the cxx bridge sources; CMake compiles them with the rest of cpp/.
     let _ = cxx_build::bridge("src/passes/ffi.rs");
     let cxxbridge = out_dir.join("cxxbridge");
@@ -29,6 +38,7 @@ fn main() {
         .define("LLVM_PREFIX", &llvm_prefix)
         .define("CXXBRIDGE_INCLUDE", cxxbridge.join("include"))
         .define("CXXBRIDGE_SOURCE", &bridge_source)
+        .define("ALPA_GENERATED_INCLUDE", &generated_cpp)
         .define("CMAKE_BUILD_TYPE", "Release")
         .build();
     println!("cargo:rustc-link-search=native={}", cpp.join("lib").display());
@@ -38,8 +48,28 @@ fn main() {
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", llvm_lib.display());
 
     println!("cargo:rerun-if-changed=cpp");
+    println!("cargo:rerun-if-changed=build");
     println!("cargo:rerun-if-changed=src/passes/ffi.rs");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
+}
+
+/// Writes the Rust option structs of Passes.td and TestPasses.td to OUT_DIR/pass_options.rs and
+/// test_pass_options.rs, and their C++ pass classes under the returned include directory.
+fn generate_pass_options(llvm_prefix: &Path, out_dir: &Path) -> PathBuf {
+    let tblgen = llvm_prefix.join("bin/llvm-tblgen");
+    let llvm_include = llvm_prefix.join("include");
+    let include = Path::new("cpp/include");
+    let cpp_dir = out_dir.join("pass-classes");
+    for (td, rust_file, table, inc) in [
+        ("Passes.td", "pass_options.rs", "PASSES", "Passes"),
+        ("TestPasses.td", "test_pass_options.rs", "TEST_PASSES", "TestPasses"),
+    ] {
+        let passes = pass_options::read_passes(&tblgen, &[&llvm_include, include], &include.join("alpa").join(td));
+        pass_options::write_if_changed(&out_dir.join(rust_file), &pass_options::rust_module(&passes, td, table));
+        let classes = pass_options::cpp_classes(&passes, td, &format!("alpa/{inc}.h.inc"));
+        pass_options::write_if_changed(&cpp_dir.join(format!("alpa/{inc}.rust.inc")), &classes);
+    }
+    cpp_dir
 }
 
 fn merge_c_api_archives(llvm_prefix: &Path, out_dir: &Path) {

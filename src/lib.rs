@@ -3,6 +3,7 @@ pub mod cluster;
 pub mod intra;
 pub mod inter;
 pub mod ir;
+pub mod pass_options;
 pub mod passes;
 pub mod resharding;
 pub mod rng;

@@ -24,6 +24,10 @@ pub enum LayerAssignmentError {
     /// Clustering failed (no ops, infeasible FLOP cap, bad options).
     #[error(transparent)]
     Clustering(#[from] InterError),
+    /// The layers asked for cannot be had (a bad `layers` option, `layers=user` without marks,
+    /// a `delta` the user gave that `layers=auto` would have to raise).
+    #[error("{0}")]
+    Request(String),
 }
 
 /// The layers of every op.

@@ -46,6 +46,8 @@ mod placement;
 mod plan;
 mod progress;
 pub mod program;
+pub mod driver;
+pub mod layer_policy;
 mod report;
 mod stage_cost;
 mod stage_dp;

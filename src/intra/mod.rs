@@ -20,6 +20,7 @@
 
 mod brute;
 mod construct;
+pub mod best_mesh;
 pub mod config;
 pub mod memory;
 pub mod merge;

@@ -2,9 +2,9 @@
 //! `alpa.flops`, `alpa.bytes_read` and `alpa.bytes_written`; the function gets a summary remark.
 
 use super::diagnostics::Diagnostic;
-use super::entry::{find_entry, DEFAULT_ENTRY};
+use super::entry::find_entry;
 use super::mlir;
-use super::options::PassOptions;
+use super::options::AlpaAnnotateCostsOptions;
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::cluster::spec::Cluster;
@@ -14,11 +14,11 @@ use crate::ir::summary::{human_seconds, CostSummary};
 use crate::ir::types::ValueType;
 use mlir_sys::{mlirIntegerAttrGet, mlirIntegerTypeUnsignedGet, mlirOperationGetContext, MlirOperation};
 
-pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
+pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassResult {
     let fail = |message: String| vec![Diagnostic::error(module, message)];
-    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
-    let with_summary = options.flag("summary", true).map_err(fail)?;
-    let cluster = match options.string("cluster").filter(|c| !c.is_empty()) {
+    let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
+    let with_summary = options.summary;
+    let cluster = match Some(options.cluster.as_str()).filter(|c| !c.is_empty()) {
         Some(name) => Some(Cluster::load(name).map_err(|e| fail(format!("alpa-annotate-costs: {e}")))?),
         None => None,
     };

@@ -4,7 +4,7 @@
 
 use super::diagnostics::Diagnostic;
 use super::mlir;
-use super::options::PassOptions;
+use super::options::{AlpaCrossMeshReshardingOptions, PassOptionSet};
 use super::transfer_ops::{plan_attributes, read_transfer, replace_with, TRANSFER, TRANSFER_PLAN};
 use super::PassResult;
 use crate::cluster::Cluster;
@@ -12,13 +12,13 @@ use crate::resharding::lowering::broadcast_routes;
 use crate::resharding::{self, Mode};
 use mlir_sys::MlirOperation;
 
-pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
+pub fn run(module: MlirOperation, options: &AlpaCrossMeshReshardingOptions) -> PassResult {
     let pass = options.pass();
     let fail = |message: String| vec![Diagnostic::error(module, format!("{pass}: {message}"))];
-    let cluster = cluster(options).map_err(fail)?;
-    let mode = transfer_mode(options).map_err(fail)?;
+    let cluster = cluster(&options.cluster).map_err(fail)?;
+    let mode = transfer_mode(&options.mode).map_err(fail)?;
     let planned = plan_transfers(module, &cluster, mode, pass)?;
-    let report = options.string("report").map(str::trim).unwrap_or("");
+    let report = options.report.trim();
     if !report.is_empty() {
         let text = serde_json::to_string_pretty(&planned).map_err(|e| fail(format!("report: {e}")))?;
         let written = if report == "-" { Ok(eprintln!("{text}")) } else { std::fs::write(report, text + "\n") };
@@ -42,15 +42,16 @@ pub struct PlannedTransfer {
     pub gathers: usize,
 }
 
-pub fn cluster(options: &PassOptions) -> Result<Cluster, String> {
-    match options.string("cluster").map(str::trim).unwrap_or("") {
+/// The cluster the transfers are planned on (option `cluster`, required).
+pub fn cluster(name: &str) -> Result<Cluster, String> {
+    match name.trim() {
         "" => Err("option 'cluster' is required: the transfers are planned on the cluster's links".into()),
         name => Cluster::load(name).map_err(|e| e.to_string()),
     }
 }
 
-pub fn transfer_mode(options: &PassOptions) -> Result<Mode, String> {
-    let text = options.string("transfer-mode").or(options.string("mode")).unwrap_or("auto");
+/// Option `mode` (alpa-inter-op-stage's `transfer-mode`).
+pub fn transfer_mode(text: &str) -> Result<Mode, String> {
     text.trim().parse::<Mode>().map_err(|_| format!("mode must be send-recv, local-all-gather, broadcast or auto, got '{text}'"))
 }
 

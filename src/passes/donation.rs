@@ -4,7 +4,6 @@
 use super::diagnostics::Diagnostic;
 use super::entry::Function;
 use super::mlir;
-use super::options::PassOptions;
 use super::read_graph::ReadGraph;
 use crate::ir::graph::Attr;
 use crate::ir::state_aliases::{self, AliasSource, DonationPolicy, StateAliases};
@@ -28,10 +27,9 @@ fn argument_names(read: &ReadGraph, entry: Function) -> Vec<Option<String>> {
 
 /// Resolves the step's state under the pass's `donation` option and makes the graph say it.
 /// Returns the pairs; remarks when they were recognised rather than declared.
-pub fn apply(read: &mut ReadGraph, entry: Function, options: &PassOptions) -> Result<StateAliases, Vec<Diagnostic>> {
-    let pass = options.pass();
+pub fn apply(read: &mut ReadGraph, entry: Function, donation: &str, pass: &str) -> Result<StateAliases, Vec<Diagnostic>> {
     let policy: DonationPolicy =
-        options.string("donation").unwrap_or("auto").parse().map_err(|e| vec![Diagnostic::error(entry.op, format!("{pass}: {e}"))])?;
+        donation.parse().map_err(|e| vec![Diagnostic::error(entry.op, format!("{pass}: {e}"))])?;
     let names = argument_names(read, entry);
     let aliases = state_aliases::resolve(&read.graph, &names, &policy)
         .map_err(|e| vec![Diagnostic::error(entry.op, format!("{pass}: {e}")).at_argument(e.argument)])?;

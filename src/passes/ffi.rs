@@ -2,10 +2,12 @@
 
 #[cxx::bridge(namespace = "alpa::ffi")]
 pub mod bridge {
-    /// One pass option as the C++ pass declared it: its name and its value printed as text.
+    /// One pass option as the C++ pass declared it: its name, its value printed as text (one
+    /// entry per element of a list option), and whether the user gave it.
     pub struct PassOption {
         pub name: String,
         pub value: String,
+        pub given: bool,
     }
 
     extern "Rust" {
@@ -18,12 +20,14 @@ pub mod bridge {
         include!("alpa/Bridge.h");
 
         fn register_alpa_passes();
+        fn register_test_passes();
         fn alpa_opt_main(args: &Vec<String>) -> i32;
         fn emit_diagnostic(location: usize, severity: u8, message: &str);
         fn op_attribute_dictionary(op: usize) -> usize;
     }
 }
 
+#[allow(clippy::ptr_arg)] // cxx hands over a rust::Vec
 fn run_rust_pass(pass: &str, module_op: usize, options: &Vec<bridge::PassOption>) -> bool {
     super::run_guarded(pass, module_op, options)
 }

@@ -5,15 +5,19 @@
 //! body before the call and replace the call's results with what the callee returns.
 
 use super::diagnostics::Diagnostic;
-use super::entry::{find_entry, functions, Function, DEFAULT_ENTRY};
+use super::entry::{find_entry, functions, Function};
 use super::mlir;
-use super::options::PassOptions;
+use super::options::AlpaInlineOptions;
 use super::PassResult;
 use mlir_sys::*;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
-    let entry_name = options.string("entry").unwrap_or(DEFAULT_ENTRY);
+pub fn run(module: MlirOperation, options: &AlpaInlineOptions) -> PassResult {
+    inline_entry(module, &options.entry)
+}
+
+/// Inlines into the function named `entry_name` (what alpa-auto-shard runs first).
+pub fn inline_entry(module: MlirOperation, entry_name: &str) -> PassResult {
     let entry = find_entry(module, entry_name).map_err(|d| vec![d])?;
     inline_into_entry(module, entry)?;
     Ok(())

@@ -1,124 +1,41 @@
-//! `alpa-intra-op-shard`: plans the entry function on one mesh and writes the shardings.
+//! `alpa-intra-op-shard`: plans the entry function on its best logical mesh
+//! (intra/best_mesh.rs) and writes the shardings.
 
 use super::diagnostics::Diagnostic;
-use super::entry::{find_entry, Function, DEFAULT_ENTRY};
+use super::entry::{find_entry, Function};
 use super::mlir;
-use super::options::PassOptions;
+use super::options::AlpaIntraOpShardOptions;
 use super::read_graph::read_function;
 use super::write_shardings::{self, Shardings};
 use super::PassResult;
-use crate::intra::config::{mesh_config, parse_bytes, parse_output_format};
-use crate::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, PlanError};
-use crate::intra::report::{build_report, CandidateReport};
-use crate::intra::solution::{SolveOptions, SolveStatus};
-use crate::ir::summary::human_bytes;
-use crate::sharding::strategy::StrategyOptions;
+use crate::intra::best_mesh::{out_of_memory_message, plan_on_best_mesh, BestMeshPlan, ShardOptions};
+use crate::intra::plan::PlanError;
+use crate::intra::report::build_report;
+use crate::intra::solution::SolveStatus;
 use mlir_sys::MlirOperation;
 
 const PASS: &str = "alpa-intra-op-shard";
-/// Graphs at least this large print solver progress on stderr.
-const VERBOSE_SOLVE_OPS: usize = 5000;
 
-fn option<'a>(options: &'a PassOptions, name: &str) -> &'a str {
-    options.string(name).unwrap_or("")
-}
-
-fn number<T: std::str::FromStr>(options: &PassOptions, name: &str) -> Result<Option<T>, String> {
-    match options.string(name).map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(None),
-        Some(text) => text.parse().map(Some).map_err(|_| format!("{PASS}: option '{name}' has a bad value '{text}'")),
-    }
-}
-
-pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
-    let fail = |message: String| vec![Diagnostic::error(module, message)];
-    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
-
-    let mesh_config = mesh_config(
-        option(options, "mesh"),
-        option(options, "cluster"),
-        option(options, "alpha"),
-        option(options, "beta"),
-        option(options, "logical-mesh"),
-    )
-    .map_err(|e| fail(format!("{PASS}: {e}")))?;
-    let format = parse_output_format(option(options, "format")).map_err(|e| fail(format!("{PASS}: {e}")))?;
-    let memory_budget = match option(options, "memory-budget").trim() {
-        "" => None,
-        text => Some(parse_bytes(text).map_err(|e| fail(format!("{PASS}: memory-budget: {e}")))?),
-    };
-    let time_limit: f64 = number(options, "time-limit").map_err(fail)?.unwrap_or(60.0);
-    if !(time_limit.is_finite() && time_limit > 0.0) {
-        return Err(fail(format!("{PASS}: time-limit must be a positive number of seconds")));
-    }
-    let force_batch: i64 = number(options, "force-batch-dim-to-mesh-dim").map_err(fail)?.unwrap_or(-1);
-    let force_batch_dim_to_mesh_dim = match force_batch {
-        -1 => None,
-        0 | 1 => Some(force_batch as usize),
-        other => return Err(fail(format!("{PASS}: force-batch-dim-to-mesh-dim must be -1, 0 or 1, got {other}"))),
-    };
-    let allow_replicated_parameters = options.flag("allow-replicated-parameters", true).map_err(fail)?;
-    let merge_trivial_ops = options.flag("merge-trivial-ops", true).map_err(fail)?;
-    let prefer_reduce_scatter = options.flag("prefer-reduce-scatter", false).map_err(fail)?;
-    let report_path = option(options, "report").trim().to_string();
-
-    check_unsharded(module, entry).map_err(|e| fail(format!("{PASS}: {e}")))?;
+pub fn run(module: MlirOperation, options: &AlpaIntraOpShardOptions) -> PassResult {
+    let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
+    let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
+    let shard_options = ShardOptions::new(options).map_err(fail)?;
+    check_unsharded(module, entry).map_err(fail)?;
     // A loop's carried values and body are sharded consistently by planning its copies.
-    super::unroll_loops::run_if_asked(module, options)?;
+    super::unroll_loops::run_if_asked(module, options.unroll_loops, &options.entry, PASS)?;
     let mut read = read_function(entry)?;
-    super::donation::apply(&mut read, entry, options)?;
+    super::donation::apply(&mut read, entry, &options.donation, PASS)?;
     let graph = &read.graph;
-    let meshes = mesh_config.meshes().map_err(|e| fail(format!("{PASS}: {e}")))?;
 
-    let mut best: Option<(IntraPlan, usize)> = None;
-    let mut candidates = Vec::new();
-    let mut out_of_memory: Option<(f64, Option<f64>)> = None;
-    for (index, mesh) in meshes.iter().enumerate() {
-        let intra_options = IntraOptions {
-            mesh: mesh.clone(),
-            strategy: StrategyOptions {
-                force_batch_dim_to_mesh_dim,
-                ..StrategyOptions::default()
-            },
-            allow_replicated_parameters,
-            memory_budget,
-            merge_trivial_ops,
-            prefer_reduce_scatter,
-            price_shared_moves: false,
-            // Large problems take a while: the solver then reports its progress on stderr.
-            solve: SolveOptions {
-                time_limit: Some(time_limit),
-                verbose: graph.ops().len() >= VERBOSE_SOLVE_OPS,
-                ..SolveOptions::default()
-            },
-        };
-        match plan_intra_op(graph, &intra_options) {
-            Ok(plan) => {
-                candidates.push(CandidateReport { shape: mesh.shape, objective: Some((plan.objective * 1e6).round() / 1e6), error: None });
-                if best.as_ref().is_none_or(|(b, _)| plan.objective < b.objective) {
-                    best = Some((plan, index));
-                }
-            }
-            Err(PlanError::Op { op, message }) => return Err(vec![Diagnostic::error(read.handles[op], message)]),
-            Err(PlanError::OutOfMemory { least_memory, cheapest_plan_memory, .. }) => {
-                if out_of_memory.is_none_or(|(least, _)| least_memory < least) {
-                    out_of_memory = Some((least_memory, cheapest_plan_memory));
-                }
-                candidates.push(CandidateReport { shape: mesh.shape, objective: None, error: Some("out of memory".into()) });
-            }
-            Err(PlanError::Solver(message)) => return Err(fail(format!("{PASS}: the solver failed: {message}"))),
+    let BestMeshPlan { plan, mesh_index, candidates } = plan_on_best_mesh(graph, &shard_options).map_err(|e| match e {
+        PlanError::Op { op, message } => vec![Diagnostic::error(read.handles[op], message)],
+        PlanError::OutOfMemory { budget, least_memory, cheapest_plan_memory } => {
+            fail(out_of_memory_message(budget, least_memory, cheapest_plan_memory))
         }
-    }
-    let Some((plan, mesh_index)) = best else {
-        let budget = memory_budget.unwrap_or(0);
-        let (least, cheapest) = out_of_memory.unwrap_or((f64::NAN, None));
-        let cheapest = cheapest.map_or(String::new(), |c| format!("; the cheapest plan needs {} per device", human_bytes(c.ceil() as u64)));
-        return Err(fail(format!(
-            "{PASS}: no plan fits in memory-budget={} per device: the least-memory plan needs {} per device{cheapest}",
-            human_bytes(budget),
-            human_bytes(least.ceil() as u64)
-        )));
-    };
+        PlanError::Solver(message) => fail(format!("the solver failed: {message}")),
+    })?;
+    let (meshes, memory_budget, format, report_path) =
+        (&shard_options.meshes, shard_options.memory_budget, shard_options.format, &shard_options.report);
     let mesh = &meshes[mesh_index];
 
     for &op in &plan.replicated_fallbacks {
@@ -140,16 +57,16 @@ pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
     let resharding_steps = plan.reshardings.iter().map(|r| ((r.op, r.operand), r.resharding.steps.as_slice())).collect();
     let shardings = Shardings { args: arg_specs, ops: op_specs, operands: operand_specs, operand_values, returned, resharding_steps };
     write_shardings::write(module, entry, &read.handles, &shardings, mesh.shape, format)
-        .map_err(|e| fail(format!("{PASS}: {e}")))?;
+        .map_err(|e| fail(format!("{e}")))?;
 
     if !report_path.is_empty() {
         let report = build_report(graph, &plan, mesh, memory_budget, candidates);
-        let text = serde_json::to_string_pretty(&report).map_err(|e| fail(format!("{PASS}: report: {e}")))?;
+        let text = serde_json::to_string_pretty(&report).map_err(|e| fail(format!("report: {e}")))?;
         if report_path == "-" {
             eprintln!("{text}");
         } else {
-            std::fs::write(&report_path, text + "\n")
-                .map_err(|e| fail(format!("{PASS}: cannot write report {report_path}: {e}")))?;
+            std::fs::write(report_path, text + "\n")
+                .map_err(|e| fail(format!("cannot write report {report_path}: {e}")))?;
         }
     }
     Ok(())

@@ -8,7 +8,6 @@
 
 use super::diagnostics::Diagnostic;
 use super::mlir;
-use super::options::PassOptions;
 use super::transfer_ops::{read_plan, read_transfer, TRANSFER, TRANSFER_PLAN};
 use super::transfer_text::{gather_program, send_program};
 use super::PassResult;
@@ -22,8 +21,7 @@ const DESCRIPTION: &[&str] = &[
     "lower_bound", "bytes_across_hosts", "pieces", "gathers",
 ];
 
-pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
-    let pass = options.pass();
+pub fn run(module: MlirOperation, pass: &str) -> PassResult {
     let ops: Vec<MlirOperation> = mlir::nested_ops(module).into_iter().collect();
     if let Some(unplanned) = ops.iter().find(|op| mlir::op_name(**op) == TRANSFER) {
         return Err(vec![Diagnostic::error(*unplanned, format!("{pass}: this transfer has no plan: run alpa-cross-mesh-resharding first"))]);

@@ -18,7 +18,7 @@ pub mod inter_op_stage;
 pub mod intra_op_shard;
 pub mod lower_transfers;
 pub mod mlir;
-pub mod options;
+pub use crate::pass_options as options;
 pub mod plugin;
 pub mod read_graph;
 pub mod stage_shardings;
@@ -31,56 +31,63 @@ pub mod test_print_op_rules;
 pub mod write_shardings;
 
 use diagnostics::Diagnostic;
+use ffi::bridge::PassOption;
 use mlir_sys::MlirOperation;
-use options::PassOptions;
+use options::{AlpaInterOpStageOptions, AlpaTestPanicOptions, PassOptionSet};
 use std::panic::{self, AssertUnwindSafe};
 
 /// What a pass returns when it fails: the diagnostics to emit (at least one error).
 pub type PassResult = Result<(), Vec<Diagnostic>>;
 
-fn dispatch(pass: &str, module: MlirOperation, options: &PassOptions) -> PassResult {
+/// Runs the Rust side of `pass` with the option values its C++ class forwarded, parsed into the
+/// pass's options struct (generated from its .td declaration).
+fn dispatch(pass: &str, module: MlirOperation, values: &[PassOption]) -> PassResult {
     match pass {
-        "alpa-inline" => inline::run(module, options),
-        "alpa-unroll-loops" => unroll_loops::run(module, options),
-        "alpa-annotate-costs" => annotate_costs::run(module, options),
-        "alpa-intra-op-shard" => intra_op_shard::run(module, options),
-        "alpa-cluster-layers" => cluster_layers::run(module, options),
-        "alpa-inter-op-stage" => inter_op_stage::run(module, options),
-        "alpa-auto-shard" => auto_shard(module, options),
-        "alpa-cross-mesh-resharding" => cross_mesh_resharding::run(module, options),
-        "alpa-lower-transfers" => lower_transfers::run(module, options),
+        "alpa-inline" => inline::run(module, &parsed(pass, module, values)?),
+        "alpa-unroll-loops" => unroll_loops::run(module, &parsed(pass, module, values)?),
+        "alpa-annotate-costs" => annotate_costs::run(module, &parsed(pass, module, values)?),
+        "alpa-intra-op-shard" => intra_op_shard::run(module, &parsed(pass, module, values)?),
+        "alpa-cluster-layers" => cluster_layers::run(module, &parsed(pass, module, values)?),
+        "alpa-inter-op-stage" => inter_op_stage::run(module, &parsed(pass, module, values)?),
+        "alpa-auto-shard" => auto_shard(module, &parsed(pass, module, values)?),
+        "alpa-cross-mesh-resharding" => cross_mesh_resharding::run(module, &parsed(pass, module, values)?),
+        "alpa-lower-transfers" => {
+            let _: options::AlpaLowerTransfersOptions = parsed(pass, module, values)?;
+            lower_transfers::run(module, pass)
+        }
 
-        "alpa-test-print-op-rules" => test_print_op_rules::run(module, options),
-        "alpa-test-panic" => panic!("{}", options.string("message").unwrap_or("test panic")),
+        "alpa-test-print-op-rules" => test_print_op_rules::run(module, &parsed(pass, module, values)?),
+        "alpa-test-panic" => panic!("{}", parsed::<AlpaTestPanicOptions>(pass, module, values)?.message),
         other => Err(vec![Diagnostic::error(module, format!("no Rust implementation for pass '{other}'"))]),
     }
+}
+
+fn parsed<T: PassOptionSet>(pass: &str, module: MlirOperation, values: &[PassOption]) -> Result<T, Vec<Diagnostic>> {
+    T::parse(pass, values.iter().map(|o| (o.name.as_str(), o.value.as_str(), o.given)))
+        .map_err(|message| vec![Diagnostic::error(module, message)])
 }
 
 /// alpa-inline, alpa-inter-op-stage (which unrolls loops first unless `unroll-loops=false`),
 /// then (unless `lower-transfers=false`, for people who bring their own runtime)
 /// alpa-cross-mesh-resharding and alpa-lower-transfers.
-fn auto_shard(module: MlirOperation, options: &PassOptions) -> PassResult {
-    inline::run(module, options)?;
+fn auto_shard(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResult {
+    let pass = options.pass();
+    inline::inline_entry(module, &options.entry)?;
     inter_op_stage::run(module, options)?;
-    let transfers = options.flag("transfers", true).map_err(|e| vec![Diagnostic::error(module, e)])?;
-    if !transfers || !options.flag("lower-transfers", true).map_err(|e| vec![Diagnostic::error(module, e)])? {
+    if !options.transfers || !options.lower_transfers {
         return Ok(());
     }
-    let cluster = cross_mesh_resharding::cluster(options).map_err(|e| vec![Diagnostic::error(module, format!("{}: {e}", options.pass()))])?;
-    let mode = cross_mesh_resharding::transfer_mode(options).map_err(|e| vec![Diagnostic::error(module, format!("{}: {e}", options.pass()))])?;
-    cross_mesh_resharding::plan_transfers(module, &cluster, mode, options.pass())?;
-    lower_transfers::run(module, options)
+    let fail = |e: String| vec![Diagnostic::error(module, format!("{pass}: {e}"))];
+    let cluster = cross_mesh_resharding::cluster(&options.cluster).map_err(fail)?;
+    let mode = cross_mesh_resharding::transfer_mode(&options.transfer_mode).map_err(fail)?;
+    cross_mesh_resharding::plan_transfers(module, &cluster, mode, pass)?;
+    lower_transfers::run(module, pass)
 }
 
-pub(crate) fn run_guarded(pass: &str, module_op: usize, options: &Vec<ffi::bridge::PassOption>) -> bool {
+pub(crate) fn run_guarded(pass: &str, module_op: usize, options: &[PassOption]) -> bool {
     let module = MlirOperation { ptr: module_op as *mut std::ffi::c_void };
     diagnostics::install_quiet_panic_hook();
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        let options = PassOptions::from_bridge(pass, options).map_err(|message| {
-            vec![Diagnostic::error(module, message)]
-        })?;
-        dispatch(pass, module, &options)
-    }));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| dispatch(pass, module, options)));
     match outcome {
         Ok(Ok(())) => true,
         Ok(Err(diagnostics)) => {

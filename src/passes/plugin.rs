@@ -15,8 +15,15 @@ pub struct PassPluginLibraryInfo {
 
 const MLIR_PLUGIN_API_VERSION: u32 = 1;
 
+/// Set in the environment of the stock `mlir-opt`, the plugin registers the test-only passes
+/// too, so that lit tests can check what the plugin does with them (a panic, say).
+pub const TEST_PASSES_ENV: &str = "ALPA_MLIR_TEST_PASSES";
+
 extern "C" fn register_callbacks() {
     super::ffi::bridge::register_alpa_passes();
+    if std::env::var_os(TEST_PASSES_ENV).is_some() {
+        super::ffi::bridge::register_test_passes();
+    }
 }
 
 /// Registers every alpa pass in MLIR's global pass registry; calling it again does nothing.

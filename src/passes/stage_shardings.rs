@@ -6,27 +6,13 @@
 
 use super::mlir;
 use super::write_shardings::{self, Shardings};
+pub use crate::inter::driver::StageShardings;
 use crate::inter::program::PipelineProgram;
 use crate::intra::config::OutputFormat;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::sharding::{sharding_per_value, NamedMesh, ShardingSpec};
 use mlir_sys::*;
 use std::collections::HashMap;
-
-/// The plan of one stage: its logical mesh and, per op of the entry (by index), the result
-/// shardings its strategy produces (`None` for ops of other stages).
-pub struct StageShardings {
-    pub logical_mesh: [usize; 2],
-    pub result_specs: Vec<Option<Vec<Option<ShardingSpec>>>>,
-    /// The sharding the stage's plan takes each value from another stage in, by (op, result).
-    pub input_specs: HashMap<(usize, usize), ShardingSpec>,
-    /// The sharding the stage's plan takes each entry argument it reads in.
-    pub arg_specs: HashMap<usize, ShardingSpec>,
-    /// Per op of the entry (of this stage), the sharding its strategy needs of each operand.
-    pub operand_specs: Vec<Option<Vec<Option<ShardingSpec>>>>,
-    /// Per (entry op, operand): the layouts the planned resharding passes through.
-    pub resharding_steps: HashMap<(usize, usize), Vec<ShardingSpec>>,
-}
 
 /// The Shardy mesh of stage `index`.
 pub fn stage_mesh(index: usize, logical_mesh: [usize; 2]) -> Result<NamedMesh, String> {

@@ -3,8 +3,8 @@
 //! that lit-tests/op-table specifies the op table as text.
 
 use super::diagnostics::Diagnostic;
-use super::entry::{find_entry, DEFAULT_ENTRY};
-use super::options::PassOptions;
+use super::entry::find_entry;
+use super::options::{AlpaTestPrintOpRulesOptions, PassOptionSet};
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::cluster::{parse_mesh_shape, DeviceMesh};
@@ -12,16 +12,15 @@ use crate::intra::merge::is_heavy;
 use crate::sharding::strategy::describe_op;
 use mlir_sys::MlirOperation;
 
-pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
+pub fn run(module: MlirOperation, options: &AlpaTestPrintOpRulesOptions) -> PassResult {
     let fail = |message: String| {
         vec![Diagnostic::error(
             module,
             format!("{}: {message}", options.pass()),
         )]
     };
-    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY))
-        .map_err(|d| vec![d])?;
-    let shape = parse_mesh_shape(options.string("mesh").unwrap_or("2x4"))
+    let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
+    let shape = parse_mesh_shape(&options.mesh)
         .map_err(|e| fail(e.to_string()))?;
     // Alpa's abstract test mesh: the names do not depend on the link costs.
     let mesh = DeviceMesh::alpa_test(shape).map_err(|e| fail(e.to_string()))?;

@@ -4,9 +4,9 @@
 //! static `slice`s) is decided by `ir::loops::unroll`; this module only copies ops.
 
 use super::diagnostics::Diagnostic;
-use super::entry::{find_entry, Function, DEFAULT_ENTRY};
+use super::entry::{find_entry, Function};
 use super::mlir;
-use super::options::PassOptions;
+use super::options::{AlpaUnrollLoopsOptions, PassOptionSet};
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::ir::graph::ValueRef;
@@ -17,32 +17,25 @@ use mlir_sys::*;
 use std::collections::HashMap;
 use std::ffi::c_void;
 
-/// The size guard's default: most ops the copies of one loop may hold.
-pub const DEFAULT_MAX_OPS: u64 = 1_000_000;
-
-pub fn run(module: MlirOperation, options: &PassOptions) -> PassResult {
+pub fn run(module: MlirOperation, options: &AlpaUnrollLoopsOptions) -> PassResult {
     let fail = |message: String| vec![Diagnostic::error(module, message)];
-    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
-    let max_ops = match options.string("max-ops").map(str::trim).filter(|t| !t.is_empty()) {
-        None => DEFAULT_MAX_OPS,
-        Some(text) => text
-            .parse::<u64>()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| fail(format!("{}: max-ops must be a positive integer, got '{text}'", options.pass())))?,
-    };
+    let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
+    let max_ops = u64::try_from(options.max_ops)
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| fail(format!("{}: max-ops must be a positive integer, got '{}'", options.pass(), options.max_ops)))?;
     unroll_entry(entry, max_ops, options.pass())
 }
 
 /// What alpa-intra-op-shard and alpa-inter-op-stage run first: the entry's loops unrolled (size
-/// guard at its default) unless their option `unroll-loops` is false.
-pub fn run_if_asked(module: MlirOperation, options: &PassOptions) -> PassResult {
-    let fail = |message: String| vec![Diagnostic::error(module, message)];
-    if !options.flag("unroll-loops", true).map_err(fail)? {
+/// guard at alpa-unroll-loops' default) unless their option `unroll-loops` is false.
+pub fn run_if_asked(module: MlirOperation, unroll: bool, entry: &str, pass: &str) -> PassResult {
+    if !unroll {
         return Ok(());
     }
-    let entry = find_entry(module, options.string("entry").unwrap_or(DEFAULT_ENTRY)).map_err(|d| vec![d])?;
-    unroll_entry(entry, DEFAULT_MAX_OPS, options.pass())
+    let entry = find_entry(module, entry).map_err(|d| vec![d])?;
+    let max_ops = AlpaUnrollLoopsOptions::default().max_ops as u64;
+    unroll_entry(entry, max_ops, pass)
 }
 
 /// Unrolls the entry's loops, outermost first (a nested loop is unrolled once its copies are in

@@ -8,6 +8,9 @@ include "mlir/Pass/PassBase.td"
 // An option whose --help text ends with its default, so the default is declared once. Declare
 // every option with it: lit-tests/driver/help-defaults.mlir fails on an option without.
 class AlpaOption<string varName, string arg, string valueType, string default, string desc>
-    : Option<varName, arg, valueType, default, desc # " (default: " # default # ")">;
+    : Option<varName, arg, valueType, default, desc # " (default: " # default # ")"> {
+  // The description alone, for README's option table (build/pass_options.rs).
+  string help = desc;
+}
 
 #endif // ALPA_OPTION

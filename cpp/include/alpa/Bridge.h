@@ -10,6 +10,9 @@ namespace alpa::ffi {
 // Registers every alpa pass (with its options) in MLIR's global pass registry.
 void register_alpa_passes();
 
+// Registers the test-only passes (TestPasses.td); calling it again does nothing.
+void register_test_passes();
+
 // Runs the mlir-opt driver with every upstream dialect and pass plus ours.
 int32_t alpa_opt_main(const rust::Vec<rust::String> &args);
 

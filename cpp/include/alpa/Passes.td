@@ -1,6 +1,8 @@
 // The alpa passes, declared the MLIR way so that they take real pass options
 // (`alpa-x{opt=value}` in a pipeline, `--alpa-x="opt=value"` on the command line) and show in
-// --help. Each pass hands its module and option values to Rust (src/passes/).
+// --help. Each pass hands its module and option values to Rust (src/passes/). This file is the
+// only declaration of the options: build.rs generates the C++ pass classes that forward them,
+// the Rust option structs (src/pass_options.rs) and README's option table from it.
 
 #ifndef ALPA_PASSES
 #define ALPA_PASSES
@@ -247,14 +249,6 @@ def AlpaLowerTransfers : Pass<"alpa-lower-transfers", "::mlir::ModuleOp"> {
     all-gather, a gather program over the destination devices (`stablehlo.all_gather`). One
     function per program, so a runtime compiles each once.
   }];
-}
-
-def AlpaTestPanic : Pass<"alpa-test-panic", "::mlir::ModuleOp"> {
-  let summary = "Testing only: panics inside Rust to show it becomes a diagnostic";
-  let options = [
-    AlpaOption<"message", "message", "std::string", /*default=*/"\"test panic\"",
-           "Panic message">,
-  ];
 }
 
 #endif // ALPA_PASSES

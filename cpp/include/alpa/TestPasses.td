@@ -25,4 +25,12 @@ def AlpaTestPrintOpRules : Pass<"alpa-test-print-op-rules", "::mlir::ModuleOp"> 
   ];
 }
 
+def AlpaTestPanic : Pass<"alpa-test-panic", "::mlir::ModuleOp"> {
+  let summary = "Testing only: panics inside Rust to show it becomes a diagnostic";
+  let options = [
+    AlpaOption<"message", "message", "std::string", /*default=*/"\"test panic\"",
+           "Panic message">,
+  ];
+}
+
 #endif // ALPA_TEST_PASSES

@@ -1,0 +1,488 @@
+//! The inter-op pass's orchestration (paper §5 and what this project adds around it), free of
+//! MLIR: the pass options checked into `DriverOptions`, B given or searched
+//! (`microbatches=auto`, inter/microbatches.rs) over the graph of one microbatch
+//! (ir/batch_split.rs), the cost table, stage DP and placement per B, the cross-stage transfer
+//! share of each stage (`cross-stage-cost=on`), the equal-operator baseline, the report, and the
+//! per-stage re-planning whose shardings go onto the stage functions.
+//!
+//! src/passes/inter_op_stage.rs reads the IR, calls `plan_inter_op` and `stage_shardings`, and
+//! writes the IR.
+
+use super::layer_policy::check_delta;
+use super::graph_oracle::{GraphStageOracle, OracleOptions, QueryFailure, StageInput};
+use super::program::GradientCombine;
+use super::train_step::TrainStep;
+use super::{
+    equal_operator_layers, microbatch_candidates, plan_pipeline_parallel, search_microbatches, CachedCost, ClusterShape,
+    CostTable, ImbalancePrune, InterError, InterReport, LayerAssignment, LayerWork, MicrobatchSearch, PipelinePlan,
+    Planned, ReportCluster, ReportExtras, Schedule, StageDpOptions, StagePlan, SubmeshSpace, TableOptions,
+};
+use crate::cluster::Cluster;
+use crate::intra::config::MAX_MESH_DEVICES;
+use crate::intra::SolveOptions;
+use crate::ir::batch_split::{batch_dims, split_with, BatchDims};
+use crate::ir::graph::Graph;
+use crate::ir::summary::human_bytes;
+use crate::pass_options::AlpaInterOpStageOptions;
+use crate::sharding::ShardingSpec;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::time::Duration;
+
+/// The most microbatches a plan may use: `@main` holds one call per stage function and
+/// microbatch, so B sizes the emitted program (Alpa's runs use tens).
+pub const MAX_MICROBATCHES: usize = 4096;
+
+/// The most worker threads the stage queries may use (each is an OS thread).
+pub const MAX_THREADS: usize = 256;
+
+/// B: given, or searched over the divisors of the global batch up to a cap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Microbatches {
+    Fixed(usize),
+    Auto { max: usize },
+}
+
+/// The pass options, checked.
+pub struct DriverOptions {
+    pub cluster: Cluster,
+    pub microbatches: Microbatches,
+    /// The exported step is the global batch; each microbatch gets 1 / B of it.
+    pub split_batch: bool,
+    pub cross_stage_cost: bool,
+    pub transfer_mode: crate::resharding::Mode,
+    pub delta: f64,
+    /// The user chose delta: layers=auto may not raise it.
+    pub delta_given: bool,
+    /// Option `layers`: a count, auto or user.
+    pub layers: String,
+    pub epsilon: f64,
+    pub imbalance_tolerance: Option<f64>,
+    pub shapes: SubmeshSpace,
+    pub schedule: Schedule,
+    /// Solver limit of one (range, logical mesh) plan, and of the DP's t_max enumeration.
+    pub time_limit: f64,
+    pub threads: usize,
+    /// Ranges longer than this many layers are composed from windows (0: all exact).
+    pub compose_stages: usize,
+    /// Also plan every stage with sharded parameters.
+    pub sharded_params_variant: bool,
+    pub report: String,
+    pub report_html: String,
+    /// Slice a train step into stage functions (off: annotations only).
+    pub slice: bool,
+    /// Mark values crossing stages with `alpa.transfer` (off: plain values, runnable on one
+    /// device as is).
+    pub transfers: bool,
+    pub combine: GradientCombine,
+    /// Write each stage's intra-op shardings (`sdy.sharding`) into its functions.
+    pub shardings: bool,
+    /// Also plan the equal-operator baseline (its own table and DP) for the report.
+    pub baselines: bool,
+}
+
+impl DriverOptions {
+    /// The options of alpa-inter-op-stage / alpa-auto-shard, checked; loads the cluster.
+    pub fn new(options: &AlpaInterOpStageOptions) -> Result<DriverOptions, String> {
+        let text = |value: &str| value.trim().to_string();
+        let number = |name: &str, value: f64| -> Result<f64, String> {
+            Some(value).filter(|v| v.is_finite() && *v >= 0.0).ok_or(format!("{name} must be a non-negative number, got '{value}'"))
+        };
+        let cluster_name = text(&options.cluster);
+        let cluster = Cluster::load(&cluster_name).map_err(|e| format!("cluster '{cluster_name}': {e}"))?;
+        // The stage DP and placement are sized by the device count.
+        match cluster.hosts.checked_mul(cluster.devices_per_host) {
+            Some(devices) if devices <= MAX_MESH_DEVICES => {}
+            _ => {
+                return Err(format!(
+                    "cluster '{cluster_name}' has {} x {} devices, more than the {MAX_MESH_DEVICES} a plan supports",
+                    cluster.hosts, cluster.devices_per_host
+                ))
+            }
+        }
+        let max = match usize::try_from(options.max_microbatches) {
+            Ok(m) if (1..=MAX_MICROBATCHES).contains(&m) => m,
+            _ => {
+                return Err(format!(
+                    "max-microbatches must be an integer from 1 to {MAX_MICROBATCHES}, got '{}'",
+                    options.max_microbatches
+                ))
+            }
+        };
+        let microbatches = match text(&options.microbatches).as_str() {
+            "auto" => Microbatches::Auto { max },
+            t => match t.parse::<usize>() {
+                Ok(b) if (1..=MAX_MICROBATCHES).contains(&b) => Microbatches::Fixed(b),
+                _ => return Err(format!("microbatches must be auto or an integer from 1 to {MAX_MICROBATCHES}, got '{t}'")),
+            },
+        };
+        let cross_stage_cost = match text(&options.cross_stage_cost).as_str() {
+            "on" | "true" | "1" => true,
+            "off" | "false" | "0" | "" => false,
+            other => return Err(format!("cross-stage-cost must be on or off, got '{other}'")),
+        };
+        // Comparing B needs a fixed global batch: auto always splits the exported one.
+        let split_batch = options.split_batch || matches!(microbatches, Microbatches::Auto { .. });
+        let imbalance_tolerance = match options.imbalance_tolerance {
+            v if v == 0.0 => None,
+            v if v >= 1.0 && v.is_finite() => Some(v),
+            v => return Err(format!("imbalance-tolerance must be 0 (off) or a number >= 1, got '{v}'")),
+        };
+        let shapes = match text(&options.submesh_shapes).as_str() {
+            "power-of-two" => SubmeshSpace::PowerOfTwo,
+            "all" => SubmeshSpace::All,
+            other => return Err(format!("submesh-shapes must be power-of-two or all, got '{other}'")),
+        };
+        let schedule = match text(&options.schedule).as_str() {
+            "1f1b" => Schedule::OneFOneB,
+            "gpipe" => Schedule::GPipe,
+            other => return Err(format!("schedule must be 1f1b or gpipe, got '{other}'")),
+        };
+        let time_limit = number("time-limit", options.time_limit)?;
+        if time_limit == 0.0 {
+            return Err("time-limit must be positive".into());
+        }
+        let threads = match usize::try_from(options.threads) {
+            Ok(0) => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS),
+            Ok(n) if n <= MAX_THREADS => n,
+            _ => return Err(format!("threads must be an integer from 0 (all cores) to {MAX_THREADS}, got '{}'", options.threads)),
+        };
+        let compose_stages = match usize::try_from(options.compose_stages) {
+            Ok(n) => n,
+            Err(_) => return Err(format!("compose-stages must be a non-negative integer, got '{}'", options.compose_stages)),
+        };
+        let transfer_mode = options.transfer_mode.trim().parse().map_err(|_| {
+            format!("mode must be send-recv, local-all-gather, broadcast or auto, got '{}'", options.transfer_mode)
+        })?;
+        Ok(DriverOptions {
+            compose_stages,
+            sharded_params_variant: options.sharded_params_variant,
+            cluster,
+            microbatches,
+            split_batch,
+            cross_stage_cost,
+            transfer_mode,
+            delta: check_delta(options.delta)?,
+            delta_given: options.given.delta,
+            layers: options.layers.clone(),
+            epsilon: number("epsilon", options.epsilon)?,
+            imbalance_tolerance,
+            shapes,
+            schedule,
+            time_limit,
+            threads,
+            report: text(&options.report),
+            report_html: text(&options.report_html),
+            slice: options.slice,
+            shardings: options.shardings,
+            baselines: options.baselines,
+            transfers: options.transfers,
+            combine: match text(&options.gradient_accumulation).as_str() {
+                "mean" => GradientCombine::Mean,
+                "sum" => GradientCombine::Sum,
+                other => return Err(format!("gradient-accumulation must be mean or sum, got '{other}'")),
+            },
+        })
+    }
+
+    pub fn cluster_shape(&self) -> ClusterShape {
+        ClusterShape::new(self.cluster.hosts, self.cluster.devices_per_host)
+    }
+}
+
+/// What the inter-op pass plans for a graph: the chosen pipeline and its report.
+pub struct InterOpPlan {
+    pub plan: PipelinePlan,
+    pub report: InterReport,
+    /// The B search (`microbatches=auto`), when there was one.
+    pub search: Option<MicrobatchSearch>,
+    /// Stage candidates the intra-op pass could not plan.
+    pub failures: Vec<QueryFailure>,
+}
+
+/// Plans `graph` (its layers `assignment`) for the cluster: B given or searched, the stage
+/// DP's plan, its cross-stage transfer times (`cross-stage-cost=on`) and the report with the
+/// equal-operator baseline.
+pub fn plan_inter_op(graph: &Graph, step: Option<&TrainStep>, assignment: &LayerAssignment, opts: &DriverOptions) -> Result<InterOpPlan, String> {
+    let batch = match opts.split_batch {
+        true => Some(batch_dims(graph).map_err(|e| format!("cannot split the batch into microbatches: {e}"))?),
+        false => None,
+    };
+    let context = PlanContext { graph, step, assignment, batch: batch.as_ref(), opts, cluster_shape: opts.cluster_shape() };
+
+    let (chosen, search) = match opts.microbatches {
+        Microbatches::Fixed(b) => (context.plan(b)?, None),
+        Microbatches::Auto { max } => {
+            let global_batch = batch.as_ref().map_or(1, |d| d.global_batch.max(1) as usize);
+            let candidates = microbatch_candidates(global_batch, max);
+            let (_, trial, trials) = search_microbatches(&candidates, true, |b| {
+                context.plan(b).map(|t| Planned { iteration_time: t.plan.plan.iteration_time, stages: t.plan.plan.stages.len(), value: t })
+            })
+            .map_err(|e| format!("microbatches=auto: {e}"))?;
+            (trial, Some(MicrobatchSearch { global_batch, trials }))
+        }
+    };
+    let Trial { mut plan, table, dp_options, failures } = chosen;
+
+    // With cross-stage-cost=on the transfers are inside each stage's latency: the report says
+    // how much of it they are.
+    if opts.cross_stage_cost {
+        let graph = context.microbatch_graph(plan.plan.microbatches)?;
+        let oracle = context.oracle(graph.as_ref())?;
+        for stage in &mut plan.plan.stages {
+            stage.transfer = oracle.evaluate(stage.layers.clone(), stage.submesh, stage.logical_mesh)?.transfer_seconds;
+        }
+    }
+    // The equal-operator baseline needs its own layers, so its own table and DP.
+    let equal_operator = if opts.baselines { context.equal_operator_plan(&dp_options) } else { None };
+    let mut report = InterReport::new(
+        &plan,
+        &table,
+        &dp_options,
+        ReportCluster::from_cluster(&opts.cluster),
+        &ReportExtras {
+            layer_work: Some(LayerWork::from_clustering(&assignment.clustering)),
+            equal_operator,
+            microbatch_search: search.clone(),
+        },
+    );
+    report.options.cross_stage_cost = opts.cross_stage_cost;
+    Ok(InterOpPlan { plan, report, search, failures })
+}
+
+/// The plan of one stage: its logical mesh and, per op of the entry (by index), the result
+/// shardings its strategy produces (`None` for ops of other stages).
+pub struct StageShardings {
+    pub logical_mesh: [usize; 2],
+    pub result_specs: Vec<Option<Vec<Option<ShardingSpec>>>>,
+    /// The sharding the stage's plan takes each value from another stage in, by (op, result).
+    pub input_specs: HashMap<(usize, usize), ShardingSpec>,
+    /// The sharding the stage's plan takes each entry argument it reads in.
+    pub arg_specs: HashMap<usize, ShardingSpec>,
+    /// Per op of the entry (of this stage), the sharding its strategy needs of each operand.
+    pub operand_specs: Vec<Option<Vec<Option<ShardingSpec>>>>,
+    /// Per (entry op, operand): the layouts the planned resharding passes through.
+    pub resharding_steps: HashMap<(usize, usize), Vec<ShardingSpec>>,
+}
+
+/// Each stage of `plan` planned again (the intra-op plan the DP priced) on the exported graph
+/// (one microbatch), indexed by the entry's ops, for the stage functions.
+pub fn stage_shardings(graph: &Graph, step: Option<&TrainStep>, assignment: &LayerAssignment, opts: &DriverOptions, plan: &PipelinePlan) -> Result<Vec<StageShardings>, String> {
+    let context = PlanContext { graph, step, assignment, batch: None, opts, cluster_shape: opts.cluster_shape() };
+    let oracle = context.oracle(graph)?;
+    let mut stage_plans = Vec::with_capacity(plan.plan.stages.len());
+    for stage in &plan.plan.stages {
+        let evaluation = oracle
+            .evaluate(stage.layers.clone(), stage.submesh, stage.logical_mesh)
+            .map_err(|e| format!("re-planning stage layers {}..{}: {e}", stage.layers.start, stage.layers.end))?;
+        let mut result_specs = vec![None; graph.ops().len()];
+        let mut operand_specs = vec![None; graph.ops().len()];
+        for (position, &op) in evaluation.stage.ops.iter().enumerate() {
+            if let Some(strategy) = evaluation.plan.ops.get(position) {
+                result_specs[op] = Some(strategy.result_specs.clone());
+                operand_specs[op] = Some(strategy.operand_specs.clone());
+            }
+        }
+        let mut input_specs = HashMap::new();
+        let mut arg_specs = HashMap::new();
+        for (input, strategy) in evaluation.stage.inputs.iter().zip(&evaluation.plan.args) {
+            let Some(spec) = strategy.as_ref().and_then(|s| s.result_specs.first().cloned().flatten()) else { continue };
+            match input {
+                StageInput::Value { op, result } => {
+                    input_specs.insert((*op, *result), spec);
+                }
+                StageInput::Arg(a) => {
+                    arg_specs.insert(*a, spec);
+                }
+            }
+        }
+        let resharding_steps = evaluation
+            .plan
+            .reshardings
+            .iter()
+            .filter_map(|r| Some(((*evaluation.stage.ops.get(r.op)?, r.operand), r.resharding.steps.clone())))
+            .collect();
+        stage_plans.push(StageShardings {
+            logical_mesh: stage.logical_mesh,
+            result_specs,
+            input_specs,
+            arg_specs,
+            operand_specs,
+            resharding_steps,
+        });
+    }
+    Ok(stage_plans)
+}
+
+/// The pass's remark: the stages, B and how it was chosen, the modeled iteration time.
+pub fn summary(pass: &str, plan: &PipelinePlan, layers: usize, layer_choice: &str, opts: &DriverOptions, search: Option<&MicrobatchSearch>) -> String {
+    let stages: Vec<String> = plan
+        .plan
+        .stages
+        .iter()
+        .zip(&plan.devices)
+        .map(|(s, d)| {
+            format!(
+                "layers {}..{} on {}x{} (logical {}x{}, devices {}..={}) {:.3} ms",
+                s.layers.start,
+                s.layers.end,
+                s.submesh.hosts,
+                s.submesh.devices_per_host,
+                s.logical_mesh[0],
+                s.logical_mesh[1],
+                d.first().copied().unwrap_or(0),
+                d.last().copied().unwrap_or(0),
+                s.latency * 1e3
+            )
+        })
+        .collect();
+    let how = match search {
+        Some(m) => {
+            let tried: Vec<String> = m
+                .trials
+                .iter()
+                .map(|t| match t.iteration_time {
+                    Some(time) => format!("{}: {:.3} ms", t.microbatches, time * 1e3),
+                    None => format!("{}: no plan", t.microbatches),
+                })
+                .collect();
+            format!(", chosen by auto from global batch {} ({})", m.global_batch, tried.join(", "))
+        }
+        None if opts.split_batch => ", split from the exported batch".to_string(),
+        None => String::new(),
+    };
+    let transfers = if opts.cross_stage_cost { " with cross-stage transfers" } else { "" };
+    format!(
+        "{pass}: {} stages over {layers} layers{layer_choice} on {} ({} microbatches{how}): iteration {:.3} ms modeled{transfers}; {}; {} oracle queries, {} cache hits",
+        plan.plan.stages.len(),
+        opts.cluster.name,
+        plan.plan.microbatches,
+        plan.plan.iteration_time * 1e3,
+        stages.join("; "),
+        plan.queries.queries,
+        plan.queries.cache_hits
+    )
+}
+
+/// What planning one B needs; the same for every B.
+struct PlanContext<'a> {
+    graph: &'a Graph,
+    step: Option<&'a TrainStep>,
+    assignment: &'a LayerAssignment,
+    batch: Option<&'a BatchDims>,
+    opts: &'a DriverOptions,
+    cluster_shape: ClusterShape,
+}
+
+/// The plan for one B and what the report needs of it.
+struct Trial {
+    plan: PipelinePlan,
+    table: CostTable,
+    dp_options: StageDpOptions,
+    failures: Vec<QueryFailure>,
+}
+
+impl PlanContext<'_> {
+    /// Cost table, DP and placement for B = `microbatches` (on the graph of one microbatch of
+    /// G / B examples when the batch is split; the op indices, and so the layers, stay).
+    fn plan(&self, microbatches: usize) -> Result<Trial, String> {
+        let opts = self.opts;
+        let graph = self.microbatch_graph(microbatches)?;
+        let graph = graph.as_ref();
+        let oracle = self.oracle(graph)?;
+        let signatures = oracle.layer_signatures();
+        let cached = CachedCost::with_signatures(oracle, signatures).with_composition(opts.compose_stages);
+        let layers = self.assignment.num_layers();
+        let table_options = self.table_options();
+        let dp_options = StageDpOptions {
+            microbatches,
+            mem_device: opts.cluster.device.memory_bytes as f64,
+            epsilon: opts.epsilon,
+            schedule: opts.schedule,
+            time_limit: Some(Duration::from_secs_f64(opts.time_limit)),
+            progress: true,
+        };
+        let (plan, table) = plan_pipeline_parallel(&cached, layers, self.cluster_shape, &table_options, &dp_options)
+            .map_err(|e| plan_failure(&e, opts, microbatches))?;
+        Ok(Trial { plan, table, dp_options, failures: cached.inner().failures() })
+    }
+}
+
+impl<'a> PlanContext<'a> {
+    /// The graph of one microbatch: the exported one, or 1 / B of it when the batch is split.
+    fn microbatch_graph(&self, microbatches: usize) -> Result<Cow<'a, Graph>, String> {
+        match self.batch {
+            Some(dims) if microbatches > 1 => split_with(self.graph, dims, microbatches as i64)
+                .map(Cow::Owned)
+                .map_err(|e| format!("cannot split the batch into {microbatches} microbatches: {e}")),
+            _ => Ok(Cow::Borrowed(self.graph)),
+        }
+    }
+
+    /// The intra-op oracle of `graph` (one microbatch) with the pass's options.
+    fn oracle<'g>(&self, graph: &'g Graph) -> Result<GraphStageOracle<'g>, String> {
+        let opts = self.opts;
+        let oracle_options = OracleOptions {
+            solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
+            progress: true,
+            sharded_params_variant: opts.sharded_params_variant,
+            cross_stage: opts.cross_stage_cost.then_some(opts.transfer_mode),
+            ..OracleOptions::default()
+        };
+        GraphStageOracle::new(graph, self.assignment.layer_of.clone(), self.step, opts.cluster.clone(), oracle_options)
+            .map_err(|e| e.to_string())
+    }
+
+    fn table_options(&self) -> TableOptions {
+        TableOptions {
+            shapes: self.opts.shapes,
+            threads: self.opts.threads.max(1),
+            imbalance: self
+                .opts
+                .imbalance_tolerance
+                .map(|tolerance| ImbalancePrune { layer_flops: self.assignment.clustering.layer_flops.clone(), tolerance }),
+            progress: true,
+        }
+    }
+
+    /// The stage DP on layers of equal op count (the paper's equal-operator baseline) with the
+    /// chosen plan's B; `None` when it has no feasible plan.
+    fn equal_operator_plan(&self, dp_options: &StageDpOptions) -> Option<StagePlan> {
+        let graph = self.microbatch_graph(dp_options.microbatches).ok()?;
+        let graph = graph.as_ref();
+        let layers = equal_operator_layers(graph, self.step, self.assignment.num_layers(), self.opts.delta).ok()?;
+        let oracle_options = OracleOptions {
+            solve: SolveOptions { time_limit: Some(self.opts.time_limit), ..SolveOptions::default() },
+            sharded_params_variant: self.opts.sharded_params_variant,
+            cross_stage: self.opts.cross_stage_cost.then_some(self.opts.transfer_mode),
+            ..OracleOptions::default()
+        };
+        let oracle =
+            GraphStageOracle::new(graph, layers.layer_of.clone(), self.step, self.opts.cluster.clone(), oracle_options).ok()?;
+        let signatures = oracle.layer_signatures();
+        let cached = CachedCost::with_signatures(oracle, signatures).with_composition(self.opts.compose_stages);
+        let table_options = TableOptions { imbalance: None, progress: false, ..self.table_options() };
+        let dp_options = StageDpOptions { progress: false, ..dp_options.clone() };
+        plan_pipeline_parallel(&cached, layers.num_layers(), self.cluster_shape, &table_options, &dp_options)
+            .ok()
+            .map(|(p, _)| p.plan)
+    }
+}
+
+fn plan_failure(error: &InterError, opts: &DriverOptions, microbatches: usize) -> String {
+    // The ILP's plans minimise time and may replicate every parameter; say what could help.
+    let hint = match error {
+        InterError::NoStagePlan { .. } if !opts.sharded_params_variant => {
+            " (sharded-params-variant=true also offers each stage with its parameters sharded)"
+        }
+        _ => "",
+    };
+    format!(
+        "no pipeline plan for cluster {} ({} x {} devices, {} per device) with {} microbatches: {error}{hint}",
+        opts.cluster.name,
+        opts.cluster.hosts,
+        opts.cluster.devices_per_host,
+        human_bytes(opts.cluster.device.memory_bytes),
+        microbatches
+    )
+}
