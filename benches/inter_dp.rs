@@ -27,7 +27,13 @@ struct Args {
 }
 
 fn args() -> Args {
-    let mut a = Args { microbatches: 256, mem: 16.0 * (1u64 << 30) as f64, layers: vec![16, 24, 48], all_shapes: false, progress: false };
+    let mut a = Args {
+        microbatches: 256,
+        mem: 16.0 * (1u64 << 30) as f64,
+        layers: vec![16, 24, 48],
+        all_shapes: false,
+        progress: false,
+    };
     let v: Vec<String> = std::env::args().collect();
     let mut i = 1;
     while i < v.len() {
@@ -125,7 +131,8 @@ fn gpt_graph(blocks: usize) -> Vec<OpNode> {
     let mm = 2.0 * 16.0 * SEQ * HIDDEN * HIDDEN;
     let mut ops: Vec<OpNode> = Vec::new();
     let push = |ops: &mut Vec<OpNode>, flops: f64, inputs: &[(usize, u64)]| -> usize {
-        let operands = inputs.iter().map(|&(p, b)| Operand { value: ValueRef::Op { op: p, result: 0 }, bytes: b }).collect();
+        let operands =
+            inputs.iter().map(|&(p, b)| Operand { value: ValueRef::Op { op: p, result: 0 }, bytes: b }).collect();
         ops.push(OpNode { flops, operands });
         ops.len() - 1
     };
@@ -203,8 +210,11 @@ fn main() {
     }
     let auto = AutoLayers { min_layers: 40, max_layers: 48, comm_slack: 0.05 };
     let start = Instant::now();
-    match cluster_operators(&ops, &ClusterOptions { layers: LayerCount::Auto(auto), delta: 0.05, progress: a.progress }) {
-        Ok(c) => println!("clustering auto L in 40..=48: chose {} in {:.3} s", c.num_layers(), start.elapsed().as_secs_f64()),
+    match cluster_operators(&ops, &ClusterOptions { layers: LayerCount::Auto(auto), delta: 0.05, progress: a.progress })
+    {
+        Ok(c) => {
+            println!("clustering auto L in 40..=48: chose {} in {:.3} s", c.num_layers(), start.elapsed().as_secs_f64())
+        }
         Err(e) => println!("clustering auto: {e}"),
     }
 
@@ -219,8 +229,19 @@ fn main() {
             ..StageDpOptions::default()
         };
         // Layer signatures: the first and last layers differ (embedding, logits).
-        let sig: Vec<u64> = (0..l).map(|i| if i == 0 { 1 } else if i == l - 1 { 2 } else { 0 }).collect();
-        for (name, oracle) in [("plain", CachedCost::new(&gpt)), ("signatures", CachedCost::with_signatures(&gpt, sig))] {
+        let sig: Vec<u64> = (0..l)
+            .map(|i| {
+                if i == 0 {
+                    1
+                } else if i == l - 1 {
+                    2
+                } else {
+                    0
+                }
+            })
+            .collect();
+        for (name, oracle) in [("plain", CachedCost::new(&gpt)), ("signatures", CachedCost::with_signatures(&gpt, sig))]
+        {
             let shapes = if a.all_shapes { SubmeshSpace::All } else { SubmeshSpace::PowerOfTwo };
             let table_opts = TableOptions { shapes, threads: 1, progress: a.progress, ..TableOptions::default() };
             let start = Instant::now();
@@ -253,7 +274,14 @@ fn main() {
             println!(
                 "stage DP: {:.3} s; {} t_max candidates, {} evaluated, {} bisection probes, {} skipped (epsilon), \
                  stopped early {}, {} depth classes, {} transitions",
-                dp_secs, s.candidates, s.evaluated, s.feasibility_probes, s.skipped_epsilon, s.stopped_early, s.depth_classes, s.moves
+                dp_secs,
+                s.candidates,
+                s.evaluated,
+                s.feasibility_probes,
+                s.skipped_epsilon,
+                s.stopped_early,
+                s.depth_classes,
+                s.moves
             );
             let exact = solve_stage_dp(&table, &StageDpOptions { epsilon: 0.0, ..dp_opts.clone() });
             if let Ok(x) = &exact {
@@ -293,7 +321,10 @@ fn main() {
             let eq_secs = start.elapsed().as_secs_f64();
             let grid = megatron_grid(&table, &dp_opts);
             match best_megatron(&grid) {
-                Some(m) => print_plan(&format!("best Megatron (dp {}, tp {}, pp {})", m.data, m.tensor, m.pipeline), m.plan.as_ref().unwrap()),
+                Some(m) => print_plan(
+                    &format!("best Megatron (dp {}, tp {}, pp {})", m.data, m.tensor, m.pipeline),
+                    m.plan.as_ref().unwrap(),
+                ),
                 None => println!("  Megatron grid: no configuration fits"),
             }
             println!("  (equal-layer DPs took {eq_secs:.3} s; {} Megatron points)", grid.len());
@@ -320,7 +351,12 @@ fn scaling(a: &Args) {
         let start = Instant::now();
         let table = CostTable::build(&oracle, l, cluster, &TableOptions { shapes: space, ..TableOptions::default() });
         let table_secs = start.elapsed().as_secs_f64();
-        let opts = StageDpOptions { microbatches: a.microbatches, mem_device: a.mem, epsilon: 1e-6, ..StageDpOptions::default() };
+        let opts = StageDpOptions {
+            microbatches: a.microbatches,
+            mem_device: a.mem,
+            epsilon: 1e-6,
+            ..StageDpOptions::default()
+        };
         match table.map_err(|e| e.to_string()).and_then(|t| solve_stage_dp(&t, &opts).map_err(|e| e.to_string())) {
             Ok(r) => println!(
                 "  L = {l:>3}, {n:>2}x{m} {space:?}: {} queries ({table_secs:.3} s), DP {:.3} s ({} evaluated + {} probes of {} candidates, {} transitions), T = {:.3} s, {} stages",

@@ -78,7 +78,9 @@ fn main() {
                     sol.objective,
                     sol.peak_memory <= inst.problem.usage_limit.unwrap_or(f64::INFINITY),
                     seconds,
-                    sol.stats.first_feasible_seconds.map_or("-".into(), |f| format!("{f:.2} ({:.1}% of the limit)", 100.0 * f / limit)),
+                    sol.stats
+                        .first_feasible_seconds
+                        .map_or("-".into(), |f| format!("{f:.2} ({:.1}% of the limit)", 100.0 * f / limit)),
                     gap,
                     checked.map_or("not run".into(), |(c, f)| format!("cost {c}, feasible {f}")),
                     sol.status,

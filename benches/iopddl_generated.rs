@@ -27,7 +27,9 @@ fn main() {
         match a.as_str() {
             "--time-limit" => time_limit = args.next().and_then(|x| x.parse().ok()),
             "--quiet" => verbose = false,
-            "--ilp-max-entries" => ilp_max_entries = args.next().and_then(|x| x.parse().ok()).unwrap_or(ilp_max_entries),
+            "--ilp-max-entries" => {
+                ilp_max_entries = args.next().and_then(|x| x.parse().ok()).unwrap_or(ilp_max_entries)
+            }
             "--only" => only = args.next(),
             "--bench" => {}
             other => letters.push(other.to_string()),
@@ -57,7 +59,8 @@ fn main() {
             let (reached, lower, _) = least_peak(&v.problem);
             let usage_limit = v.problem.usage_limit.unwrap_or(f64::INFINITY);
             let start = Instant::now();
-            let opts = SolveOptions { time_limit: Some(limit - 1.0), verbose, ilp_max_entries, ..SolveOptions::default() };
+            let opts =
+                SolveOptions { time_limit: Some(limit - 1.0), verbose, ilp_max_entries, ..SolveOptions::default() };
             let result = solve(&v.problem, &opts);
             let seconds = start.elapsed().as_secs_f64();
             let head = format!(
@@ -70,7 +73,10 @@ fn main() {
             let row = match result {
                 Ok(sol) => {
                     let ev = v.problem.evaluate(&sol.choice).expect("a solution of the right size");
-                    let first = sol.stats.first_feasible_seconds.map_or("-".into(), |f| format!("{f:.2} ({:.1}%)", 100.0 * f / limit));
+                    let first = sol
+                        .stats
+                        .first_feasible_seconds
+                        .map_or("-".into(), |f| format!("{f:.2} ({:.1}%)", 100.0 * f / limit));
                     format!(
                         "{head} {} | {:.0} | {:?} | {first} | {seconds:.1} / {limit:.0} |",
                         ev.feasible(),

@@ -21,11 +21,7 @@ fn peak_rss_mib() -> f64 {
 }
 
 fn count_ops(block: &alpa_mlir::ir::graph::Block) -> usize {
-    block
-        .ops
-        .iter()
-        .map(|op| 1 + op.regions.iter().flat_map(|r| &r.blocks).map(count_ops).sum::<usize>())
-        .sum()
+    block.ops.iter().map(|op| 1 + op.regions.iter().flat_map(|r| &r.blocks).map(count_ops).sum::<usize>()).sum()
 }
 
 fn main() {
@@ -61,9 +57,19 @@ fn main() {
     let graph = &read.graph;
     println!("module          {} ({:.1} MiB)", path.display(), bytes as f64 / 1048576.0);
     println!("calls inlined   {} (private functions erased: {})", stats.calls_inlined, stats.functions_erased);
-    println!("graph           {} top-level ops, {} ops with nested bodies, {} arguments ({:.2} GiB)",
-        graph.ops().len(), count_ops(&graph.body), graph.args.len(), graph.argument_bytes() as f64 / (1u64 << 30) as f64);
-    println!("time            parse {:.2} s, inline {:.2} s, graph {:.2} s, total {:.2} s",
-        parsed.as_secs_f64(), inlined.as_secs_f64(), graph_time.as_secs_f64(), total.as_secs_f64());
+    println!(
+        "graph           {} top-level ops, {} ops with nested bodies, {} arguments ({:.2} GiB)",
+        graph.ops().len(),
+        count_ops(&graph.body),
+        graph.args.len(),
+        graph.argument_bytes() as f64 / (1u64 << 30) as f64
+    );
+    println!(
+        "time            parse {:.2} s, inline {:.2} s, graph {:.2} s, total {:.2} s",
+        parsed.as_secs_f64(),
+        inlined.as_secs_f64(),
+        graph_time.as_secs_f64(),
+        total.as_secs_f64()
+    );
     println!("peak memory     {:.0} MiB", peak_rss_mib());
 }

@@ -1,7 +1,7 @@
 pub mod calibrate;
 pub mod cluster;
-pub mod intra;
 pub mod inter;
+pub mod intra;
 pub mod ir;
 pub mod pass_options;
 pub mod passes;

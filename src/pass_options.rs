@@ -111,7 +111,8 @@ pub struct OptionInfo {
 }
 
 /// README's option table marks: what lies between them is `options_markdown()`.
-pub const README_BEGIN: &str = "<!-- BEGIN pass options: generated from cpp/include/alpa/Passes.td, see src/pass_options.rs -->";
+pub const README_BEGIN: &str =
+    "<!-- BEGIN pass options: generated from cpp/include/alpa/Passes.td, see src/pass_options.rs -->";
 pub const README_END: &str = "<!-- END pass options -->";
 
 fn type_name(option: &OptionInfo) -> String {
@@ -207,7 +208,8 @@ mod tests {
 
     #[test]
     fn parse_sets_values_and_what_was_given() {
-        let o = AlpaClusterLayersOptions::from_pairs("alpa-cluster-layers", &[("delta", "0.25"), ("devices", "4")]).unwrap();
+        let o = AlpaClusterLayersOptions::from_pairs("alpa-cluster-layers", &[("delta", "0.25"), ("devices", "4")])
+            .unwrap();
         assert_eq!((o.delta, o.devices, o.given.delta, o.given.layers), (0.25, 4, true, false));
         let o = AlpaClusterLayersOptions::parse("alpa-cluster-layers", [("delta", "0.5", false)]).unwrap();
         assert!(!o.given.delta, "a value C++ forwards as its default is not the user's");

@@ -15,9 +15,11 @@ use alpa_mlir::ir::batch_split::{batch_dims, split_batch, split_with, BatchSplit
 use alpa_mlir::ir::cost::op_cost;
 use alpa_mlir::ir::graph::Graph;
 
-
 fn total_flops(g: &Graph, phase_ok: impl Fn(usize) -> bool) -> f64 {
-    (0..g.ops().len()).filter(|&i| phase_ok(i)).map(|i| op_cost(&g.ops()[i], &g.operand_tensors(i)).unwrap().flops as f64).sum()
+    (0..g.ops().len())
+        .filter(|&i| phase_ok(i))
+        .map(|i| op_cost(&g.ops()[i], &g.operand_tensors(i)).unwrap().flops as f64)
+        .sum()
 }
 
 #[test]
@@ -57,7 +59,10 @@ fn the_fixtures_split_into_microbatches() {
             assert_eq!(analyze(&s).unwrap().phase, step.phase, "{name}");
         }
     }
-    assert!(matches!(split_batch(&graph("gpt_tiny.mlir"), 3), Err(BatchSplitError::NotDivisible { batch: 4, parts: 3 })));
+    assert!(matches!(
+        split_batch(&graph("gpt_tiny.mlir"), 3),
+        Err(BatchSplitError::NotDivisible { batch: 4, parts: 3 })
+    ));
     // MoE: 8 microbatches of one example (16 tokens) cannot fill a gating group of 32.
     let err = split_batch(&graph("moe_tiny.mlir"), 8).unwrap_err();
     assert!(matches!(err, BatchSplitError::Op { .. } | BatchSplitError::Invalid(_)), "{err}");

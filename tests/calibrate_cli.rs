@@ -19,10 +19,7 @@ fn scratch(name: &str) -> PathBuf {
 #[test]
 fn without_a_gpu_it_says_so_and_exits_2() {
     // No CUDA library here; on a GPU machine, hiding every device has the same effect.
-    let out = calibrate()
-        .env("CUDA_VISIBLE_DEVICES", "")
-        .output()
-        .unwrap();
+    let out = calibrate().env("CUDA_VISIBLE_DEVICES", "").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("no GPU found"), "{stderr}");
@@ -34,10 +31,7 @@ fn bad_arguments_exit_1_with_usage() {
     let out = calibrate().arg("--frobnicate").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("unknown argument `--frobnicate`") && stderr.contains("usage:"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("unknown argument `--frobnicate`") && stderr.contains("usage:"), "{stderr}");
 }
 
 const HOST: &str = r#"{
@@ -71,23 +65,13 @@ fn merge_builds_a_multi_host_cluster_file() {
         path.to_str().unwrap().to_string()
     };
     let a = write("a.json", HOST.replace("HOST", "a").replace("BF16", "6e14"));
-    let b = write(
-        "b.json",
-        HOST.replace("HOST", "b").replace("BF16", "5.5e14"),
-    );
+    let b = write("b.json", HOST.replace("HOST", "b").replace("BF16", "5.5e14"));
     let cross = write("cross.json", CROSS.to_string());
     let merged = dir.join("two.json");
-    let out = calibrate()
-        .args(["--merge", &a, &b, &cross, "--name", "two-hosts", "-o"])
-        .arg(&merged)
-        .output()
-        .unwrap();
+    let out = calibrate().args(["--merge", &a, &b, &cross, "--name", "two-hosts", "-o"]).arg(&merged).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(
-        stderr.contains("cluster `two-hosts`: 2 host(s) x 2 x GPU"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("cluster `two-hosts`: 2 host(s) x 2 x GPU"), "{stderr}");
     let c = Cluster::load(merged.to_str().unwrap()).unwrap();
     assert_eq!((c.hosts, c.devices_per_host), (2, 2));
     assert_eq!(c.peak_flops("bf16"), 5.5e14, "the slower host");

@@ -15,11 +15,46 @@ use proptest::prelude::*;
 use std::time::Duration;
 
 const OPS: &[&str] = &[
-    "add", "multiply", "negate", "maximum", "compare", "select", "clamp", "convert", "transpose", "reshape",
-    "broadcast_in_dim", "broadcast", "dot_general", "dot", "convolution", "reduce", "reduce_window", "slice",
-    "dynamic_slice", "dynamic_update_slice", "concatenate", "pad", "gather", "scatter", "iota", "reverse", "sort",
-    "while", "case", "constant", "custom_call", "rng_bit_generator", "fft", "cholesky", "tuple", "bitcast_convert",
-    "select_and_scatter", "batch_norm_training", "optimization_barrier", "unknown_op",
+    "add",
+    "multiply",
+    "negate",
+    "maximum",
+    "compare",
+    "select",
+    "clamp",
+    "convert",
+    "transpose",
+    "reshape",
+    "broadcast_in_dim",
+    "broadcast",
+    "dot_general",
+    "dot",
+    "convolution",
+    "reduce",
+    "reduce_window",
+    "slice",
+    "dynamic_slice",
+    "dynamic_update_slice",
+    "concatenate",
+    "pad",
+    "gather",
+    "scatter",
+    "iota",
+    "reverse",
+    "sort",
+    "while",
+    "case",
+    "constant",
+    "custom_call",
+    "rng_bit_generator",
+    "fft",
+    "cholesky",
+    "tuple",
+    "bitcast_convert",
+    "select_and_scatter",
+    "batch_norm_training",
+    "optimization_barrier",
+    "unknown_op",
 ];
 
 const ELEMENTS: &[&str] = &["f32", "bf16", "f16", "f64", "i1", "i8", "i32", "i64", "ui8", "complex<f32>"];
@@ -80,18 +115,22 @@ fn tensor_type() -> impl Strategy<Value = String> {
 fn regions() -> impl Strategy<Value = String> {
     prop_oneof![
         Just(String::new()),
-        Just(r#" ({
+        Just(
+            r#" ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
     "stablehlo.return"(%s) : (tensor<f32>) -> ()
   })"#
-            .to_string()),
-        Just(r#" ({
+            .to_string()
+        ),
+        Just(
+            r#" ({
     "stablehlo.return"() : () -> ()
   }, {
     "stablehlo.return"() : () -> ()
   })"#
-            .to_string()),
+            .to_string()
+        ),
     ]
 }
 

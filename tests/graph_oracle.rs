@@ -5,14 +5,13 @@ mod common;
 use common::fixture_graph as graph;
 
 use alpa_mlir::cluster::Cluster;
-use alpa_mlir::intra::SolveOptions;
 use alpa_mlir::inter::train_step::analyze;
 use alpa_mlir::inter::{
     assign_layers, plan_pipeline_parallel, CachedCost, ClusterOptions, ClusterShape, GraphStageOracle, LayerCount,
     OracleOptions, PipelinePlan, StageCost, StageDpOptions, SubmeshShape, TableOptions,
 };
+use alpa_mlir::intra::SolveOptions;
 use alpa_mlir::ir::graph::Graph;
-
 
 /// The oracle of a train step cut into `layers` layers, with short solver limits.
 fn oracle<'g>(graph: &'g Graph, layers: usize, cluster: &str) -> GraphStageOracle<'g> {
@@ -92,10 +91,16 @@ fn composed_stage_costs_track_the_exact_ilp() {
             let composed_options = composed.cost_options(range.clone(), submesh);
             assert!(!exact_options.is_empty() && !composed_options.is_empty());
             for e in &exact_options {
-                let c = composed_options.iter().find(|c| c.logical_mesh == e.logical_mesh).expect("same logical meshes");
+                let c =
+                    composed_options.iter().find(|c| c.logical_mesh == e.logical_mesh).expect("same logical meshes");
                 let deviation = (c.latency - e.latency).abs() / e.latency;
-                println!("layers {range:?} on {submesh:?} logical {:?}: exact {:.4e} s, composed {:.4e} s ({:+.2}%)",
-                    e.logical_mesh, e.latency, c.latency, 100.0 * (c.latency - e.latency) / e.latency);
+                println!(
+                    "layers {range:?} on {submesh:?} logical {:?}: exact {:.4e} s, composed {:.4e} s ({:+.2}%)",
+                    e.logical_mesh,
+                    e.latency,
+                    c.latency,
+                    100.0 * (c.latency - e.latency) / e.latency
+                );
                 worst = worst.max(deviation);
             }
         }

@@ -24,21 +24,41 @@ fn every_stablehlo_element_type_is_read() {
     let module = ParsedModule::parse_text(ELEMENT_TYPES).expect("parses");
     let entry = find_entry(module.operation(), DEFAULT_ENTRY).expect("entry");
     let graph = read_function(entry).expect("reads").graph;
-    let read: Vec<(String, u32)> = graph
-        .args
-        .iter()
-        .filter_map(|a| a.ty.tensor().map(|t| (t.element.to_string(), t.element.bits())))
-        .collect();
+    let read: Vec<(String, u32)> =
+        graph.args.iter().filter_map(|a| a.ty.tensor().map(|t| (t.element.to_string(), t.element.bits()))).collect();
     let expected = [
-        ("i1", 8), ("i4", 4), ("i8", 8), ("i16", 16), ("i32", 32), ("i64", 64), ("ui4", 4), ("ui8", 8),
-        ("ui16", 16), ("ui32", 32), ("ui64", 64), ("f8E4M3FN", 8), ("f8E5M2", 8), ("f8E4M3FNUZ", 8),
-        ("f8E5M2FNUZ", 8), ("f8E4M3B11FNUZ", 8), ("bf16", 16), ("f16", 16), ("f32", 32), ("f64", 64),
-        ("complex<f32>", 64), ("complex<f64>", 128), ("f4E2M1FN", 4), ("f8E8M0FNU", 8),
+        ("i1", 8),
+        ("i4", 4),
+        ("i8", 8),
+        ("i16", 16),
+        ("i32", 32),
+        ("i64", 64),
+        ("ui4", 4),
+        ("ui8", 8),
+        ("ui16", 16),
+        ("ui32", 32),
+        ("ui64", 64),
+        ("f8E4M3FN", 8),
+        ("f8E5M2", 8),
+        ("f8E4M3FNUZ", 8),
+        ("f8E5M2FNUZ", 8),
+        ("f8E4M3B11FNUZ", 8),
+        ("bf16", 16),
+        ("f16", 16),
+        ("f32", 32),
+        ("f64", 64),
+        ("complex<f32>", 64),
+        ("complex<f64>", 128),
+        ("f4E2M1FN", 4),
+        ("f8E8M0FNU", 8),
     ];
     let expected: Vec<(String, u32)> = expected.iter().map(|(n, b)| (n.to_string(), *b)).collect();
     assert_eq!(read, expected);
     assert_eq!(graph.args.last().unwrap().ty, ValueType::Token);
-    assert!(graph.args.iter().all(|a| !matches!(&a.ty, ValueType::Tensor(t) if matches!(t.element, ElementType::Other { .. }))));
+    assert!(graph
+        .args
+        .iter()
+        .all(|a| !matches!(&a.ty, ValueType::Tensor(t) if matches!(t.element, ElementType::Other { .. }))));
 }
 
 fn fixture(name: &str) -> std::path::PathBuf {

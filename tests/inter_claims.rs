@@ -34,14 +34,13 @@ mod common;
 use common::fixture_graph as graph;
 
 use alpa_mlir::cluster::Cluster;
-use alpa_mlir::intra::SolveOptions;
 use alpa_mlir::inter::train_step::analyze;
 use alpa_mlir::inter::{
     assign_layers, best_megatron, equal_layer, intra_op_only, megatron_grid, plan_pipeline_parallel, CachedCost,
     ClusterOptions, ClusterShape, CostTable, GraphStageOracle, LayerCount, OracleOptions, PipelinePlan, StageDpOptions,
     StagePlan, TableOptions,
 };
-
+use alpa_mlir::intra::SolveOptions;
 
 /// The DP's plan and the cost table of `name` cut into `layers` layers on `cluster`.
 struct Outcome {
@@ -64,7 +63,10 @@ fn plan(name: &str, layers: usize, cluster: &str, microbatches: usize) -> Outcom
         epsilon: 0.0,
         ..StageDpOptions::default()
     };
-    let options = OracleOptions { solve: SolveOptions { time_limit: Some(10.0), ..SolveOptions::default() }, ..OracleOptions::default() };
+    let options = OracleOptions {
+        solve: SolveOptions { time_limit: Some(10.0), ..SolveOptions::default() },
+        ..OracleOptions::default()
+    };
     let oracle = GraphStageOracle::new(&g, assignment.layer_of, Some(&step), cluster, options).unwrap();
     let signatures = oracle.layer_signatures();
     let cached = CachedCost::with_signatures(oracle, signatures);

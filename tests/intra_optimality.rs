@@ -119,8 +119,18 @@ fn program(n: i64, args: usize, steps: &[Step]) -> Graph {
             }
             Step::Relu(x) => {
                 let x = pick(&values, x);
-                let zero = b.op("stablehlo.constant", vec![], tensor(&[]), vec![("value", Attr::Elements { ty: TensorType::new(vec![], ElementType::f32()), splat: true })]);
-                let zeros = b.op("stablehlo.broadcast_in_dim", vec![zero], matrix.clone(), vec![("broadcast_dimensions", Attr::I64Array(vec![]))]);
+                let zero = b.op(
+                    "stablehlo.constant",
+                    vec![],
+                    tensor(&[]),
+                    vec![("value", Attr::Elements { ty: TensorType::new(vec![], ElementType::f32()), splat: true })],
+                );
+                let zeros = b.op(
+                    "stablehlo.broadcast_in_dim",
+                    vec![zero],
+                    matrix.clone(),
+                    vec![("broadcast_dimensions", Attr::I64Array(vec![]))],
+                );
                 b.op("stablehlo.maximum", vec![x, zeros], matrix.clone(), vec![])
             }
             Step::Transpose(x) => {
@@ -129,9 +139,24 @@ fn program(n: i64, args: usize, steps: &[Step]) -> Graph {
             }
             Step::RowSumBroadcast(x) => {
                 let x = pick(&values, x);
-                let zero = b.op("stablehlo.constant", vec![], tensor(&[]), vec![("value", Attr::Elements { ty: TensorType::new(vec![], ElementType::f32()), splat: true })]);
-                let sums = b.op("stablehlo.reduce", vec![x, zero], tensor(&[n]), vec![("dimensions", Attr::I64Array(vec![1]))]);
-                b.op("stablehlo.broadcast_in_dim", vec![sums], matrix.clone(), vec![("broadcast_dimensions", Attr::I64Array(vec![0]))])
+                let zero = b.op(
+                    "stablehlo.constant",
+                    vec![],
+                    tensor(&[]),
+                    vec![("value", Attr::Elements { ty: TensorType::new(vec![], ElementType::f32()), splat: true })],
+                );
+                let sums = b.op(
+                    "stablehlo.reduce",
+                    vec![x, zero],
+                    tensor(&[n]),
+                    vec![("dimensions", Attr::I64Array(vec![1]))],
+                );
+                b.op(
+                    "stablehlo.broadcast_in_dim",
+                    vec![sums],
+                    matrix.clone(),
+                    vec![("broadcast_dimensions", Attr::I64Array(vec![0]))],
+                )
             }
             Step::Exp(x) => {
                 let x = pick(&values, x);
@@ -202,7 +227,12 @@ fn a_gram_matrix_chain_has_a_nonzero_optimum_that_the_ilp_finds() {
                 let best = solve_brute_force(&problem).unwrap();
                 let found = solve(&problem, &SolveOptions::default()).unwrap();
                 assert!(best.objective > 0.0, "heavy ops on a mesh communicate");
-                assert!((found.objective - best.objective).abs() <= 1e-6 * best.objective, "{} vs {}", found.objective, best.objective);
+                assert!(
+                    (found.objective - best.objective).abs() <= 1e-6 * best.objective,
+                    "{} vs {}",
+                    found.objective,
+                    best.objective
+                );
             }
         }
     }

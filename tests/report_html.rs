@@ -5,8 +5,8 @@
 
 use alpa_mlir::cluster::preset;
 use alpa_mlir::inter::{
-    logical_meshes, plan_pipeline, render_html, CachedCost, ClusterShape, FnCost, InterReport, LayerWork, ReportCluster,
-    ReportExtras, StageCostResult, StageDpOptions, SubmeshShape, TableOptions,
+    logical_meshes, plan_pipeline, render_html, CachedCost, ClusterShape, FnCost, InterReport, LayerWork,
+    ReportCluster, ReportExtras, StageCostResult, StageDpOptions, SubmeshShape, TableOptions,
 };
 use std::fs::File;
 use std::ops::Range;
@@ -56,7 +56,8 @@ fn sample_html() -> (String, InterReport) {
         ops: (0..LAYERS).map(|l| 40 + 3 * l).collect(),
         flops: (0..LAYERS).map(|l| layer_weight(l) * 2.5e12).collect(),
     };
-    let report = InterReport::new(&plan, &table, &opts, cluster, &ReportExtras { layer_work: Some(work), ..Default::default() });
+    let report =
+        InterReport::new(&plan, &table, &opts, cluster, &ReportExtras { layer_work: Some(work), ..Default::default() });
     (render_html(&report), report)
 }
 
@@ -154,10 +155,8 @@ fn report_page_renders_in_headless_chromium() {
     chromium(&bin, &dir, &page, &shot, &dir.join("shot.stdout")).unwrap();
     let bytes = std::fs::read(&png).unwrap_or_else(|e| panic!("no screenshot at {}: {e}", png.display()));
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
-    let (w, h) = (
-        u32::from_be_bytes(bytes[16..20].try_into().unwrap()),
-        u32::from_be_bytes(bytes[20..24].try_into().unwrap()),
-    );
+    let (w, h) =
+        (u32::from_be_bytes(bytes[16..20].try_into().unwrap()), u32::from_be_bytes(bytes[20..24].try_into().unwrap()));
     assert!(w >= 1000 && h >= 600, "{w}x{h}");
     // A blank page of this size compresses to a few KB; the drawn report is much larger.
     assert!(bytes.len() > 30 * 1024, "screenshot of {} bytes looks empty", bytes.len());

@@ -6,8 +6,9 @@ use common::fixture_graph as graph;
 use alpa_mlir::inter::train_step::{analyze, live_ops as live, Phase};
 use alpa_mlir::intra::merge::is_heavy;
 
-
-fn heavy_by_phase(name: &str) -> (usize, usize, usize, alpa_mlir::inter::train_step::TrainStep, alpa_mlir::ir::graph::Graph) {
+fn heavy_by_phase(
+    name: &str,
+) -> (usize, usize, usize, alpa_mlir::inter::train_step::TrainStep, alpa_mlir::ir::graph::Graph) {
     let g = graph(name);
     let step = analyze(&g).unwrap();
     let count = |p: Phase| g.ops().iter().zip(&step.phase).filter(|(op, ph)| **ph == p && is_heavy(op)).count();
@@ -40,7 +41,9 @@ fn mlp_step_has_six_forward_and_eleven_backward_matmuls() {
         if step.phase[op] != Phase::Update {
             continue;
         }
-        let first_use = (0..g.ops().len()).find(|&i| step.phase[i] == Phase::Forward && g.ops()[i].operands.contains(&alpa_mlir::ir::graph::ValueRef::Arg(arg)));
+        let first_use = (0..g.ops().len()).find(|&i| {
+            step.phase[i] == Phase::Forward && g.ops()[i].operands.contains(&alpa_mlir::ir::graph::ValueRef::Arg(arg))
+        });
         if first_use.is_some() {
             assert_eq!(step.anchor[op], first_use, "update of argument {arg}");
         }
@@ -58,7 +61,10 @@ fn transformer_steps_split_into_forward_backward_update() {
         // Every live backward op is placed with a forward op.
         for (i, (phase, anchor)) in step.phase.iter().zip(&step.anchor).enumerate() {
             if *phase == Phase::Backward && live[i] {
-                assert!(anchor.is_some_and(|a| step.phase[a] == Phase::Forward), "{name}: backward op {i} anchored at {anchor:?}");
+                assert!(
+                    anchor.is_some_and(|a| step.phase[a] == Phase::Forward),
+                    "{name}: backward op {i} anchored at {anchor:?}"
+                );
             }
         }
     }

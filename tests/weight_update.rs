@@ -10,7 +10,6 @@ use alpa_mlir::intra::memory::peak_memory;
 use alpa_mlir::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, ALL_REDUCE_TIE_BREAK};
 use std::collections::BTreeMap;
 
-
 fn options(mesh: DeviceMesh, prefer_reduce_scatter: bool) -> IntraOptions {
     IntraOptions { prefer_reduce_scatter, ..IntraOptions::on_mesh(mesh) }
 }
@@ -73,7 +72,13 @@ fn mlp_dp_on_2x4_scatters_over_the_gradient_all_reduce_axes() {
     let plain = plan_intra_op(&g, &options(mesh.clone(), false)).unwrap();
     let zero = plan_intra_op(&g, &options(mesh, true)).unwrap();
     let axes = |p: &IntraPlan, kind: Collective| -> Vec<Vec<usize>> {
-        let mut v: Vec<Vec<usize>> = p.ops.iter().flat_map(|s| &s.collectives).filter(|c| c.kind == kind).map(|c| c.axes.indices().to_vec()).collect();
+        let mut v: Vec<Vec<usize>> = p
+            .ops
+            .iter()
+            .flat_map(|s| &s.collectives)
+            .filter(|c| c.kind == kind)
+            .map(|c| c.axes.indices().to_vec())
+            .collect();
         v.sort();
         v
     };

@@ -52,7 +52,9 @@ fn least_memory_choice(problem: &StrategyProblem) -> Vec<usize> {
         .iter()
         .map(|node| {
             let key = |s: usize| (is_forbidden(node.costs[s]), node.usage(s), node.costs[s]);
-            (0..node.len()).min_by(|&a, &b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal)).unwrap_or(0)
+            (0..node.len())
+                .min_by(|&a, &b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal))
+                .unwrap_or(0)
         })
         .collect()
 }
@@ -72,7 +74,8 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let seed = args.iter().position(|a| a == "--seed").and_then(|i| args.get(i + 1)).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let seed =
+        args.iter().position(|a| a == "--seed").and_then(|i| args.get(i + 1)).and_then(|s| s.parse().ok()).unwrap_or(1);
     let verbose = !args.iter().any(|a| a == "--quiet");
     let inst = match read_iopddl(std::path::Path::new(path.as_str())) {
         Ok(i) => i,

@@ -56,17 +56,12 @@ pub fn link_of_fit(kind: Collective, fit: &CollectiveFit) -> LinkSpec {
 
 /// The link of the largest measured all-reduce group, else of the largest of any collective.
 fn link_of_fits(fits: &CollectiveFits) -> Option<LinkSpec> {
-    [
-        Collective::AllReduce,
-        Collective::AllGather,
-        Collective::ReduceScatter,
-        Collective::PointToPoint,
-    ]
-    .into_iter()
-    .find_map(|kind| {
-        let largest = fits.of(kind).iter().max_by_key(|f| f.devices)?;
-        Some(link_of_fit(kind, largest))
-    })
+    [Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::PointToPoint]
+        .into_iter()
+        .find_map(|kind| {
+            let largest = fits.of(kind).iter().max_by_key(|f| f.devices)?;
+            Some(link_of_fit(kind, largest))
+        })
 }
 
 /// The slower of two links: larger latency, smaller bandwidth.
@@ -90,13 +85,7 @@ impl Calibration {
         };
         for (ty, points) in &self.matmul {
             if let Some(p) = plateau(points, PLATEAU_TOLERANCE) {
-                measured.matmul.insert(
-                    ty.clone(),
-                    MatmulPlateau {
-                        flops: p.rate,
-                        reached_at_size: p.reached_at,
-                    },
-                );
+                measured.matmul.insert(ty.clone(), MatmulPlateau { flops: p.rate, reached_at_size: p.reached_at });
             }
         }
         let hbm = fit_latency_bandwidth(&self.hbm);
@@ -117,11 +106,7 @@ impl Calibration {
             let Some(link) = fit_latency_bandwidth(&c.samples) else {
                 continue;
             };
-            let fits = if c.inter_host {
-                &mut measured.inter_host
-            } else {
-                &mut measured.intra_host
-            };
+            let fits = if c.inter_host { &mut measured.inter_host } else { &mut measured.intra_host };
             let fits = fits.of_mut(c.kind);
             fits.retain(|f| f.devices != c.devices);
             fits.push(CollectiveFit {
@@ -146,10 +131,7 @@ impl Calibration {
         let peer_link = measured
             .peer
             .iter()
-            .map(|p| LinkSpec {
-                bandwidth_bytes_per_s: p.bandwidth_bytes_per_s,
-                latency_s: p.latency_s,
-            })
+            .map(|p| LinkSpec { bandwidth_bytes_per_s: p.bandwidth_bytes_per_s, latency_s: p.latency_s })
             .reduce(slower);
         let intra_host = link_of_fits(&measured.intra_host)
             .or(peer_link)
@@ -186,10 +168,7 @@ pub(crate) mod tests {
     pub(crate) fn timings(devices: usize, latency: f64, bandwidth: f64) -> Vec<Sample> {
         message_sizes(devices, 1 << 28)
             .into_iter()
-            .map(|b| Sample {
-                bytes: b as f64,
-                seconds: latency + b as f64 / bandwidth,
-            })
+            .map(|b| Sample { bytes: b as f64, seconds: latency + b as f64 / bandwidth })
             .collect()
     }
 
@@ -206,29 +185,13 @@ pub(crate) mod tests {
             hbm: timings(1, 2e-6, 3e12),
             host_to_device: timings(1, 10e-6, 50e9),
             device_to_host: timings(1, 10e-6, 40e9),
-            peer: vec![
-                ((0, 1), timings(1, 5e-6, 300e9)),
-                ((1, 0), timings(1, 5e-6, 250e9)),
-            ],
+            peer: vec![((0, 1), timings(1, 5e-6, 300e9)), ((1, 0), timings(1, 5e-6, 250e9))],
             ..Default::default()
         };
-        c.matmul.insert(
-            "bf16".into(),
-            vec![
-                (1024, 200e12),
-                (2048, 500e12),
-                (4096, 690e12),
-                (8192, 700e12),
-            ],
-        );
-        c.matmul
-            .insert("f32".into(), vec![(1024, 40e12), (2048, 50e12)]);
-        c.matmul
-            .insert("tf32".into(), vec![(1024, 300e12), (2048, 400e12)]);
-        for (kind, bw) in [
-            (Collective::AllReduce, 200e9),
-            (Collective::AllGather, 300e9),
-        ] {
+        c.matmul.insert("bf16".into(), vec![(1024, 200e12), (2048, 500e12), (4096, 690e12), (8192, 700e12)]);
+        c.matmul.insert("f32".into(), vec![(1024, 40e12), (2048, 50e12)]);
+        c.matmul.insert("tf32".into(), vec![(1024, 300e12), (2048, 400e12)]);
+        for (kind, bw) in [(Collective::AllReduce, 200e9), (Collective::AllGather, 300e9)] {
             for devices in [2, 4] {
                 c.collectives.push(CollectiveSamples {
                     kind,
@@ -249,13 +212,7 @@ pub(crate) mod tests {
     fn fits_land_in_the_cluster_file() {
         let cluster = four_gpus().to_cluster("test-x1").unwrap();
         let m = cluster.measured.as_ref().unwrap();
-        assert_eq!(
-            m.matmul["bf16"],
-            MatmulPlateau {
-                flops: 700e12,
-                reached_at_size: 4096
-            }
-        );
+        assert_eq!(m.matmul["bf16"], MatmulPlateau { flops: 700e12, reached_at_size: 4096 });
         assert_eq!(cluster.peak_flops("bf16"), 700e12);
         assert_eq!(cluster.peak_flops("f32"), 50e12);
         assert!(!cluster.device.peak_flops.contains_key("tf32"));
@@ -263,9 +220,7 @@ pub(crate) mod tests {
         assert_eq!(m.peer.len(), 2);
         let ar = &m.intra_host.all_reduce;
         assert_eq!(ar.iter().map(|f| f.devices).collect::<Vec<_>>(), vec![2, 4]);
-        assert!(
-            rel(ar[1].latency_s, 40e-6) < 1e-9 && rel(ar[1].bandwidth_bytes_per_s, 200e9) < 1e-9
-        );
+        assert!(rel(ar[1].latency_s, 40e-6) < 1e-9 && rel(ar[1].bandwidth_bytes_per_s, 200e9) < 1e-9);
         // The spec link is the largest all-reduce read as a link: 200e9 * 2 * 3/4.
         assert!(rel(cluster.intra_host.bandwidth_bytes_per_s, 300e9) < 1e-9);
         assert_eq!(cluster.inter_host, None);
@@ -281,18 +236,10 @@ pub(crate) mod tests {
         let mesh = DeviceMesh::from_submesh(&cluster, &PhysicalSubmesh::new(1, 4), [1, 4]).unwrap();
         for bytes in [4096.0, 1e6, 2.5e8] {
             let modeled = mesh.all_reduce_cost(MeshAxes::Axis1, bytes);
-            assert!(
-                rel(modeled, 40e-6 + bytes / 200e9) < 1e-9,
-                "{bytes}: {modeled}"
-            );
+            assert!(rel(modeled, 40e-6 + bytes / 200e9) < 1e-9, "{bytes}: {modeled}");
         }
         let two = DeviceMesh::from_submesh(&cluster, &PhysicalSubmesh::new(1, 4), [2, 2]).unwrap();
-        assert!(
-            rel(
-                two.all_gather_cost(MeshAxes::Axis0, 1e6),
-                20e-6 + 1e6 / 300e9
-            ) < 1e-9
-        );
+        assert!(rel(two.all_gather_cost(MeshAxes::Axis0, 1e6), 20e-6 + 1e6 / 300e9) < 1e-9);
     }
 
     #[test]

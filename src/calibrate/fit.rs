@@ -18,9 +18,7 @@ pub struct Sample {
 pub fn fit_latency_bandwidth(samples: &[Sample]) -> Option<LinkSpec> {
     let usable: Vec<&Sample> = samples
         .iter()
-        .filter(|s| {
-            s.bytes.is_finite() && s.bytes >= 0.0 && s.seconds.is_finite() && s.seconds > 0.0
-        })
+        .filter(|s| s.bytes.is_finite() && s.bytes >= 0.0 && s.seconds.is_finite() && s.seconds > 0.0)
         .collect();
     let (mut sw, mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0, 0.0);
     for s in &usable {
@@ -41,10 +39,8 @@ pub fn fit_latency_bandwidth(samples: &[Sample]) -> Option<LinkSpec> {
         latency = 0.0;
         seconds_per_byte = sxy / sxx;
     }
-    (seconds_per_byte > 0.0 && seconds_per_byte.is_finite()).then(|| LinkSpec {
-        bandwidth_bytes_per_s: 1.0 / seconds_per_byte,
-        latency_s: latency,
-    })
+    (seconds_per_byte > 0.0 && seconds_per_byte.is_finite())
+        .then(|| LinkSpec { bandwidth_bytes_per_s: 1.0 / seconds_per_byte, latency_s: latency })
 }
 
 /// The best rate of a curve and the smallest size from which on every rate is within
@@ -57,22 +53,13 @@ pub struct Plateau {
 
 /// `points` are (size, rate) pairs in any order; non-finite or non-positive rates are ignored.
 pub fn plateau(points: &[(u64, f64)], tolerance: f64) -> Option<Plateau> {
-    let mut points: Vec<(u64, f64)> = points
-        .iter()
-        .copied()
-        .filter(|(_, r)| r.is_finite() && *r > 0.0)
-        .collect();
+    let mut points: Vec<(u64, f64)> = points.iter().copied().filter(|(_, r)| r.is_finite() && *r > 0.0).collect();
     points.sort_by_key(|&(size, _)| size);
     let rate = points.iter().map(|&(_, r)| r).fold(0.0, f64::max);
     let floor = rate * (1.0 - tolerance);
     // The first size of the run of sizes that all stay at the plateau up to the largest.
-    let start = points
-        .iter()
-        .rposition(|&(_, r)| r < floor)
-        .map_or(0, |i| i + 1);
-    points
-        .get(start)
-        .map(|&(reached_at, _)| Plateau { rate, reached_at })
+    let start = points.iter().rposition(|&(_, r)| r < floor).map_or(0, |i| i + 1);
+    points.get(start).map(|&(reached_at, _)| Plateau { rate, reached_at })
 }
 
 #[cfg(test)]
@@ -83,10 +70,7 @@ mod tests {
         (0..noise.len())
             .map(|i| {
                 let bytes = 1024.0 * 4f64.powi(i as i32);
-                Sample {
-                    bytes,
-                    seconds: (latency + bytes / bandwidth) * (1.0 + noise[i]),
-                }
+                Sample { bytes, seconds: (latency + bytes / bandwidth) * (1.0 + noise[i]) }
             })
             .collect()
     }
@@ -104,9 +88,7 @@ mod tests {
 
     #[test]
     fn noisy_timings_stay_close() {
-        let noise = [
-            0.03, -0.02, 0.05, -0.04, 0.01, 0.02, -0.03, 0.04, -0.01, 0.0,
-        ];
+        let noise = [0.03, -0.02, 0.05, -0.04, 0.01, 0.02, -0.03, 0.04, -0.01, 0.0];
         let link = fit_latency_bandwidth(&samples(8e-6, 40e9, &noise)).unwrap();
         assert!(rel(link.latency_s, 8e-6) < 0.1, "{link:?}");
         assert!(rel(link.bandwidth_bytes_per_s, 40e9) < 0.1, "{link:?}");
@@ -125,53 +107,19 @@ mod tests {
     #[test]
     fn degenerate_inputs_give_none() {
         assert_eq!(fit_latency_bandwidth(&[]), None);
-        let one = Sample {
-            bytes: 10.0,
-            seconds: 1.0,
-        };
+        let one = Sample { bytes: 10.0, seconds: 1.0 };
         assert_eq!(fit_latency_bandwidth(&[one, one]), None);
-        let flat = [
-            one,
-            Sample {
-                bytes: 1e6,
-                seconds: 1.0,
-            },
-            Sample {
-                bytes: 1e7,
-                seconds: 0.9,
-            },
-        ];
+        let flat = [one, Sample { bytes: 1e6, seconds: 1.0 }, Sample { bytes: 1e7, seconds: 0.9 }];
         assert_eq!(fit_latency_bandwidth(&flat), None);
-        let bad = [
-            Sample {
-                bytes: 1.0,
-                seconds: f64::NAN,
-            },
-            Sample {
-                bytes: 2.0,
-                seconds: 0.0,
-            },
-        ];
+        let bad = [Sample { bytes: 1.0, seconds: f64::NAN }, Sample { bytes: 2.0, seconds: 0.0 }];
         assert_eq!(fit_latency_bandwidth(&bad), None);
     }
 
     #[test]
     fn plateau_and_where_it_starts() {
-        let curve = [
-            (4096, 700e12),
-            (256, 20e12),
-            (1024, 300e12),
-            (2048, 640e12),
-            (8192, 690e12),
-        ];
+        let curve = [(4096, 700e12), (256, 20e12), (1024, 300e12), (2048, 640e12), (8192, 690e12)];
         let p = plateau(&curve, 0.1).unwrap();
-        assert_eq!(
-            p,
-            Plateau {
-                rate: 700e12,
-                reached_at: 2048
-            }
-        );
+        assert_eq!(p, Plateau { rate: 700e12, reached_at: 2048 });
         // A dip at a large size moves the start past it.
         let dip = [(1024, 100.0), (2048, 80.0), (4096, 95.0), (8192, 99.0)];
         assert_eq!(plateau(&dip, 0.1).unwrap().reached_at, 4096);

@@ -34,10 +34,7 @@ fn merge_fits<'a>(all: impl Iterator<Item = &'a CollectiveFits>) -> CollectiveFi
     merged
 }
 
-fn min_per_key<V: Copy>(
-    maps: &[&BTreeMap<String, V>],
-    less: impl Fn(&V, &V) -> bool,
-) -> BTreeMap<String, V> {
+fn min_per_key<V: Copy>(maps: &[&BTreeMap<String, V>], less: impl Fn(&V, &V) -> bool) -> BTreeMap<String, V> {
     let mut merged: BTreeMap<String, V> = BTreeMap::new();
     for map in maps {
         for (key, value) in map.iter() {
@@ -55,16 +52,9 @@ fn min_per_key<V: Copy>(
 /// Merges per-host files and cross-host files (those with `measured.inter_host`) into a cluster of
 /// as many hosts as the per-host files describe. `name` names the result.
 pub fn merge(files: &[Cluster], name: &str) -> Result<Cluster, String> {
-    let is_cross_host = |c: &Cluster| {
-        c.measured
-            .as_ref()
-            .is_some_and(|m| !m.inter_host.is_empty())
-    };
-    let (cross, hosts): (Vec<&Cluster>, Vec<&Cluster>) =
-        files.iter().partition(|c| is_cross_host(c));
-    let first = *hosts
-        .first()
-        .ok_or("no per-host file to merge (only cross-host runs)")?;
+    let is_cross_host = |c: &Cluster| c.measured.as_ref().is_some_and(|m| !m.inter_host.is_empty());
+    let (cross, hosts): (Vec<&Cluster>, Vec<&Cluster>) = files.iter().partition(|c| is_cross_host(c));
+    let first = *hosts.first().ok_or("no per-host file to merge (only cross-host runs)")?;
     for c in &hosts {
         if c.devices_per_host != first.devices_per_host || c.device.name != first.device.name {
             return Err(format!(
@@ -77,27 +67,12 @@ pub fn merge(files: &[Cluster], name: &str) -> Result<Cluster, String> {
     let mut merged = first.clone();
     merged.name = name.to_string();
     merged.hosts = total_hosts;
-    merged.device.memory_bytes = hosts
-        .iter()
-        .map(|c| c.device.memory_bytes)
-        .min()
-        .unwrap_or(0);
+    merged.device.memory_bytes = hosts.iter().map(|c| c.device.memory_bytes).min().unwrap_or(0);
     let peaks: Vec<&BTreeMap<String, f64>> = hosts.iter().map(|c| &c.device.peak_flops).collect();
     merged.device.peak_flops = min_per_key(&peaks, |a, b| a < b);
-    merged.device.peak_flops_fallback = hosts
-        .iter()
-        .filter_map(|c| c.device.peak_flops_fallback)
-        .reduce(f64::min);
-    merged.intra_host = hosts
-        .iter()
-        .map(|c| c.intra_host)
-        .reduce(slower)
-        .unwrap_or(first.intra_host);
-    merged.inter_host = cross
-        .iter()
-        .chain(hosts.iter())
-        .filter_map(|c| c.inter_host)
-        .reduce(slower);
+    merged.device.peak_flops_fallback = hosts.iter().filter_map(|c| c.device.peak_flops_fallback).reduce(f64::min);
+    merged.intra_host = hosts.iter().map(|c| c.intra_host).reduce(slower).unwrap_or(first.intra_host);
+    merged.inter_host = cross.iter().chain(hosts.iter()).filter_map(|c| c.inter_host).reduce(slower);
     if total_hosts > 1 && cross.is_empty() {
         return Err(format!(
             "{total_hosts} hosts but no cross-host file: run `alpa-calibrate --inter-host ...` on every host at once and pass its file too"
@@ -113,14 +88,10 @@ pub fn merge(files: &[Cluster], name: &str) -> Result<Cluster, String> {
         let mut peer: Vec<_> = Vec::new();
         for m in &measured {
             for p in &m.peer {
-                match peer
-                    .iter_mut()
-                    .find(|q: &&mut crate::cluster::PeerLink| (q.from, q.to) == (p.from, p.to))
-                {
+                match peer.iter_mut().find(|q: &&mut crate::cluster::PeerLink| (q.from, q.to) == (p.from, p.to)) {
                     Some(q) => {
                         q.latency_s = q.latency_s.max(p.latency_s);
-                        q.bandwidth_bytes_per_s =
-                            q.bandwidth_bytes_per_s.min(p.bandwidth_bytes_per_s);
+                        q.bandwidth_bytes_per_s = q.bandwidth_bytes_per_s.min(p.bandwidth_bytes_per_s);
                     }
                     None => peer.push(*p),
                 }
@@ -129,27 +100,15 @@ pub fn merge(files: &[Cluster], name: &str) -> Result<Cluster, String> {
         merged.measured = Some(Measured {
             gpu_name: base.gpu_name.clone(),
             driver_version: base.driver_version.clone(),
-            date: measured
-                .iter()
-                .map(|m| m.date.clone())
-                .max()
-                .unwrap_or_default(),
+            date: measured.iter().map(|m| m.date.clone()).max().unwrap_or_default(),
             command: String::new(),
             matmul: min_per_key(&matmuls, |a, b| a.flops < b.flops),
-            hbm_bytes_per_s: measured
-                .iter()
-                .filter_map(|m| m.hbm_bytes_per_s)
-                .reduce(f64::min),
+            hbm_bytes_per_s: measured.iter().filter_map(|m| m.hbm_bytes_per_s).reduce(f64::min),
             host_to_device: link_of(|m| m.host_to_device),
             device_to_host: link_of(|m| m.device_to_host),
             peer,
             intra_host: merge_fits(measured.iter().map(|m| &m.intra_host)),
-            inter_host: merge_fits(
-                cross
-                    .iter()
-                    .filter_map(|c| c.measured.as_ref())
-                    .map(|m| &m.inter_host),
-            ),
+            inter_host: merge_fits(cross.iter().filter_map(|c| c.measured.as_ref()).map(|m| &m.inter_host)),
         });
     }
     merged.validate().map_err(|e| e.to_string())?;
@@ -185,33 +144,16 @@ mod tests {
         slow.collectives[3].samples = timings(4, 80e-6, 100e9); // all-gather over 4
         let b = slow.to_cluster("b").unwrap();
         let merged = merge(&[a.clone(), cross_host_run(), b], "two-hosts").unwrap();
-        assert_eq!(
-            (merged.name.as_str(), merged.hosts, merged.devices_per_host),
-            ("two-hosts", 2, 4)
-        );
+        assert_eq!((merged.name.as_str(), merged.hosts, merged.devices_per_host), ("two-hosts", 2, 4));
         assert_eq!(merged.peak_flops("bf16"), 600e12);
         let m = merged.measured.as_ref().unwrap();
-        let ag4 = m
-            .intra_host
-            .all_gather
-            .iter()
-            .find(|f| f.devices == 4)
-            .unwrap();
-        assert!(
-            (ag4.latency_s - 80e-6).abs() < 1e-12
-                && (ag4.bandwidth_bytes_per_s - 100e9).abs() < 1.0
-        );
+        let ag4 = m.intra_host.all_gather.iter().find(|f| f.devices == 4).unwrap();
+        assert!((ag4.latency_s - 80e-6).abs() < 1e-12 && (ag4.bandwidth_bytes_per_s - 100e9).abs() < 1.0);
         assert_eq!(m.inter_host.all_reduce.len(), 1);
         let inter = merged.inter_host.unwrap();
-        assert!(
-            (inter.bandwidth_bytes_per_s - 20e9).abs() < 1.0,
-            "{inter:?}"
-        );
+        assert!((inter.bandwidth_bytes_per_s - 20e9).abs() < 1.0, "{inter:?}");
         // Unchanged numbers pass through.
-        assert_eq!(
-            m.intra_host.all_reduce,
-            a.measured.as_ref().unwrap().intra_host.all_reduce
-        );
+        assert_eq!(m.intra_host.all_reduce, a.measured.as_ref().unwrap().intra_host.all_reduce);
         Cluster::from_json_str(&merged.to_json_pretty(), "again").unwrap();
     }
 
@@ -222,12 +164,8 @@ mod tests {
         assert!(err.contains("no cross-host file"), "{err}");
         let mut other = a.clone();
         other.devices_per_host = 8;
-        assert!(merge(&[a.clone(), other, cross_host_run()], "x")
-            .unwrap_err()
-            .contains("one kind of GPU"));
-        assert!(merge(&[cross_host_run()], "x")
-            .unwrap_err()
-            .contains("no per-host file"));
+        assert!(merge(&[a.clone(), other, cross_host_run()], "x").unwrap_err().contains("one kind of GPU"));
+        assert!(merge(&[cross_host_run()], "x").unwrap_err().contains("no per-host file"));
         // One host alone merges to itself, less the command that made it.
         let mut expected = a.clone();
         expected.measured.as_mut().unwrap().command.clear();

@@ -3,10 +3,7 @@
 /// Square matmul sizes from 256 to 16384 (doubling) whose three operands fit in a quarter of
 /// `memory_bytes` at `element_bytes` per element.
 pub fn matmul_sizes(memory_bytes: u64, element_bytes: u64) -> Vec<u64> {
-    (8..=14)
-        .map(|log| 1u64 << log)
-        .filter(|&n| 3 * n * n * element_bytes <= memory_bytes / 4)
-        .collect()
+    (8..=14).map(|log| 1u64 << log).filter(|&n| 3 * n * n * element_bytes <= memory_bytes / 4).collect()
 }
 
 /// Buffer sizes for copies and collectives over `devices` GPUs: from 4 KiB up to `max_bytes`,
@@ -49,10 +46,7 @@ mod tests {
     #[test]
     fn matmul_sizes_fit_in_memory() {
         let h100 = 80u64 << 30;
-        assert_eq!(
-            matmul_sizes(h100, 4),
-            vec![256, 512, 1024, 2048, 4096, 8192, 16384]
-        );
+        assert_eq!(matmul_sizes(h100, 4), vec![256, 512, 1024, 2048, 4096, 8192, 16384]);
         // 1 GiB: 3 * n^2 * 4 <= 256 MiB up to n = 4096.
         assert_eq!(*matmul_sizes(1 << 30, 4).last().unwrap(), 4096);
         assert!(matmul_sizes(1024, 4).is_empty());
@@ -64,10 +58,7 @@ mod tests {
         assert_eq!(s.len(), 5);
         assert!(s.iter().all(|b| b % 12 == 0), "{s:?}");
         assert_eq!(s[0], 4104);
-        assert_eq!(
-            message_sizes(8, 1 << 20),
-            vec![4096, 16384, 65536, 262144, 1048576]
-        );
+        assert_eq!(message_sizes(8, 1 << 20), vec![4096, 16384, 65536, 262144, 1048576]);
         assert!(message_sizes(2, 100).is_empty());
     }
 

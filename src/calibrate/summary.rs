@@ -6,11 +6,7 @@ use crate::cluster::measured::{CollectiveFits, MEASURED_COLLECTIVES};
 use crate::cluster::{Cluster, LinkSpec};
 
 fn link(l: &LinkSpec) -> String {
-    format!(
-        "{:.1} GB/s, latency {:.1} us",
-        l.bandwidth_bytes_per_s / 1e9,
-        l.latency_s * 1e6
-    )
+    format!("{:.1} GB/s, latency {:.1} us", l.bandwidth_bytes_per_s / 1e9, l.latency_s * 1e6)
 }
 
 fn fits(out: &mut String, title: &str, fits: &CollectiveFits) {
@@ -51,18 +47,9 @@ pub fn summary(c: &Cluster) -> String {
         let _ = writeln!(out, "no measured numbers (spec-sheet values only)");
         return out;
     };
-    let _ = writeln!(
-        out,
-        "measured on {} (CUDA driver {}) {}",
-        m.gpu_name, m.driver_version, m.date
-    );
+    let _ = writeln!(out, "measured on {} (CUDA driver {}) {}", m.gpu_name, m.driver_version, m.date);
     for (ty, p) in &m.matmul {
-        let _ = writeln!(
-            out,
-            "matmul {ty:<5} plateau {:>8.1} TFLOP/s from n = {}",
-            p.flops / 1e12,
-            p.reached_at_size
-        );
+        let _ = writeln!(out, "matmul {ty:<5} plateau {:>8.1} TFLOP/s from n = {}", p.flops / 1e12, p.reached_at_size);
     }
     if let Some(bw) = m.hbm_bytes_per_s {
         let _ = writeln!(out, "HBM (device copy, read + write): {:.1} GB/s", bw / 1e9);

@@ -87,37 +87,23 @@ impl DeviceMesh {
 
     /// Effective (alpha, beta) of a collective over `axes`; the slower link when both.
     pub fn link_of(&self, axes: MeshAxes) -> (f64, f64) {
-        let busy: Vec<usize> = axes
-            .indices()
-            .iter()
-            .copied()
-            .filter(|&a| self.shape[a] > 1)
-            .collect();
-        let axes_for_link = if busy.is_empty() {
-            axes.indices().to_vec()
-        } else {
-            busy
-        };
-        let alpha = axes_for_link
-            .iter()
-            .map(|&a| self.alpha[a])
-            .fold(0.0, f64::max);
-        let beta = axes_for_link
-            .iter()
-            .map(|&a| self.beta[a])
-            .fold(0.0, f64::max);
+        let busy: Vec<usize> = axes.indices().iter().copied().filter(|&a| self.shape[a] > 1).collect();
+        let axes_for_link = if busy.is_empty() { axes.indices().to_vec() } else { busy };
+        let alpha = axes_for_link.iter().map(|&a| self.alpha[a]).fold(0.0, f64::max);
+        let beta = axes_for_link.iter().map(|&a| self.beta[a]).fold(0.0, f64::max);
         (alpha, beta)
     }
 
     /// The measured fits of the link a collective over `axes` runs on: of the busy axis with the
     /// largest beta (the slower link) when both are busy; `None` when that axis has none.
     pub fn measured_fits_of(&self, axes: MeshAxes) -> Option<&CollectiveFits> {
-        let slowest = axes
-            .indices()
-            .iter()
-            .copied()
-            .filter(|&a| self.shape[a] > 1)
-            .reduce(|a, b| if self.beta[b] > self.beta[a] { b } else { a })?;
+        let slowest = axes.indices().iter().copied().filter(|&a| self.shape[a] > 1).reduce(|a, b| {
+            if self.beta[b] > self.beta[a] {
+                b
+            } else {
+                a
+            }
+        })?;
         self.measured[slowest].as_deref()
     }
 
@@ -128,10 +114,7 @@ impl DeviceMesh {
         if n <= 1 {
             return 0.0;
         }
-        if let Some(seconds) = self
-            .measured_fits_of(axes)
-            .and_then(|fits| fits.seconds(kind, n, bytes))
-        {
+        if let Some(seconds) = self.measured_fits_of(axes).and_then(|fits| fits.seconds(kind, n, bytes)) {
             return seconds;
         }
         let (alpha, beta) = self.link_of(axes);
@@ -177,34 +160,16 @@ mod tests {
         let m = mesh();
         let b = 800.0;
         // Axis 0: alpha 1, beta 1, n 2.
-        assert!(close(
-            m.all_gather_cost(MeshAxes::Axis0, b),
-            1.0 + 0.5 * 800.0
-        ));
-        assert!(close(
-            m.all_reduce_cost(MeshAxes::Axis0, b),
-            1.0 + 2.0 * 0.5 * 800.0
-        ));
+        assert!(close(m.all_gather_cost(MeshAxes::Axis0, b), 1.0 + 0.5 * 800.0));
+        assert!(close(m.all_reduce_cost(MeshAxes::Axis0, b), 1.0 + 2.0 * 0.5 * 800.0));
         assert!(close(m.reduce_scatter_cost(MeshAxes::Axis0, b), 401.0));
-        assert!(close(
-            m.all_to_all_cost(MeshAxes::Axis0, b),
-            1.0 + 800.0 / 4.0
-        ));
+        assert!(close(m.all_to_all_cost(MeshAxes::Axis0, b), 1.0 + 800.0 / 4.0));
         assert!(close(m.point_to_point_cost(MeshAxes::Axis0, b), 801.0));
         // Axis 1: alpha 1, beta 0.1, n 4.
-        assert!(close(
-            m.all_gather_cost(MeshAxes::Axis1, b),
-            1.0 + 0.1 * 0.75 * 800.0
-        ));
-        assert!(close(
-            m.all_reduce_cost(MeshAxes::Axis1, b),
-            1.0 + 0.1 * 1.5 * 800.0
-        ));
+        assert!(close(m.all_gather_cost(MeshAxes::Axis1, b), 1.0 + 0.1 * 0.75 * 800.0));
+        assert!(close(m.all_reduce_cost(MeshAxes::Axis1, b), 1.0 + 0.1 * 1.5 * 800.0));
         assert!(close(m.reduce_scatter_cost(MeshAxes::Axis1, b), 61.0));
-        assert!(close(
-            m.all_to_all_cost(MeshAxes::Axis1, b),
-            1.0 + 0.1 * 3.0 / 16.0 * 800.0
-        ));
+        assert!(close(m.all_to_all_cost(MeshAxes::Axis1, b), 1.0 + 0.1 * 3.0 / 16.0 * 800.0));
         assert!(close(m.point_to_point_cost(MeshAxes::Axis1, b), 81.0));
     }
 
@@ -213,21 +178,12 @@ mod tests {
         let m = mesh();
         assert_eq!(m.group_size(MeshAxes::Both), 8);
         assert_eq!(m.link_of(MeshAxes::Both), (1.0, 1.0));
-        assert!(close(
-            m.all_reduce_cost(MeshAxes::Both, 800.0),
-            1.0 + 2.0 * 7.0 / 8.0 * 800.0
-        ));
-        assert!(close(
-            m.all_to_all_cost(MeshAxes::Both, 640.0),
-            1.0 + 7.0 / 64.0 * 640.0
-        ));
+        assert!(close(m.all_reduce_cost(MeshAxes::Both, 800.0), 1.0 + 2.0 * 7.0 / 8.0 * 800.0));
+        assert!(close(m.all_to_all_cost(MeshAxes::Both, 640.0), 1.0 + 7.0 / 64.0 * 640.0));
         // A size-1 axis does not make the flattened collective slower.
         let m = DeviceMesh::abstract_units([1, 4], [9.0, 1.0], [9.0, 0.1]).unwrap();
         assert_eq!(m.link_of(MeshAxes::Both), (1.0, 0.1));
-        assert!(close(
-            m.all_gather_cost(MeshAxes::Both, 400.0),
-            m.all_gather_cost(MeshAxes::Axis1, 400.0)
-        ));
+        assert!(close(m.all_gather_cost(MeshAxes::Both, 400.0), m.all_gather_cost(MeshAxes::Axis1, 400.0)));
     }
 
     #[test]
@@ -262,20 +218,11 @@ mod tests {
     fn h100_with_measured_all_reduce() -> crate::cluster::Cluster {
         use crate::cluster::measured::{CollectiveFit, CollectiveFits, Measured};
         let mut c = crate::cluster::presets::preset("h100-x2").unwrap();
-        let fit = |devices, latency_s, bandwidth_bytes_per_s| CollectiveFit {
-            devices,
-            latency_s,
-            bandwidth_bytes_per_s,
-        };
+        let fit =
+            |devices, latency_s, bandwidth_bytes_per_s| CollectiveFit { devices, latency_s, bandwidth_bytes_per_s };
         c.measured = Some(Measured {
-            intra_host: CollectiveFits {
-                all_reduce: vec![fit(8, 40e-6, 180e9)],
-                ..Default::default()
-            },
-            inter_host: CollectiveFits {
-                all_reduce: vec![fit(2, 60e-6, 20e9)],
-                ..Default::default()
-            },
+            intra_host: CollectiveFits { all_reduce: vec![fit(8, 40e-6, 180e9)], ..Default::default() },
+            inter_host: CollectiveFits { all_reduce: vec![fit(2, 60e-6, 20e9)], ..Default::default() },
             ..Default::default()
         });
         c
@@ -291,10 +238,7 @@ mod tests {
         assert_eq!(m.all_reduce_cost(MeshAxes::Axis0, 1e9), 60e-6 + 1e9 / 20e9);
         // Both axes: the slower (inter-host) link's fit, scaled from 2 to 16 devices.
         let both = m.all_reduce_cost(MeshAxes::Both, 1e9);
-        assert!(
-            close(both, 60e-6 + (15.0 / 8.0) / 1.0 * 1e9 / 20e9),
-            "{both}"
-        );
+        assert!(close(both, 60e-6 + (15.0 / 8.0) / 1.0 * 1e9 / 20e9), "{both}");
         // Collectives without a fit keep the preset's alpha-beta numbers.
         let preset = DeviceMesh::from_submesh(
             &crate::cluster::presets::preset("h100-x2").unwrap(),
@@ -303,14 +247,8 @@ mod tests {
         )
         .unwrap();
         for axes in [MeshAxes::Axis0, MeshAxes::Axis1, MeshAxes::Both] {
-            assert_eq!(
-                m.all_gather_cost(axes, 1e9),
-                preset.all_gather_cost(axes, 1e9)
-            );
-            assert_ne!(
-                m.all_reduce_cost(axes, 1e9),
-                preset.all_reduce_cost(axes, 1e9)
-            );
+            assert_eq!(m.all_gather_cost(axes, 1e9), preset.all_gather_cost(axes, 1e9));
+            assert_ne!(m.all_reduce_cost(axes, 1e9), preset.all_reduce_cost(axes, 1e9));
         }
     }
 
@@ -320,10 +258,7 @@ mod tests {
         let c = crate::cluster::presets::preset("h100-x2").unwrap();
         let m = DeviceMesh::from_submesh(&c, &PhysicalSubmesh::new(2, 8), [2, 8]).unwrap();
         assert_eq!(m.measured, [None, None]);
-        assert_eq!(
-            m.all_reduce_cost(MeshAxes::Axis1, 1e9),
-            3e-6 + 2.0 * 7.0 / 8.0 * 1e9 / 450e9
-        );
+        assert_eq!(m.all_reduce_cost(MeshAxes::Axis1, 1e9), 3e-6 + 2.0 * 7.0 / 8.0 * 1e9 / 450e9);
         // An empty measured section is no measurement either.
         let mut empty = c.clone();
         empty.measured = Some(Default::default());
@@ -339,9 +274,6 @@ mod tests {
         // 1 GB all-reduce across the two hosts: 30 us + 2 * (1/2) * 1e9 / 3.125e9 s.
         assert!(close(m.all_reduce_cost(MeshAxes::Axis0, 1e9), 30e-6 + 0.32));
         // Inside a host over 8 GPUs: 5 us + 2 * 7/8 * 1e9 / 150e9 s.
-        assert!(close(
-            m.all_reduce_cost(MeshAxes::Axis1, 1e9),
-            5e-6 + 1.75e9 / 150e9
-        ));
+        assert!(close(m.all_reduce_cost(MeshAxes::Axis1, 1e9), 5e-6 + 1.75e9 / 150e9));
     }
 }

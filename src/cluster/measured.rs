@@ -83,11 +83,7 @@ pub struct CollectiveFits {
     pub all_gather: Vec<CollectiveFit>,
     #[serde(rename = "all-reduce", default, skip_serializing_if = "Vec::is_empty")]
     pub all_reduce: Vec<CollectiveFit>,
-    #[serde(
-        rename = "reduce-scatter",
-        default,
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(rename = "reduce-scatter", default, skip_serializing_if = "Vec::is_empty")]
     pub reduce_scatter: Vec<CollectiveFit>,
     #[serde(rename = "all-to-all", default, skip_serializing_if = "Vec::is_empty")]
     pub all_to_all: Vec<CollectiveFit>,
@@ -106,9 +102,7 @@ pub const MEASURED_COLLECTIVES: [(Collective, &str); 5] = [
 
 impl CollectiveFits {
     pub fn is_empty(&self) -> bool {
-        MEASURED_COLLECTIVES
-            .iter()
-            .all(|&(kind, _)| self.of(kind).is_empty())
+        MEASURED_COLLECTIVES.iter().all(|&(kind, _)| self.of(kind).is_empty())
     }
 
     pub fn of(&self, kind: Collective) -> &[CollectiveFit] {
@@ -160,10 +154,7 @@ impl CollectiveFits {
             for (i, fit) in fits.iter().enumerate() {
                 let at = format!("{field}.{name}[{i}]");
                 if fit.devices < 2 {
-                    problems.push(format!(
-                        "{at}.devices must be at least 2, got {}",
-                        fit.devices
-                    ));
+                    problems.push(format!("{at}.devices must be at least 2, got {}", fit.devices));
                 }
                 if fits[..i].iter().any(|f| f.devices == fit.devices) {
                     problems.push(format!("{at}: a second fit for {} devices", fit.devices));
@@ -176,14 +167,10 @@ impl CollectiveFits {
 
 fn check_link(at: &str, latency_s: f64, bandwidth: f64, problems: &mut Vec<String>) {
     if !(bandwidth.is_finite() && bandwidth > 0.0) {
-        problems.push(format!(
-            "{at}.bandwidth_bytes_per_s must be a positive number, got {bandwidth}"
-        ));
+        problems.push(format!("{at}.bandwidth_bytes_per_s must be a positive number, got {bandwidth}"));
     }
     if !(latency_s.is_finite() && latency_s >= 0.0) {
-        problems.push(format!(
-            "{at}.latency_s must be a non-negative number, got {latency_s}"
-        ));
+        problems.push(format!("{at}.latency_s must be a non-negative number, got {latency_s}"));
     }
 }
 
@@ -192,23 +179,18 @@ impl Measured {
     pub(crate) fn check(&self, problems: &mut Vec<String>) {
         for (ty, plateau) in &self.matmul {
             if !(plateau.flops.is_finite() && plateau.flops > 0.0) {
-                problems.push(format!(
-                    "measured.matmul[\"{ty}\"].flops must be a positive number, got {}",
-                    plateau.flops
-                ));
+                problems
+                    .push(format!("measured.matmul[\"{ty}\"].flops must be a positive number, got {}", plateau.flops));
             }
         }
         if let Some(bw) = self.hbm_bytes_per_s {
             if !(bw.is_finite() && bw > 0.0) {
-                problems.push(format!(
-                    "measured.hbm_bytes_per_s must be a positive number, got {bw}"
-                ));
+                problems.push(format!("measured.hbm_bytes_per_s must be a positive number, got {bw}"));
             }
         }
-        for (field, link) in [
-            ("measured.host_to_device", &self.host_to_device),
-            ("measured.device_to_host", &self.device_to_host),
-        ] {
+        for (field, link) in
+            [("measured.host_to_device", &self.host_to_device), ("measured.device_to_host", &self.device_to_host)]
+        {
             if let Some(link) = link {
                 check_link(field, link.latency_s, link.bandwidth_bytes_per_s, problems);
             }
@@ -230,19 +212,12 @@ mod tests {
     use super::*;
 
     fn fit(devices: usize, latency_s: f64, bandwidth_bytes_per_s: f64) -> CollectiveFit {
-        CollectiveFit {
-            devices,
-            latency_s,
-            bandwidth_bytes_per_s,
-        }
+        CollectiveFit { devices, latency_s, bandwidth_bytes_per_s }
     }
 
     #[test]
     fn measured_group_size_gives_the_fit_itself() {
-        let fits = CollectiveFits {
-            all_reduce: vec![fit(2, 1e-5, 1e11), fit(8, 3e-5, 2e11)],
-            ..Default::default()
-        };
+        let fits = CollectiveFits { all_reduce: vec![fit(2, 1e-5, 1e11), fit(8, 3e-5, 2e11)], ..Default::default() };
         let s = fits.seconds(Collective::AllReduce, 8, 4e9).unwrap();
         assert_eq!(s, 3e-5 + 4e9 / 2e11);
         let s = fits.seconds(Collective::AllReduce, 2, 4e9).unwrap();
@@ -253,10 +228,7 @@ mod tests {
 
     #[test]
     fn other_group_sizes_scale_with_the_volume_of_the_nearest_fit() {
-        let fits = CollectiveFits {
-            all_gather: vec![fit(2, 1e-5, 1e11), fit(4, 2e-5, 1e11)],
-            ..Default::default()
-        };
+        let fits = CollectiveFits { all_gather: vec![fit(2, 1e-5, 1e11), fit(4, 2e-5, 1e11)], ..Default::default() };
         // 8 devices: the fit on 4 read as a link, volume (8-1)/8 instead of (4-1)/4.
         let s = fits.seconds(Collective::AllGather, 8, 1e9).unwrap();
         let expected = 2e-5 + (7.0 / 8.0) / (3.0 / 4.0) * 1e9 / 1e11;
@@ -264,36 +236,22 @@ mod tests {
         // 3 devices: the largest fit below, on 2.
         assert_eq!(fits.nearest(Collective::AllGather, 3).unwrap().devices, 2);
         // Send/recv does not depend on the group size.
-        let p2p = CollectiveFits {
-            send_recv: vec![fit(2, 5e-6, 5e10)],
-            ..Default::default()
-        };
-        assert_eq!(
-            p2p.seconds(Collective::PointToPoint, 16, 1e6),
-            Some(5e-6 + 1e6 / 5e10)
-        );
+        let p2p = CollectiveFits { send_recv: vec![fit(2, 5e-6, 5e10)], ..Default::default() };
+        assert_eq!(p2p.seconds(Collective::PointToPoint, 16, 1e6), Some(5e-6 + 1e6 / 5e10));
     }
 
     #[test]
     fn group_below_every_fit_uses_the_smallest() {
-        let fits = CollectiveFits {
-            all_to_all: vec![fit(4, 1e-5, 1e11), fit(8, 1e-5, 1e11)],
-            ..Default::default()
-        };
+        let fits = CollectiveFits { all_to_all: vec![fit(4, 1e-5, 1e11), fit(8, 1e-5, 1e11)], ..Default::default() };
         assert_eq!(fits.nearest(Collective::AllToAll, 2).unwrap().devices, 4);
     }
 
     #[test]
     fn check_reports_bad_fits() {
-        let fits = CollectiveFits {
-            reduce_scatter: vec![fit(1, -1.0, 0.0), fit(1, 0.0, 1.0)],
-            ..Default::default()
-        };
+        let fits = CollectiveFits { reduce_scatter: vec![fit(1, -1.0, 0.0), fit(1, 0.0, 1.0)], ..Default::default() };
         let mut problems = Vec::new();
         fits.check("m", &mut problems);
         assert_eq!(problems.len(), 5, "{problems:?}");
-        assert!(problems
-            .iter()
-            .any(|p| p.contains("m.reduce-scatter[1]: a second fit")));
+        assert!(problems.iter().any(|p| p.contains("m.reduce-scatter[1]: a second fit")));
     }
 }

@@ -39,12 +39,7 @@ pub struct PhysicalSubmesh {
 impl PhysicalSubmesh {
     /// A `hosts x devices_per_host` block starting at host 0, device 0.
     pub fn new(hosts: usize, devices_per_host: usize) -> Self {
-        PhysicalSubmesh {
-            first_host: 0,
-            hosts,
-            first_device: 0,
-            devices_per_host,
-        }
+        PhysicalSubmesh { first_host: 0, hosts, first_device: 0, devices_per_host }
     }
 
     pub fn num_devices(&self) -> usize {
@@ -69,39 +64,20 @@ pub fn parse_mesh_shape(text: &str) -> Result<[usize; 2], ClusterError> {
             return Err(bad("axis sizes must be at least 1"));
         }
     }
-    shape[0]
-        .checked_mul(shape[1])
-        .ok_or_else(|| bad("too many devices"))?;
+    shape[0].checked_mul(shape[1]).ok_or_else(|| bad("too many devices"))?;
     Ok(shape)
 }
 
 impl DeviceMesh {
-    pub fn new(
-        shape: [usize; 2],
-        device_ids: Vec<u32>,
-        alpha: [f64; 2],
-        beta: [f64; 2],
-    ) -> Result<Self, ClusterError> {
-        let mesh = DeviceMesh {
-            shape,
-            device_ids,
-            alpha,
-            beta,
-            measured: [None, None],
-        };
+    pub fn new(shape: [usize; 2], device_ids: Vec<u32>, alpha: [f64; 2], beta: [f64; 2]) -> Result<Self, ClusterError> {
+        let mesh = DeviceMesh { shape, device_ids, alpha, beta, measured: [None, None] };
         mesh.validate()?;
         Ok(mesh)
     }
 
     /// A mesh in abstract units with devices `0..n` (for tests and for comparing plans).
-    pub fn abstract_units(
-        shape: [usize; 2],
-        alpha: [f64; 2],
-        beta: [f64; 2],
-    ) -> Result<Self, ClusterError> {
-        let n = shape[0]
-            .checked_mul(shape[1])
-            .ok_or_else(|| ClusterError::Mesh("too many devices".into()))?;
+    pub fn abstract_units(shape: [usize; 2], alpha: [f64; 2], beta: [f64; 2]) -> Result<Self, ClusterError> {
+        let n = shape[0].checked_mul(shape[1]).ok_or_else(|| ClusterError::Mesh("too many devices".into()))?;
         DeviceMesh::new(shape, (0..n as u32).collect(), alpha, beta)
     }
 
@@ -120,14 +96,9 @@ impl DeviceMesh {
     ) -> Result<Self, ClusterError> {
         let s = submesh;
         if s.hosts == 0 || s.devices_per_host == 0 {
-            return Err(ClusterError::Mesh(format!(
-                "empty submesh {}x{}",
-                s.hosts, s.devices_per_host
-            )));
+            return Err(ClusterError::Mesh(format!("empty submesh {}x{}", s.hosts, s.devices_per_host)));
         }
-        if s.first_host + s.hosts > cluster.hosts
-            || s.first_device + s.devices_per_host > cluster.devices_per_host
-        {
+        if s.first_host + s.hosts > cluster.hosts || s.first_device + s.devices_per_host > cluster.devices_per_host {
             return Err(ClusterError::Mesh(format!(
                 "submesh of hosts {}..{} x devices {}..{} does not fit cluster `{}` of {} hosts x {} devices",
                 s.first_host,
@@ -153,36 +124,20 @@ impl DeviceMesh {
             .flat_map(|h| (0..s.devices_per_host).map(move |d| (h, d)))
             .map(|(h, d)| cluster.device_id(s.first_host + h, s.first_device + d))
             .collect();
-        let mut mesh = DeviceMesh {
-            shape: logical_shape,
-            device_ids,
-            alpha: [0.0; 2],
-            beta: [0.0; 2],
-            measured: [None, None],
-        };
+        let mut mesh =
+            DeviceMesh { shape: logical_shape, device_ids, alpha: [0.0; 2], beta: [0.0; 2], measured: [None, None] };
         for axis in 0..2 {
-            let crosses_hosts = mesh.axis_groups(axis).iter().any(|group| {
-                group
-                    .iter()
-                    .any(|&d| cluster.host_of(d) != cluster.host_of(group[0]))
-            });
-            let link: LinkSpec = if crosses_hosts {
-                cluster.inter_host_link()
-            } else {
-                cluster.intra_host
-            };
+            let crosses_hosts = mesh
+                .axis_groups(axis)
+                .iter()
+                .any(|group| group.iter().any(|&d| cluster.host_of(d) != cluster.host_of(group[0])));
+            let link: LinkSpec = if crosses_hosts { cluster.inter_host_link() } else { cluster.intra_host };
             mesh.alpha[axis] = link.alpha();
             mesh.beta[axis] = link.beta();
             mesh.measured[axis] = cluster
                 .measured
                 .as_ref()
-                .map(|m| {
-                    if crosses_hosts {
-                        &m.inter_host
-                    } else {
-                        &m.intra_host
-                    }
-                })
+                .map(|m| if crosses_hosts { &m.inter_host } else { &m.intra_host })
                 .filter(|fits| !fits.is_empty())
                 .map(|fits| Arc::new(fits.clone()));
         }
@@ -199,9 +154,7 @@ impl DeviceMesh {
     pub fn validate(&self) -> Result<(), ClusterError> {
         let [n0, n1] = self.shape;
         if n0 == 0 || n1 == 0 {
-            return Err(ClusterError::Mesh(format!(
-                "mesh axes must be at least 1, got {n0}x{n1}"
-            )));
+            return Err(ClusterError::Mesh(format!("mesh axes must be at least 1, got {n0}x{n1}")));
         }
         if n0.checked_mul(n1) != Some(self.device_ids.len()) {
             return Err(ClusterError::Mesh(format!(
@@ -245,12 +198,8 @@ impl DeviceMesh {
         let [n0, n1] = self.shape;
         let at = |r: usize, c: usize| self.device_ids[r * n1 + c];
         match axis {
-            0 => (0..n1)
-                .map(|c| (0..n0).map(|r| at(r, c)).collect())
-                .collect(),
-            1 => (0..n0)
-                .map(|r| (0..n1).map(|c| at(r, c)).collect())
-                .collect(),
+            0 => (0..n1).map(|c| (0..n0).map(|r| at(r, c)).collect()).collect(),
+            1 => (0..n0).map(|r| (0..n1).map(|c| at(r, c)).collect()).collect(),
             _ => Vec::new(),
         }
     }
@@ -266,17 +215,7 @@ mod tests {
         assert_eq!(parse_mesh_shape("2x4").unwrap(), [2, 4]);
         assert_eq!(parse_mesh_shape(" 2 X 4 ").unwrap(), [2, 4]);
         assert_eq!(parse_mesh_shape("8").unwrap(), [8, 1]);
-        for bad in [
-            "",
-            "x",
-            "2x",
-            "0x4",
-            "2x4x2",
-            "-2x4",
-            "2.5x2",
-            "axb",
-            "99999999999999999999x2",
-        ] {
+        for bad in ["", "x", "2x", "0x4", "2x4x2", "-2x4", "2.5x2", "axb", "99999999999999999999x2"] {
             assert!(parse_mesh_shape(bad).is_err(), "{bad}");
         }
     }
@@ -315,12 +254,7 @@ mod tests {
         let c = preset("h100-x8").unwrap();
         let (inter, intra) = (1.0 / 50e9, 1.0 / 450e9);
         // 2 hosts x 8 devices seen as 4x4: rows of 4 stay in a host, columns cross hosts.
-        let sub = PhysicalSubmesh {
-            first_host: 2,
-            hosts: 2,
-            first_device: 0,
-            devices_per_host: 8,
-        };
+        let sub = PhysicalSubmesh { first_host: 2, hosts: 2, first_device: 0, devices_per_host: 8 };
         let m = DeviceMesh::from_submesh(&c, &sub, [4, 4]).unwrap();
         assert_eq!(m.device_ids[0], 16);
         assert_eq!(m.axis_groups(0)[0], vec![16, 20, 24, 28]);
@@ -352,12 +286,7 @@ mod tests {
     #[test]
     fn single_host_submesh_is_intra_host() {
         let c = preset("p3.16xlarge-x8").unwrap();
-        let sub = PhysicalSubmesh {
-            first_host: 5,
-            hosts: 1,
-            first_device: 4,
-            devices_per_host: 4,
-        };
+        let sub = PhysicalSubmesh { first_host: 5, hosts: 1, first_device: 4, devices_per_host: 4 };
         let m = DeviceMesh::from_submesh(&c, &sub, [2, 2]).unwrap();
         assert_eq!(m.device_ids, vec![44, 45, 46, 47]);
         assert_eq!(m.beta, [1.0 / 150e9; 2]);
@@ -366,12 +295,7 @@ mod tests {
     #[test]
     fn submesh_errors() {
         let c = preset("h100-x2").unwrap();
-        let too_big = PhysicalSubmesh {
-            first_host: 1,
-            hosts: 2,
-            first_device: 0,
-            devices_per_host: 8,
-        };
+        let too_big = PhysicalSubmesh { first_host: 1, hosts: 2, first_device: 0, devices_per_host: 8 };
         assert!(DeviceMesh::from_submesh(&c, &too_big, [2, 8]).is_err());
         let sub = PhysicalSubmesh::new(1, 8);
         assert!(DeviceMesh::from_submesh(&c, &sub, [3, 3]).is_err());

@@ -60,22 +60,11 @@ fn p3_16xlarge() -> Cluster {
         device: DeviceSpec {
             name: "NVIDIA V100-SXM2-16GB".to_string(),
             memory_bytes: 16 * GIB,
-            peak_flops: flops(&[
-                ("f64", 7.8e12),
-                ("f32", 15.7e12),
-                ("bf16", 15.7e12),
-                ("f16", 125e12),
-            ]),
+            peak_flops: flops(&[("f64", 7.8e12), ("f32", 15.7e12), ("bf16", 15.7e12), ("f16", 125e12)]),
             peak_flops_fallback: Some(15.7e12),
         },
-        intra_host: LinkSpec {
-            bandwidth_bytes_per_s: 150e9,
-            latency_s: 5e-6,
-        },
-        inter_host: Some(LinkSpec {
-            bandwidth_bytes_per_s: 25e9 / 8.0,
-            latency_s: 30e-6,
-        }),
+        intra_host: LinkSpec { bandwidth_bytes_per_s: 150e9, latency_s: 5e-6 },
+        inter_host: Some(LinkSpec { bandwidth_bytes_per_s: 25e9 / 8.0, latency_s: 30e-6 }),
         measured: None,
     }
 }
@@ -99,14 +88,8 @@ fn h100() -> Cluster {
             ]),
             peak_flops_fallback: Some(67e12),
         },
-        intra_host: LinkSpec {
-            bandwidth_bytes_per_s: 450e9,
-            latency_s: 3e-6,
-        },
-        inter_host: Some(LinkSpec {
-            bandwidth_bytes_per_s: 400e9 / 8.0,
-            latency_s: 10e-6,
-        }),
+        intra_host: LinkSpec { bandwidth_bytes_per_s: 450e9, latency_s: 3e-6 },
+        inter_host: Some(LinkSpec { bandwidth_bytes_per_s: 400e9 / 8.0, latency_s: 10e-6 }),
         measured: None,
     }
 }
@@ -148,15 +131,7 @@ mod tests {
     #[test]
     fn any_host_count_and_bad_names() {
         assert_eq!(preset("h100-x3").unwrap().hosts, 3);
-        for bad in [
-            "h100",
-            "h100-x0",
-            "h100-x",
-            "h100-x+2",
-            "a100-x8",
-            "h100-x99999",
-            "",
-        ] {
+        for bad in ["h100", "h100-x0", "h100-x", "h100-x+2", "a100-x8", "h100-x99999", ""] {
             assert!(preset(bad).is_none(), "{bad}");
         }
     }

@@ -89,15 +89,11 @@ impl LinkSpec {
     fn check(&self, field: &str, problems: &mut Vec<String>) {
         let bw = self.bandwidth_bytes_per_s;
         if !(bw.is_finite() && bw > 0.0) {
-            problems.push(format!(
-                "{field}.bandwidth_bytes_per_s must be a positive number, got {bw}"
-            ));
+            problems.push(format!("{field}.bandwidth_bytes_per_s must be a positive number, got {bw}"));
         }
         let lat = self.latency_s;
         if !(lat.is_finite() && lat >= 0.0) {
-            problems.push(format!(
-                "{field}.latency_s must be a non-negative number, got {lat}"
-            ));
+            problems.push(format!("{field}.latency_s must be a non-negative number, got {lat}"));
         }
     }
 }
@@ -120,19 +116,15 @@ impl Cluster {
     }
 
     pub fn from_json_file(path: &Path) -> Result<Cluster, ClusterError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ClusterError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ClusterError::Io { path: path.display().to_string(), message: e.to_string() })?;
         Cluster::from_json_str(&text, &path.display().to_string())
     }
 
     /// Parses and validates a JSON description; `origin` names the source in error messages.
     pub fn from_json_str(text: &str, origin: &str) -> Result<Cluster, ClusterError> {
-        let mut cluster: Cluster = serde_json::from_str(text).map_err(|e| ClusterError::Json {
-            origin: origin.to_string(),
-            message: e.to_string(),
-        })?;
+        let mut cluster: Cluster = serde_json::from_str(text)
+            .map_err(|e| ClusterError::Json { origin: origin.to_string(), message: e.to_string() })?;
         if cluster.name.is_empty() {
             cluster.name = origin.to_string();
         }
@@ -154,41 +146,31 @@ impl Cluster {
         if self.devices_per_host == 0 {
             problems.push("devices_per_host must be at least 1".to_string());
         }
-        if self
-            .hosts
-            .checked_mul(self.devices_per_host)
-            .is_none_or(|n| n > u32::MAX as usize)
-        {
+        if self.hosts.checked_mul(self.devices_per_host).is_none_or(|n| n > u32::MAX as usize) {
             problems.push("hosts * devices_per_host is too large".to_string());
         }
         if self.device.memory_bytes == 0 {
             problems.push("device.memory_bytes must be positive".to_string());
         }
         if self.device.peak_flops.is_empty() && self.device.peak_flops_fallback.is_none() {
-            problems
-                .push("device.peak_flops is empty and there is no peak_flops_fallback".to_string());
+            problems.push("device.peak_flops is empty and there is no peak_flops_fallback".to_string());
         }
         for (ty, &flops) in &self.device.peak_flops {
             if !(flops.is_finite() && flops > 0.0) {
-                problems.push(format!(
-                    "device.peak_flops[\"{ty}\"] must be a positive number, got {flops}"
-                ));
+                problems.push(format!("device.peak_flops[\"{ty}\"] must be a positive number, got {flops}"));
             }
         }
         if let Some(flops) = self.device.peak_flops_fallback {
             if !(flops.is_finite() && flops > 0.0) {
-                problems.push(format!(
-                    "device.peak_flops_fallback must be a positive number, got {flops}"
-                ));
+                problems.push(format!("device.peak_flops_fallback must be a positive number, got {flops}"));
             }
         }
         self.intra_host.check("intra_host", &mut problems);
         match &self.inter_host {
             Some(link) => link.check("inter_host", &mut problems),
-            None if self.hosts > 1 => problems.push(format!(
-                "inter_host is required for a cluster of {} hosts",
-                self.hosts
-            )),
+            None if self.hosts > 1 => {
+                problems.push(format!("inter_host is required for a cluster of {} hosts", self.hosts))
+            }
             None => {}
         }
         if let Some(measured) = &self.measured {
@@ -197,10 +179,7 @@ impl Cluster {
         if problems.is_empty() {
             Ok(())
         } else {
-            Err(ClusterError::Invalid {
-                name: self.name.clone(),
-                problems,
-            })
+            Err(ClusterError::Invalid { name: self.name.clone(), problems })
         }
     }
 
@@ -234,10 +213,7 @@ impl Cluster {
     /// Peak FLOP/s for an element type given by its MLIR spelling (`f32`, `bf16`, ...): the
     /// measured matmul plateau when the file has one, else the spec-sheet peak.
     pub fn peak_flops(&self, element_type: &str) -> f64 {
-        let measured = self
-            .measured
-            .as_ref()
-            .and_then(|m| m.matmul.get(element_type));
+        let measured = self.measured.as_ref().and_then(|m| m.matmul.get(element_type));
         if let Some(plateau) = measured {
             return plateau.flops;
         }
@@ -247,11 +223,7 @@ impl Cluster {
         if let Some(flops) = self.device.peak_flops_fallback {
             return flops;
         }
-        self.device
-            .peak_flops
-            .values()
-            .copied()
-            .fold(f64::INFINITY, f64::min)
+        self.device.peak_flops.values().copied().fold(f64::INFINITY, f64::min)
     }
 
     /// Time for `flops` floating point operations on one device at peak rate.
@@ -304,10 +276,7 @@ mod tests {
 
     #[test]
     fn fallback_peak_is_used() {
-        let text = TWO_HOSTS.replace(
-            r#""bf16": 40.0 }"#,
-            r#""bf16": 40.0 }, "peak_flops_fallback": 7.0"#,
-        );
+        let text = TWO_HOSTS.replace(r#""bf16": 40.0 }"#, r#""bf16": 40.0 }, "peak_flops_fallback": 7.0"#);
         let c = Cluster::from_json_str(&text, "test").unwrap();
         assert_eq!(c.peak_flops("f64"), 7.0);
     }
@@ -326,9 +295,7 @@ mod tests {
             .replace(r#""memory_bytes": 1000"#, r#""memory_bytes": 0"#)
             .replace(r#""latency_s": 2.0"#, r#""latency_s": -1.0"#);
         let err = Cluster::from_json_str(&text, "test").unwrap_err();
-        let ClusterError::Invalid { problems, .. } = &err else {
-            panic!("{err}")
-        };
+        let ClusterError::Invalid { problems, .. } = &err else { panic!("{err}") };
         assert_eq!(problems.len(), 3, "{problems:?}");
         let msg = err.to_string();
         assert!(msg.contains("hosts must be at least 1"), "{msg}");
@@ -353,11 +320,7 @@ mod tests {
     }"#;
 
     fn with_measured() -> Cluster {
-        let text = TWO_HOSTS.replacen(
-            r#""name": "two","#,
-            &format!(r#""name": "two", {MEASURED},"#),
-            1,
-        );
+        let text = TWO_HOSTS.replacen(r#""name": "two","#, &format!(r#""name": "two", {MEASURED},"#), 1);
         Cluster::from_json_str(&text, "test").unwrap()
     }
 
@@ -376,16 +339,10 @@ mod tests {
         let mut c = with_measured();
         c.measured.as_mut().unwrap().intra_host.all_reduce[0].devices = 1;
         let err = c.validate().unwrap_err().to_string();
-        assert!(
-            err.contains("measured.intra_host.all-reduce[0].devices"),
-            "{err}"
-        );
+        assert!(err.contains("measured.intra_host.all-reduce[0].devices"), "{err}");
         let typo = TWO_HOSTS.replacen(
             r#""name": "two","#,
-            &format!(
-                r#""name": "two", {},"#,
-                MEASURED.replace("all-reduce", "allreduce")
-            ),
+            &format!(r#""name": "two", {},"#, MEASURED.replace("all-reduce", "allreduce")),
             1,
         );
         let err = Cluster::from_json_str(&typo, "t").unwrap_err().to_string();
@@ -396,22 +353,13 @@ mod tests {
     fn unknown_fields_are_rejected() {
         let text = TWO_HOSTS.replace(r#""hosts": 2"#, r#""hosts": 2, "hostz": 3"#);
         let err = Cluster::from_json_str(&text, "t").unwrap_err();
-        assert!(
-            matches!(err, ClusterError::Json { .. }) && err.to_string().contains("hostz"),
-            "{err}"
-        );
+        assert!(matches!(err, ClusterError::Json { .. }) && err.to_string().contains("hostz"), "{err}");
     }
 
     #[test]
     fn bad_json_is_an_error_value() {
-        assert!(matches!(
-            Cluster::from_json_str("{", "t"),
-            Err(ClusterError::Json { .. })
-        ));
-        assert!(matches!(
-            Cluster::from_json_str(r#"{"hosts": -1}"#, "t"),
-            Err(ClusterError::Json { .. })
-        ));
+        assert!(matches!(Cluster::from_json_str("{", "t"), Err(ClusterError::Json { .. })));
+        assert!(matches!(Cluster::from_json_str(r#"{"hosts": -1}"#, "t"), Err(ClusterError::Json { .. })));
     }
 
     #[test]
@@ -423,10 +371,7 @@ mod tests {
         let c = Cluster::load(file.to_str().unwrap()).unwrap();
         assert_eq!(c.name, "two");
         let missing = dir.join("missing.json");
-        assert!(matches!(
-            Cluster::load(missing.to_str().unwrap()),
-            Err(ClusterError::Io { .. })
-        ));
+        assert!(matches!(Cluster::load(missing.to_str().unwrap()), Err(ClusterError::Io { .. })));
         let err = Cluster::load("no-such-cluster").unwrap_err();
         assert!(err.to_string().contains("h100-x8"), "{err}");
         std::fs::remove_dir_all(&dir).ok();

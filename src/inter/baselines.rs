@@ -98,13 +98,10 @@ pub fn megatron_grid(table: &CostTable, opts: &StageDpOptions) -> Vec<MegatronPo
 
 /// The best grid point (least iteration time).
 pub fn best_megatron(points: &[MegatronPoint]) -> Option<&MegatronPoint> {
-    points
-        .iter()
-        .filter(|p| p.plan.is_some())
-        .min_by(|a, b| {
-            let t = |p: &MegatronPoint| p.plan.as_ref().map_or(f64::INFINITY, |x| x.iteration_time);
-            t(a).total_cmp(&t(b))
-        })
+    points.iter().filter(|p| p.plan.is_some()).min_by(|a, b| {
+        let t = |p: &MegatronPoint| p.plan.as_ref().map_or(f64::INFINITY, |x| x.iteration_time);
+        t(a).total_cmp(&t(b))
+    })
 }
 
 fn megatron_point(table: &CostTable, opts: &StageDpOptions, dp: usize, tp: usize, pp: usize) -> MegatronPoint {

@@ -64,8 +64,18 @@ fn choose(
     for l in range {
         match cluster_fixed(ops, graph, l, delta, log.enabled()) {
             Ok(c) => {
-                log.say(|| format!("L = {l}, delta {delta}: max layer communication {} bytes, FLOP variance {:.4e}", c.max_comm, c.flop_variance));
-                trials.push(AutoTrial { layers: l, delta, max_comm: Some(c.max_comm), flop_variance: Some(c.flop_variance) });
+                log.say(|| {
+                    format!(
+                        "L = {l}, delta {delta}: max layer communication {} bytes, FLOP variance {:.4e}",
+                        c.max_comm, c.flop_variance
+                    )
+                });
+                trials.push(AutoTrial {
+                    layers: l,
+                    delta,
+                    max_comm: Some(c.max_comm),
+                    flop_variance: Some(c.flop_variance),
+                });
                 feasible.push(c);
             }
             Err(e @ InterError::ClusteringInfeasible { .. }) => {
@@ -83,6 +93,8 @@ fn choose(
     let chosen = reference_set().filter(|c| c.max_comm as f64 <= limit).map(|c| c.num_layers()).max();
     let mut out = feasible.into_iter().find(|c| Some(c.num_layers()) == chosen).expect("the chosen count is feasible");
     out.auto = trials.clone();
-    log.say(|| format!("chose L = {} at delta {delta} (max layer communication {} bytes)", out.num_layers(), out.max_comm));
+    log.say(|| {
+        format!("chose L = {} at delta {delta} (max layer communication {} bytes)", out.num_layers(), out.max_comm)
+    });
     Ok(Some(out))
 }

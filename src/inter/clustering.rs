@@ -153,7 +153,9 @@ pub fn describe_clustering(ops: &[OpNode], boundaries: &[usize], delta: f64) -> 
         && boundaries[boundaries.len() - 1] == k
         && boundaries.windows(2).all(|w| w[0] < w[1]);
     if !valid {
-        return Err(InterError::InvalidInput(format!("boundaries {boundaries:?} do not cut {k} ops into non-empty layers")));
+        return Err(InterError::InvalidInput(format!(
+            "boundaries {boundaries:?} do not cut {k} ops into non-empty layers"
+        )));
     }
     Ok(finish(ops, &graph, boundaries.to_vec(), delta))
 }

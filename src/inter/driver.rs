@@ -8,14 +8,15 @@
 //! src/passes/inter_op_stage.rs reads the IR, calls `plan_inter_op` and `stage_shardings`, and
 //! writes the IR.
 
-use super::layer_policy::check_delta;
 use super::graph_oracle::{GraphStageOracle, OracleOptions, QueryFailure, StageInput};
+use super::layer_policy::check_delta;
 use super::program::GradientCombine;
 use super::train_step::TrainStep;
 use super::{
-    equal_operator_layers, microbatch_candidates, plan_pipeline_parallel, search_microbatches, CachedCost, ClusterShape,
-    CostTable, ImbalancePrune, InterError, InterReport, LayerAssignment, LayerWork, MicrobatchSearch, PipelinePlan,
-    Planned, ReportCluster, ReportExtras, Schedule, StageDpOptions, StagePlan, SubmeshSpace, TableOptions,
+    equal_operator_layers, microbatch_candidates, plan_pipeline_parallel, search_microbatches, CachedCost,
+    ClusterShape, CostTable, ImbalancePrune, InterError, InterReport, LayerAssignment, LayerWork, MicrobatchSearch,
+    PipelinePlan, Planned, ReportCluster, ReportExtras, Schedule, StageDpOptions, StagePlan, SubmeshSpace,
+    TableOptions,
 };
 use crate::cluster::Cluster;
 use crate::intra::config::MAX_MESH_DEVICES;
@@ -86,7 +87,9 @@ impl DriverOptions {
     pub fn new(options: &AlpaInterOpStageOptions) -> Result<DriverOptions, String> {
         let text = |value: &str| value.trim().to_string();
         let number = |name: &str, value: f64| -> Result<f64, String> {
-            Some(value).filter(|v| v.is_finite() && *v >= 0.0).ok_or(format!("{name} must be a non-negative number, got '{value}'"))
+            Some(value)
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or(format!("{name} must be a non-negative number, got '{value}'"))
         };
         let cluster_name = text(&options.cluster);
         let cluster = Cluster::load(&cluster_name).map_err(|e| format!("cluster '{cluster_name}': {e}"))?;
@@ -113,7 +116,11 @@ impl DriverOptions {
             "auto" => Microbatches::Auto { max },
             t => match t.parse::<usize>() {
                 Ok(b) if (1..=MAX_MICROBATCHES).contains(&b) => Microbatches::Fixed(b),
-                _ => return Err(format!("microbatches must be auto or an integer from 1 to {MAX_MICROBATCHES}, got '{t}'")),
+                _ => {
+                    return Err(format!(
+                        "microbatches must be auto or an integer from 1 to {MAX_MICROBATCHES}, got '{t}'"
+                    ))
+                }
             },
         };
         let cross_stage_cost = match text(&options.cross_stage_cost).as_str() {
@@ -145,11 +152,18 @@ impl DriverOptions {
         let threads = match usize::try_from(options.threads) {
             Ok(0) => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS),
             Ok(n) if n <= MAX_THREADS => n,
-            _ => return Err(format!("threads must be an integer from 0 (all cores) to {MAX_THREADS}, got '{}'", options.threads)),
+            _ => {
+                return Err(format!(
+                    "threads must be an integer from 0 (all cores) to {MAX_THREADS}, got '{}'",
+                    options.threads
+                ))
+            }
         };
         let compose_stages = match usize::try_from(options.compose_stages) {
             Ok(n) => n,
-            Err(_) => return Err(format!("compose-stages must be a non-negative integer, got '{}'", options.compose_stages)),
+            Err(_) => {
+                return Err(format!("compose-stages must be a non-negative integer, got '{}'", options.compose_stages))
+            }
         };
         let transfer_mode = options.transfer_mode.trim().parse().map_err(|_| {
             format!("mode must be send-recv, local-all-gather, broadcast or auto, got '{}'", options.transfer_mode)
@@ -203,12 +217,18 @@ pub struct InterOpPlan {
 /// Plans `graph` (its layers `assignment`) for the cluster: B given or searched, the stage
 /// DP's plan, its cross-stage transfer times (`cross-stage-cost=on`) and the report with the
 /// equal-operator baseline.
-pub fn plan_inter_op(graph: &Graph, step: Option<&TrainStep>, assignment: &LayerAssignment, opts: &DriverOptions) -> Result<InterOpPlan, String> {
+pub fn plan_inter_op(
+    graph: &Graph,
+    step: Option<&TrainStep>,
+    assignment: &LayerAssignment,
+    opts: &DriverOptions,
+) -> Result<InterOpPlan, String> {
     let batch = match opts.split_batch {
         true => Some(batch_dims(graph).map_err(|e| format!("cannot split the batch into microbatches: {e}"))?),
         false => None,
     };
-    let context = PlanContext { graph, step, assignment, batch: batch.as_ref(), opts, cluster_shape: opts.cluster_shape() };
+    let context =
+        PlanContext { graph, step, assignment, batch: batch.as_ref(), opts, cluster_shape: opts.cluster_shape() };
 
     let (chosen, search) = match opts.microbatches {
         Microbatches::Fixed(b) => (context.plan(b)?, None),
@@ -216,7 +236,11 @@ pub fn plan_inter_op(graph: &Graph, step: Option<&TrainStep>, assignment: &Layer
             let global_batch = batch.as_ref().map_or(1, |d| d.global_batch.max(1) as usize);
             let candidates = microbatch_candidates(global_batch, max);
             let (_, trial, trials) = search_microbatches(&candidates, true, |b| {
-                context.plan(b).map(|t| Planned { iteration_time: t.plan.plan.iteration_time, stages: t.plan.plan.stages.len(), value: t })
+                context.plan(b).map(|t| Planned {
+                    iteration_time: t.plan.plan.iteration_time,
+                    stages: t.plan.plan.stages.len(),
+                    value: t,
+                })
             })
             .map_err(|e| format!("microbatches=auto: {e}"))?;
             (trial, Some(MicrobatchSearch { global_batch, trials }))
@@ -267,7 +291,13 @@ pub struct StageShardings {
 
 /// Each stage of `plan` planned again (the intra-op plan the DP priced) on the exported graph
 /// (one microbatch), indexed by the entry's ops, for the stage functions.
-pub fn stage_shardings(graph: &Graph, step: Option<&TrainStep>, assignment: &LayerAssignment, opts: &DriverOptions, plan: &PipelinePlan) -> Result<Vec<StageShardings>, String> {
+pub fn stage_shardings(
+    graph: &Graph,
+    step: Option<&TrainStep>,
+    assignment: &LayerAssignment,
+    opts: &DriverOptions,
+    plan: &PipelinePlan,
+) -> Result<Vec<StageShardings>, String> {
     let context = PlanContext { graph, step, assignment, batch: None, opts, cluster_shape: opts.cluster_shape() };
     let oracle = context.oracle(graph)?;
     let mut stage_plans = Vec::with_capacity(plan.plan.stages.len());
@@ -286,7 +316,9 @@ pub fn stage_shardings(graph: &Graph, step: Option<&TrainStep>, assignment: &Lay
         let mut input_specs = HashMap::new();
         let mut arg_specs = HashMap::new();
         for (input, strategy) in evaluation.stage.inputs.iter().zip(&evaluation.plan.args) {
-            let Some(spec) = strategy.as_ref().and_then(|s| s.result_specs.first().cloned().flatten()) else { continue };
+            let Some(spec) = strategy.as_ref().and_then(|s| s.result_specs.first().cloned().flatten()) else {
+                continue;
+            };
             match input {
                 StageInput::Value { op, result } => {
                     input_specs.insert((*op, *result), spec);
@@ -315,7 +347,14 @@ pub fn stage_shardings(graph: &Graph, step: Option<&TrainStep>, assignment: &Lay
 }
 
 /// The pass's remark: the stages, B and how it was chosen, the modeled iteration time.
-pub fn summary(pass: &str, plan: &PipelinePlan, layers: usize, layer_choice: &str, opts: &DriverOptions, search: Option<&MicrobatchSearch>) -> String {
+pub fn summary(
+    pass: &str,
+    plan: &PipelinePlan,
+    layers: usize,
+    layer_choice: &str,
+    opts: &DriverOptions,
+    search: Option<&MicrobatchSearch>,
+) -> String {
     let stages: Vec<String> = plan
         .plan
         .stages
@@ -437,10 +476,10 @@ impl<'a> PlanContext<'a> {
         TableOptions {
             shapes: self.opts.shapes,
             threads: self.opts.threads.max(1),
-            imbalance: self
-                .opts
-                .imbalance_tolerance
-                .map(|tolerance| ImbalancePrune { layer_flops: self.assignment.clustering.layer_flops.clone(), tolerance }),
+            imbalance: self.opts.imbalance_tolerance.map(|tolerance| ImbalancePrune {
+                layer_flops: self.assignment.clustering.layer_flops.clone(),
+                tolerance,
+            }),
             progress: true,
         }
     }
@@ -458,7 +497,8 @@ impl<'a> PlanContext<'a> {
             ..OracleOptions::default()
         };
         let oracle =
-            GraphStageOracle::new(graph, layers.layer_of.clone(), self.step, self.opts.cluster.clone(), oracle_options).ok()?;
+            GraphStageOracle::new(graph, layers.layer_of.clone(), self.step, self.opts.cluster.clone(), oracle_options)
+                .ok()?;
         let signatures = oracle.layer_signatures();
         let cached = CachedCost::with_signatures(oracle, signatures).with_composition(self.opts.compose_stages);
         let table_options = TableOptions { imbalance: None, progress: false, ..self.table_options() };

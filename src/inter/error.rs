@@ -21,12 +21,7 @@ pub enum InterError {
     /// `bottleneck_layer` / `bottleneck_memory`: the layer whose cheapest covering stage needs
     /// the most memory per device, and that amount (when the cost table had any entry for it).
     #[error("no stage plan: {detail}")]
-    NoStagePlan {
-        detail: String,
-        mem_device: f64,
-        bottleneck_layer: Option<usize>,
-        bottleneck_memory: Option<f64>,
-    },
+    NoStagePlan { detail: String, mem_device: f64, bottleneck_layer: Option<usize>, bottleneck_memory: Option<f64> },
 
     /// The submesh shapes of a plan cannot be laid out on the cluster's devices.
     #[error("placement failed: {0}")]

@@ -33,13 +33,13 @@
 //!
 //! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
-use super::stage_cost::{StageCost, StageCostResult, StageFloor};
-use super::stage_floor::FloorData;
+use super::error::InterError;
 pub use super::layer_signature::layer_signatures;
 use super::layer_signature::signatures;
-pub use super::stage_graph::{StageGraph, StageInput};
-use super::error::InterError;
 use super::progress::Progress;
+use super::stage_cost::{StageCost, StageCostResult, StageFloor};
+use super::stage_floor::FloorData;
+pub use super::stage_graph::{StageGraph, StageInput};
 use super::submesh::{logical_meshes, SubmeshShape};
 use super::train_step::{Phase, TrainStep};
 use crate::cluster::mesh::{DeviceMesh, PhysicalSubmesh};
@@ -170,7 +170,10 @@ impl<'g> GraphStageOracle<'g> {
         }
         if let Some(step) = step {
             if step.phase.len() != n {
-                return Err(InterError::InvalidInput(format!("the train step describes {} ops, the graph has {n}", step.phase.len())));
+                return Err(InterError::InvalidInput(format!(
+                    "the train step describes {} ops, the graph has {n}",
+                    step.phase.len()
+                )));
             }
         }
         cluster.validate().map_err(|e| InterError::InvalidInput(e.to_string()))?;
@@ -266,7 +269,12 @@ impl<'g> GraphStageOracle<'g> {
     }
 
     /// Plans `layers` on `submesh` viewed as `logical_mesh` (see the module doc).
-    pub fn evaluate(&self, layers: Range<usize>, submesh: SubmeshShape, logical_mesh: [usize; 2]) -> Result<StageEvaluation, String> {
+    pub fn evaluate(
+        &self,
+        layers: Range<usize>,
+        submesh: SubmeshShape,
+        logical_mesh: [usize; 2],
+    ) -> Result<StageEvaluation, String> {
         let stage = self.stage_graph(layers).map_err(|e| e.to_string())?;
         let parts = self.plan_stage(&stage, submesh, logical_mesh, self.options.allow_replicated_parameters)?;
         Ok(StageEvaluation {
@@ -300,7 +308,10 @@ impl<'g> GraphStageOracle<'g> {
         let plan = plan_intra_op(&stage.graph, &options).map_err(|e| match e {
             PlanError::Op { op, message } => {
                 let original = stage.ops.get(op).copied().unwrap_or(op);
-                format!("op {original} ({}): {message}", self.graph.ops().get(original).map_or("?", |o| o.name.as_str()))
+                format!(
+                    "op {original} ({}): {message}",
+                    self.graph.ops().get(original).map_or("?", |o| o.name.as_str())
+                )
             }
             PlanError::OutOfMemory { budget, least_memory, .. } => {
                 format!("needs {least_memory} bytes per device, budget {budget}")
@@ -334,7 +345,14 @@ impl<'g> GraphStageOracle<'g> {
     }
 
     /// What the stage pays per microbatch to hand the values other layers read to their stages.
-    fn transfer_seconds(&self, stage: &StageGraph, plan: &IntraPlan, submesh: SubmeshShape, logical_mesh: [usize; 2], mode: crate::resharding::Mode) -> Result<f64, String> {
+    fn transfer_seconds(
+        &self,
+        stage: &StageGraph,
+        plan: &IntraPlan,
+        submesh: SubmeshShape,
+        logical_mesh: [usize; 2],
+        mode: crate::resharding::Mode,
+    ) -> Result<f64, String> {
         use super::stage_transfers::{mirror_transfer_seconds, SentValue};
         let layers = stage.ops.iter().map(|&op| self.layer_of[op]);
         let (first, last) = (layers.clone().min().unwrap_or(0), layers.max().unwrap_or(0));
@@ -347,7 +365,11 @@ impl<'g> GraphStageOracle<'g> {
                 let spec = plan.ops.get(position).and_then(|s| s.result_specs.get(result)).and_then(Option::as_ref);
                 let tensor = self.graph.ops()[op].results.get(result).and_then(ValueType::tensor);
                 if let (true, Some(spec), Some(tensor)) = (elsewhere, spec, tensor) {
-                    sent.push(SentValue { shape: &tensor.shape, element_bytes: u64::from(tensor.element.bits().div_ceil(8)), spec });
+                    sent.push(SentValue {
+                        shape: &tensor.shape,
+                        element_bytes: u64::from(tensor.element.bits().div_ceil(8)),
+                        spec,
+                    });
                 }
             }
         }
@@ -375,7 +397,11 @@ impl<'g> GraphStageOracle<'g> {
             .filter(|(_, input)| matches!(input, StageInput::Arg(a) if self.graph.args[*a].is_donated()))
             .map(|(j, _)| {
                 let bytes = plan.args[j].as_ref().map_or(0, |s| s.result_bytes_per_device) as f64;
-                if forward_read[j] { 2.0 * bytes } else { bytes }
+                if forward_read[j] {
+                    2.0 * bytes
+                } else {
+                    bytes
+                }
             })
             .sum()
     }
@@ -405,10 +431,9 @@ impl<'g> GraphStageOracle<'g> {
         }
         kept.iter()
             .map(|value| match *value {
-                ValueRef::Arg(j) => plan.args[j].as_ref().map_or_else(
-                    || stage.graph.args[j].ty.byte_size(),
-                    |s| s.result_bytes_per_device,
-                ),
+                ValueRef::Arg(j) => plan.args[j]
+                    .as_ref()
+                    .map_or_else(|| stage.graph.args[j].ty.byte_size(), |s| s.result_bytes_per_device),
                 ValueRef::Op { op, result } => {
                     let total = stage.graph.ops()[op].results.get(result).map_or(0, ValueType::byte_size);
                     match plan.ops[op].result_specs.get(result).and_then(Option::as_ref) {
@@ -489,8 +514,8 @@ mod tests {
     use crate::inter::layer_assignment::assign_layers;
     use crate::inter::tests::graphs::tanh_mlp_step;
     use crate::inter::train_step::analyze;
-    use crate::ir::cost::op_cost;
     use crate::inter::{plan_pipeline_parallel, CachedCost, ClusterShape, StageDpOptions, TableOptions};
+    use crate::ir::cost::op_cost;
 
     fn cluster() -> Cluster {
         Cluster::load("p3.16xlarge-x1").unwrap()
@@ -544,9 +569,11 @@ mod tests {
         }
         for (r, &(op, result)) in stage.outputs.iter().enumerate() {
             assert_eq!(stage.graph.returned[r], ValueRef::Op { op: stage.ops.binary_search(&op).unwrap(), result });
-            let read_outside = graph.ops().iter().enumerate().any(|(i, user)| {
-                !ops.contains(&i) && user.operands.contains(&ValueRef::Op { op, result })
-            });
+            let read_outside = graph
+                .ops()
+                .iter()
+                .enumerate()
+                .any(|(i, user)| !ops.contains(&i) && user.operands.contains(&ValueRef::Op { op, result }));
             assert!(read_outside || graph.returned.contains(&ValueRef::Op { op, result }));
         }
         // Layer 1 holds w_1, the loss and w_1's update: the donated w_1 stays aliased to the
@@ -554,8 +581,17 @@ mod tests {
         assert!(!stage.inputs.contains(&StageInput::Arg(0)));
         let j = stage.inputs.iter().position(|i| *i == StageInput::Arg(1)).expect("w_1 is an input");
         let r = stage.graph.args[j].aliased_output().expect("w_1 stays aliased");
-        assert_eq!(stage.outputs[r], match graph.returned[1] { ValueRef::Op { op, result } => (op, result), _ => unreachable!() });
-        let loss = match graph.returned[2] { ValueRef::Op { op, result } => (op, result), _ => unreachable!() };
+        assert_eq!(
+            stage.outputs[r],
+            match graph.returned[1] {
+                ValueRef::Op { op, result } => (op, result),
+                _ => unreachable!(),
+            }
+        );
+        let loss = match graph.returned[2] {
+            ValueRef::Op { op, result } => (op, result),
+            _ => unreachable!(),
+        };
         assert!(stage.outputs.contains(&loss));
     }
 
@@ -572,10 +608,13 @@ mod tests {
         for (a, input) in whole.inputs.iter().enumerate() {
             let StageInput::Arg(original) = *input else { panic!("the whole graph has no values from elsewhere") };
             let expected = graph.args[original].aliased_output().map(|r| graph.returned[r]);
-            assert_eq!(whole.graph.args[a].aliased_output().map(|r| whole.graph.returned[r]).map(|v| match v {
-                ValueRef::Op { op, result } => ValueRef::Op { op: whole.ops[op], result },
-                other => other,
-            }), expected);
+            assert_eq!(
+                whole.graph.args[a].aliased_output().map(|r| whole.graph.returned[r]).map(|v| match v {
+                    ValueRef::Op { op, result } => ValueRef::Op { op: whole.ops[op], result },
+                    other => other,
+                }),
+                expected
+            );
         }
     }
 
@@ -586,7 +625,8 @@ mod tests {
             let o = oracle(&graph, 3, train);
             for (devices, mesh) in [(4, [2, 2]), (4, [1, 4]), (2, [1, 2])] {
                 let e = o.evaluate(0..3, sub(devices), mesh).unwrap();
-                let device_mesh = DeviceMesh::from_submesh(o.cluster(), &PhysicalSubmesh::new(1, devices), mesh).unwrap();
+                let device_mesh =
+                    DeviceMesh::from_submesh(o.cluster(), &PhysicalSubmesh::new(1, devices), mesh).unwrap();
                 let whole = plan_intra_op(&graph, &o.intra_options(device_mesh)).unwrap();
                 assert!(close(e.plan.objective, whole.objective), "{} vs {}", e.plan.objective, whole.objective);
                 assert!(close(e.compute_seconds + e.communication_seconds + e.resharding_seconds, e.cost.latency));
@@ -662,7 +702,10 @@ mod tests {
         let step = analyze(&graph).unwrap();
         let layer_of = layers_of(&graph, Some(&step), 2);
         // Break a matmul of the last layer.
-        let bad = (0..graph.ops().len()).rev().find(|&i| layer_of[i] == 1 && graph.ops()[i].short_name() == "dot_general").unwrap();
+        let bad = (0..graph.ops().len())
+            .rev()
+            .find(|&i| layer_of[i] == 1 && graph.ops()[i].short_name() == "dot_general")
+            .unwrap();
         graph.body.ops[bad].attrs.clear();
         let o = GraphStageOracle::new(&graph, layer_of, Some(&step), cluster(), OracleOptions::default()).unwrap();
         assert!(!o.cost_options(0..1, sub(2)).is_empty());
@@ -698,7 +741,11 @@ mod tests {
             }
         }
         // Without the option, or with replicated parameters forbidden anyway, one plan each.
-        let forbidden = OracleOptions { sharded_params_variant: true, allow_replicated_parameters: false, ..OracleOptions::default() };
+        let forbidden = OracleOptions {
+            sharded_params_variant: true,
+            allow_replicated_parameters: false,
+            ..OracleOptions::default()
+        };
         let f = GraphStageOracle::new(&graph, layer_of, Some(&step), cluster(), forbidden).unwrap();
         assert_eq!(f.cost_options(0..2, sub(2)).len(), plain.cost_options(0..2, sub(2)).len());
     }
@@ -718,7 +765,10 @@ mod tests {
         assert!(GraphStageOracle::new(&graph, vec![0; n - 1], None, cluster(), OracleOptions::default()).is_err());
         let mut gap = vec![0; n];
         gap[n - 1] = 2;
-        assert!(GraphStageOracle::new(&graph, gap, None, cluster(), OracleOptions::default()).is_err(), "layer 1 is empty");
+        assert!(
+            GraphStageOracle::new(&graph, gap, None, cluster(), OracleOptions::default()).is_err(),
+            "layer 1 is empty"
+        );
         assert!(layer_signatures(&graph, &[0], None).is_err());
     }
 
@@ -734,7 +784,8 @@ mod tests {
         assert_eq!(layer_signatures(&graph, &layer_of, Some(&step)).unwrap(), sig, "deterministic");
         // Any change of an op's name, attributes or types changes its layer's signature only.
         let mut changed = graph.clone();
-        let op = (0..changed.ops().len()).find(|&i| layer_of[i] == 2 && changed.ops()[i].short_name() == "tanh").unwrap();
+        let op =
+            (0..changed.ops().len()).find(|&i| layer_of[i] == 2 && changed.ops()[i].short_name() == "tanh").unwrap();
         changed.body.ops[op].name = "stablehlo.logistic".into();
         let other = layer_signatures(&changed, &layer_of, Some(&step)).unwrap();
         assert_eq!((other[0], other[1], other[3]), (sig[0], sig[1], sig[3]));

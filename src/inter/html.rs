@@ -136,7 +136,10 @@ fn device_grid(h: &mut String, r: &InterReport) {
                         );
                     }
                     None => {
-                        let _ = write!(h, "<td class=\"dev idle\" data-device=\"{id}\" title=\"device {id}: unused\">{id}</td>");
+                        let _ = write!(
+                            h,
+                            "<td class=\"dev idle\" data-device=\"{id}\" title=\"device {id}: unused\">{id}</td>"
+                        );
                     }
                 }
             }
@@ -335,7 +338,13 @@ pub(crate) fn si(x: f64) -> String {
     }
     let (scale, prefix) = PREFIXES.iter().copied().find(|(p, _)| x.abs() >= *p).unwrap_or((1.0, ""));
     let v = x / scale;
-    let prec = if v.abs() >= 100.0 { 0 } else if v.abs() >= 10.0 { 1 } else { 2 };
+    let prec = if v.abs() >= 100.0 {
+        0
+    } else if v.abs() >= 10.0 {
+        1
+    } else {
+        2
+    };
     format!("{}{prefix}", num(v, prec))
 }
 

@@ -7,7 +7,9 @@
 //! stage cost oracle (graph_oracle.rs), which needs them without MLIR.
 
 use super::cluster_graph::{OpNode, Operand, ValueRef};
-use super::clustering::{cluster_operators, describe_clustering, equal_operator_boundaries, ClusterOptions, Clustering};
+use super::clustering::{
+    cluster_operators, describe_clustering, equal_operator_boundaries, ClusterOptions, Clustering,
+};
 use super::error::InterError;
 use super::train_step::{Phase, TrainStep};
 use crate::ir::cost::op_cost_in_block;
@@ -137,7 +139,11 @@ pub fn user_layer_of(location: &str) -> Option<u64> {
 /// layer, unmarked ones the layer of the op before them (the first marked layer at the start);
 /// every other op is placed as in [`assign_layers`]. `Ok(None)` when no op is marked. Marked
 /// layers must appear in program order, each as one contiguous run.
-pub fn user_layers(graph: &Graph, step: Option<&TrainStep>, delta: f64) -> Result<Option<LayerAssignment>, LayerAssignmentError> {
+pub fn user_layers(
+    graph: &Graph,
+    step: Option<&TrainStep>,
+    delta: f64,
+) -> Result<Option<LayerAssignment>, LayerAssignmentError> {
     let clustered = clustered_ops(graph, step);
     let marks: Vec<Option<u64>> = clustered.iter().map(|&op| user_layer_of(&graph.ops()[op].location)).collect();
     let Some(first) = marks.iter().flatten().next().copied() else { return Ok(None) };
@@ -195,7 +201,9 @@ fn place_all_ops(n: usize, step: Option<&TrainStep>, clustered: &[usize], cluste
     for index in 0..n {
         let layer = match (step, clustered_layer[index]) {
             (_, Some(layer)) => layer,
-            (Some(step), None) => step.anchor[index].and_then(|a| clustered_layer.get(a).copied().flatten()).unwrap_or(previous),
+            (Some(step), None) => {
+                step.anchor[index].and_then(|a| clustered_layer.get(a).copied().flatten()).unwrap_or(previous)
+            }
             (None, None) => previous,
         };
         previous = layer;
@@ -230,7 +238,8 @@ pub(crate) mod tests {
             }
         }
         // One matmul per layer, and each weight update lands with the matmul reading it.
-        let dots: Vec<usize> = forward.iter().copied().filter(|&i| graph.ops()[i].short_name() == "dot_general").collect();
+        let dots: Vec<usize> =
+            forward.iter().copied().filter(|&i| graph.ops()[i].short_name() == "dot_general").collect();
         assert_eq!(dots.iter().map(|&d| a.layer_of[d]).collect::<Vec<_>>(), vec![0, 1, 2]);
     }
 
@@ -252,7 +261,8 @@ pub(crate) mod tests {
             .filter(|&i| step.phase[i] == Phase::Forward && graph.ops()[i].short_name() == "dot_general")
             .collect();
         for (k, &d) in dots.iter().enumerate() {
-            graph.body.ops[d].location = format!("loc(\"jit(step)/jvp(alpa_layer_{})/dot_general\")", if k < 2 { 7 } else { 9 });
+            graph.body.ops[d].location =
+                format!("loc(\"jit(step)/jvp(alpa_layer_{})/dot_general\")", if k < 2 { 7 } else { 9 });
         }
         let a = user_layers(&graph, Some(&step), 1.0).unwrap().unwrap();
         assert_eq!(a.num_layers(), 2);

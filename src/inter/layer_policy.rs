@@ -3,7 +3,9 @@
 //! or with `auto`'s count from the heavy ops and the devices. Shared by alpa-cluster-layers and
 //! alpa-inter-op-stage.
 
-use super::layer_assignment::{assign_layers, clustered_ops, user_layers, LayerAssignment, LayerAssignmentError, USER_LAYER_MARKER};
+use super::layer_assignment::{
+    assign_layers, clustered_ops, user_layers, LayerAssignment, LayerAssignmentError, USER_LAYER_MARKER,
+};
 use super::train_step::TrainStep;
 use super::{AutoFallback, AutoLayers, ClusterOptions, Clustering, LayerCount};
 use crate::intra::merge::is_heavy;

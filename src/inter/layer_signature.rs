@@ -92,7 +92,10 @@ pub fn layer_signatures(graph: &Graph, layer_of: &[usize], step: Option<&TrainSt
     }
     let phase = match step {
         Some(s) if s.phase.len() != n => {
-            return Err(InterError::InvalidInput(format!("the train step describes {} ops, the graph has {n}", s.phase.len())))
+            return Err(InterError::InvalidInput(format!(
+                "the train step describes {} ops, the graph has {n}",
+                s.phase.len()
+            )))
         }
         Some(s) => Some(s.phase.as_slice()),
         None => None,
@@ -166,9 +169,13 @@ pub(super) fn signatures(graph: &Graph, layer_of: &[usize], layers: usize, phase
         op.regions.len().hash(h);
         op.regions.iter().for_each(|r| hash_region(r, h));
     }
-    hashers.iter().zip(&count).map(|(h, c)| {
-        let mut h = Fnv(h.finish());
-        c.hash(&mut h);
-        h.finish()
-    }).collect()
+    hashers
+        .iter()
+        .zip(&count)
+        .map(|(h, c)| {
+            let mut h = Fnv(h.finish());
+            c.hash(&mut h);
+            h.finish()
+        })
+        .collect()
 }

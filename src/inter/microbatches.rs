@@ -77,8 +77,10 @@ pub fn search_microbatches<T>(
     match best {
         Some((b, _, value)) => Ok((b, value, trials)),
         None => {
-            let reasons: Vec<String> =
-                trials.iter().map(|t| format!("B = {}: {}", t.microbatches, t.note.as_deref().unwrap_or("?"))).collect();
+            let reasons: Vec<String> = trials
+                .iter()
+                .map(|t| format!("B = {}: {}", t.microbatches, t.note.as_deref().unwrap_or("?")))
+                .collect();
             Err(InterError::InvalidInput(format!("no microbatch count has a plan ({})", reasons.join("; "))))
         }
     }

@@ -25,33 +25,32 @@
 //! - Brute force references for tests: [`brute_force_stage_plan`], [`brute_force_clustering`].
 
 mod baselines;
-pub mod train_step;
 mod brute;
 mod cache;
 mod cluster_auto;
 mod cluster_brute;
 mod cluster_graph;
-mod compose;
 mod clustering;
+mod compose;
+pub mod driver;
 mod error;
 mod graph_oracle;
-mod layer_signature;
-mod stage_graph;
-mod layer_assignment;
 mod html;
+mod layer_assignment;
+pub mod layer_policy;
+mod layer_signature;
 mod memory;
 mod microbatches;
 mod pipeline;
 mod placement;
 mod plan;
-mod progress;
 pub mod program;
-pub mod driver;
-pub mod layer_policy;
+mod progress;
 mod report;
 mod stage_cost;
 mod stage_dp;
 mod stage_floor;
+mod stage_graph;
 mod stage_moves;
 mod stage_table;
 pub mod stage_transfers;
@@ -60,6 +59,7 @@ mod table;
 mod table_prune;
 #[cfg(test)]
 pub(crate) mod tests;
+pub mod train_step;
 
 pub use baselines::{
     best_megatron, equal_layer, equal_layer_equal_mesh, inter_op_only, intra_op_only, megatron_grid, standard_submesh,
@@ -70,23 +70,28 @@ pub use cache::{CachedCost, QueryStats, RangeKey};
 pub use cluster_brute::{brute_force_clustering, CLUSTER_BRUTE_MAX_OPS};
 pub use cluster_graph::{layer_comm, OpNode, Operand, ValueRef};
 pub use clustering::{
-    cluster_operators, describe_clustering, equal_operator_boundaries, AutoFallback, AutoLayers, AutoTrial, ClusterOptions, Clustering,
-    LayerCount,
+    cluster_operators, describe_clustering, equal_operator_boundaries, AutoFallback, AutoLayers, AutoTrial,
+    ClusterOptions, Clustering, LayerCount,
 };
-pub use stage_cost::{FnCost, StageCost, StageCostResult, StageFloor};
 pub use error::InterError;
-pub use graph_oracle::{layer_signatures, GraphStageOracle, OracleOptions, QueryFailure, StageEvaluation, StageGraph, StageInput};
-pub use layer_assignment::{assign_layers, equal_operator_layers, user_layer_of, user_layers, USER_LAYER_MARKER, clustered_ops, clustering_ops, LayerAssignment, LayerAssignmentError};
+pub use graph_oracle::{
+    layer_signatures, GraphStageOracle, OracleOptions, QueryFailure, StageEvaluation, StageGraph, StageInput,
+};
 pub use html::{esc as html_escape, render_html, PALETTE};
+pub use layer_assignment::{
+    assign_layers, clustered_ops, clustering_ops, equal_operator_layers, user_layer_of, user_layers, LayerAssignment,
+    LayerAssignmentError, USER_LAYER_MARKER,
+};
 pub use memory::{fits, max_fitting_depth, stage_memory, Schedule};
 pub use microbatches::{microbatch_candidates, search_microbatches, MicrobatchTrial, Planned};
 pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan};
 pub use placement::place_stages;
 pub use plan::{best_fitting, evaluate_stages, pipeline_time, PlannedStage, StageDpOptions, StagePlan};
 pub use report::{
-    BaselineStage, BaselineStatus, InterReport, LayerWork, MegatronDegrees, MicrobatchSearch, ReportBaseline, ReportCluster, ReportExtras,
-    ReportOptions, ReportStage, BASELINE_NAMES, MAX_GRID_DEVICES,
+    BaselineStage, BaselineStatus, InterReport, LayerWork, MegatronDegrees, MicrobatchSearch, ReportBaseline,
+    ReportCluster, ReportExtras, ReportOptions, ReportStage, BASELINE_NAMES, MAX_GRID_DEVICES,
 };
+pub use stage_cost::{FnCost, StageCost, StageCostResult, StageFloor};
 pub use stage_dp::{solve_stage_dp, solve_stage_dp_filtered, DpStats, StageDpResult};
 pub use submesh::{logical_meshes, submesh_shapes, ClusterShape, SubmeshShape, SubmeshSpace};
 pub use table::{CostTable, ImbalancePrune, TableOptions};

@@ -1,10 +1,10 @@
 //! The whole inter-op search on layers: cost table, stage DP, placement.
 
 use super::cache::{CachedCost, QueryStats};
-use super::stage_cost::StageCost;
 use super::error::InterError;
 use super::placement::place_stages;
 use super::plan::{StageDpOptions, StagePlan};
+use super::stage_cost::StageCost;
 use super::stage_dp::{solve_stage_dp, solve_stage_dp_filtered, DpStats, StageDpResult};
 use super::submesh::{placeable_families, ClusterShape};
 use super::table::{CostTable, TableOptions};

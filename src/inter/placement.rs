@@ -83,7 +83,12 @@ pub(crate) fn place_first_fit(
 }
 
 /// Devices for given host choices: in placement order, the lowest free devices of each host.
-fn assign(cluster: ClusterShape, submeshes: &[SubmeshShape], order: &[usize], hosts_of: &[Vec<usize>]) -> Vec<Vec<usize>> {
+fn assign(
+    cluster: ClusterShape,
+    submeshes: &[SubmeshShape],
+    order: &[usize],
+    hosts_of: &[Vec<usize>],
+) -> Vec<Vec<usize>> {
     let m = cluster.devices_per_host;
     let mut next = vec![0usize; cluster.hosts];
     let mut out = vec![Vec::new(); submeshes.len()];

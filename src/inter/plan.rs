@@ -3,8 +3,8 @@
 //!
 //! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
-use super::stage_cost::StageCostResult;
 use super::memory::{fits, stage_memory, Schedule};
+use super::stage_cost::StageCostResult;
 use super::submesh::SubmeshShape;
 use super::table::CostTable;
 use serde::Serialize;
@@ -115,19 +115,23 @@ pub fn pipeline_time(sum_latency: f64, max_latency: f64, microbatches: usize) ->
 
 /// The fastest option of `options` that fits at `depth` (first on ties).
 pub fn best_fitting(options: &[StageCostResult], depth: usize, opts: &StageDpOptions) -> Option<StageCostResult> {
-    options
-        .iter()
-        .filter(|o| fits(o, depth, opts.microbatches, opts.schedule, opts.mem_device))
-        .fold(None, |best: Option<StageCostResult>, o| match best {
+    options.iter().filter(|o| fits(o, depth, opts.microbatches, opts.schedule, opts.mem_device)).fold(
+        None,
+        |best: Option<StageCostResult>, o| match best {
             Some(b) if b.latency <= o.latency => Some(b),
             _ => Some(*o),
-        })
+        },
+    )
 }
 
 /// Evaluates a given cut (`(layer range, shape index)` in pipeline order): `None` unless the
 /// ranges tile 0..L, the submeshes use exactly all devices and every stage has an option that
 /// fits in memory at its depth (and the cross-stage transfer, if any, covers the layers).
-pub fn evaluate_stages(table: &CostTable, stages: &[(Range<usize>, usize)], opts: &StageDpOptions) -> Option<StagePlan> {
+pub fn evaluate_stages(
+    table: &CostTable,
+    stages: &[(Range<usize>, usize)],
+    opts: &StageDpOptions,
+) -> Option<StagePlan> {
     let mut next = 0;
     let mut devices = 0;
     let mut choices = Vec::with_capacity(stages.len());

@@ -27,7 +27,6 @@ use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::types::ValueType;
 use std::collections::{BTreeSet, HashMap};
 
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FunctionKind {
     Forward,
@@ -117,11 +116,15 @@ pub enum ProgramError {
 impl std::fmt::Display for ProgramError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ProgramError::Capture { .. } => write!(f, "this op's regions use values from outside the op; it cannot move into a stage function"),
+            ProgramError::Capture { .. } => {
+                write!(f, "this op's regions use values from outside the op; it cannot move into a stage function")
+            }
             ProgramError::Order { function, needs } => {
                 write!(f, "the stage assignment makes {function} need {needs} before the schedule computes it")
             }
-            ProgramError::BadBatchDim { arg, dim } => write!(f, "argument {arg} has alpa.batch_dim = {dim}, not one of its dims (or -1)"),
+            ProgramError::BadBatchDim { arg, dim } => {
+                write!(f, "argument {arg} has alpa.batch_dim = {dim}, not one of its dims (or -1)")
+            }
         }
     }
 }
@@ -434,9 +437,8 @@ fn schedule_calls(
 /// microbatch for an accumulated value read by an apply function).
 fn check_order(p: &PipelineProgram) -> Result<(), ProgramError> {
     let mut done: BTreeSet<(usize, Option<usize>)> = BTreeSet::new();
-    let all_microbatches_done = |done: &BTreeSet<(usize, Option<usize>)>, f: usize| {
-        (0..p.microbatches).all(|k| done.contains(&(f, Some(k))))
-    };
+    let all_microbatches_done =
+        |done: &BTreeSet<(usize, Option<usize>)>, f: usize| (0..p.microbatches).all(|k| done.contains(&(f, Some(k))));
     for call in &p.calls {
         let function = &p.functions[call.function];
         for &v in &function.inputs {

@@ -92,7 +92,10 @@ pub struct LayerWork {
 
 impl LayerWork {
     pub fn from_clustering(c: &Clustering) -> Self {
-        LayerWork { ops: c.boundaries.windows(2).map(|w| w[1].saturating_sub(w[0])).collect(), flops: c.layer_flops.clone() }
+        LayerWork {
+            ops: c.boundaries.windows(2).map(|w| w[1].saturating_sub(w[0])).collect(),
+            flops: c.layer_flops.clone(),
+        }
     }
 }
 
@@ -207,7 +210,8 @@ pub struct InterReport {
 }
 
 /// Baseline names, in report order.
-pub const BASELINE_NAMES: [&str; 5] = ["equal-operator", "equal-layer", "intra-op only", "inter-op only", "best Megatron"];
+pub const BASELINE_NAMES: [&str; 5] =
+    ["equal-operator", "equal-layer", "intra-op only", "inter-op only", "best Megatron"];
 
 impl InterReport {
     /// The report of `plan`, with the baselines recomputed from `table` under `opts` (the
@@ -363,7 +367,12 @@ pub(crate) fn ratio(a: f64, b: f64) -> Option<f64> {
     (a.is_finite() && b.is_finite() && b > 0.0).then(|| a / b)
 }
 
-fn baselines(table: &CostTable, opts: &StageDpOptions, equal_operator: Option<&StagePlan>, t: f64) -> Vec<ReportBaseline> {
+fn baselines(
+    table: &CostTable,
+    opts: &StageDpOptions,
+    equal_operator: Option<&StagePlan>,
+    t: f64,
+) -> Vec<ReportBaseline> {
     let mut out = Vec::with_capacity(BASELINE_NAMES.len());
     let mut eq_op = baseline(BASELINE_NAMES[0], equal_operator, t);
     if equal_operator.is_none() {

@@ -77,9 +77,7 @@ where
     F: Fn(Range<usize>, SubmeshShape) -> Vec<StageCostResult>,
 {
     fn cost(&self, layers: Range<usize>, submesh: SubmeshShape) -> Option<StageCostResult> {
-        (self.0)(layers, submesh)
-            .into_iter()
-            .min_by(|a, b| a.latency.total_cmp(&b.latency))
+        (self.0)(layers, submesh).into_iter().min_by(|a, b| a.latency.total_cmp(&b.latency))
     }
     fn cost_options(&self, layers: Range<usize>, submesh: SubmeshShape) -> Vec<StageCostResult> {
         (self.0)(layers, submesh)

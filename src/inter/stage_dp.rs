@@ -190,7 +190,12 @@ fn no_plan(table: &CostTable, opts: &StageDpOptions, allow: &dyn Fn(Range<usize>
                 // A pair skipped as over memory needs at least its floor.
                 let floor = table.memory_floor(k..i, s);
                 from_floors |= floor.is_some();
-                for m in table.options(k..i, s).iter().map(|o| stage_memory(o, 1, opts.microbatches, opts.schedule)).chain(floor) {
+                for m in table
+                    .options(k..i, s)
+                    .iter()
+                    .map(|o| stage_memory(o, 1, opts.microbatches, opts.schedule))
+                    .chain(floor)
+                {
                     for n in &mut need[k..i] {
                         *n = n.min(m);
                     }
@@ -198,12 +203,8 @@ fn no_plan(table: &CostTable, opts: &StageDpOptions, allow: &dyn Fn(Range<usize>
             }
         }
     }
-    let (layer, memory) = need
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1.total_cmp(b.1))
-        .map(|(i, m)| (i, *m))
-        .unwrap_or((0, f64::INFINITY));
+    let (layer, memory) =
+        need.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(i, m)| (i, *m)).unwrap_or((0, f64::INFINITY));
     let detail = if memory.is_infinite() {
         format!("layer {layer} has no stage cost on any allowed submesh")
     } else if memory > opts.mem_device {

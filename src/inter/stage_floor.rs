@@ -60,7 +60,8 @@ impl FloorData {
                     }
                     ValueRef::Arg(a) if op_phase == Some(Phase::Backward) => activations[layer].push(a),
                     ValueRef::Op { op: producer, result }
-                        if op_phase == Some(Phase::Backward) && phase.is_some_and(|p| p[producer] == Phase::Forward) =>
+                        if op_phase == Some(Phase::Backward)
+                            && phase.is_some_and(|p| p[producer] == Phase::Forward) =>
                     {
                         activations[layer].push(first_result[producer] + result);
                     }

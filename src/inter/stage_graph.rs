@@ -62,12 +62,17 @@ impl StageGraph {
                     }
                     ValueRef::Op { op, result } if !in_stage(op) => {
                         if op >= index {
-                            return Err(InterError::InvalidInput(format!("op {index} reads op {op}, which is not before it")));
+                            return Err(InterError::InvalidInput(format!(
+                                "op {index} reads op {op}, which is not before it"
+                            )));
                         }
                         values.insert((op, result));
                     }
                     ValueRef::Arg(a) => {
-                        return Err(InterError::InvalidInput(format!("op {index} reads argument {a} of {}", graph.args.len())));
+                        return Err(InterError::InvalidInput(format!(
+                            "op {index} reads argument {a} of {}",
+                            graph.args.len()
+                        )));
                     }
                     _ => {}
                 }
@@ -105,9 +110,11 @@ impl StageGraph {
         let output_index: HashMap<(usize, usize), usize> = outputs.iter().enumerate().map(|(i, v)| (*v, i)).collect();
 
         let value_type = |op: usize, result: usize| {
-            graph.ops()[op].results.get(result).cloned().ok_or_else(|| {
-                InterError::InvalidInput(format!("op {op} has no result {result}"))
-            })
+            graph.ops()[op]
+                .results
+                .get(result)
+                .cloned()
+                .ok_or_else(|| InterError::InvalidInput(format!("op {op} has no result {result}")))
         };
         let mut stage_args = Vec::with_capacity(inputs.len());
         for input in &inputs {

@@ -43,7 +43,10 @@ pub(crate) fn build_moves(
             for (s, &shape) in table.shapes().iter().enumerate() {
                 // Pairs no plan can use stay out, so that the t_max candidates do not depend on
                 // whether the table builder planned them (table_prune.rs).
-                if shape.devices() > devices || !allow(k..i, shape) || !usable(&(k..i), shape.devices(), layers, devices) {
+                if shape.devices() > devices
+                    || !allow(k..i, shape)
+                    || !usable(&(k..i), shape.devices(), layers, devices)
+                {
                     continue;
                 }
                 let mut o: Vec<(f64, usize, usize)> = table

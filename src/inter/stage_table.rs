@@ -264,7 +264,8 @@ impl<'a> DpTable<'a> {
         if !total.is_finite() {
             return Err(internal());
         }
-        let mut class = (1..=self.deep).find(|&c| self.f[self.row(c, 0) * w + self.devices] == total).ok_or_else(internal)?;
+        let mut class =
+            (1..=self.deep).find(|&c| self.f[self.row(c, 0) * w + self.devices] == total).ok_or_else(internal)?;
         let (mut k, mut d) = (0, self.devices);
         let mut choices = Vec::new();
         while k < self.layers {
@@ -301,7 +302,8 @@ impl<'a> DpTable<'a> {
             return Err(internal());
         }
         Ok(StagePlan::from_choices(choices, self.opts))
-    }}
+    }
+}
 
 /// cur[j] = min(cur[j], lat + prev[j]) (slices aligned by the caller); whether any improved.
 fn relax(cur: &mut [f64], prev: &[f64], lat: f64) -> bool {

@@ -23,7 +23,13 @@ pub struct SentValue<'a> {
 
 /// Seconds per microbatch for a stage on `devices` devices (logical mesh `logical_mesh`) to send
 /// `values` to a mirror stage, under `mode`.
-pub fn mirror_transfer_seconds(values: &[SentValue], devices: usize, logical_mesh: [usize; 2], cluster: &Cluster, mode: Mode) -> Result<f64, String> {
+pub fn mirror_transfer_seconds(
+    values: &[SentValue],
+    devices: usize,
+    logical_mesh: [usize; 2],
+    cluster: &Cluster,
+    mode: Mode,
+) -> Result<f64, String> {
     let total = cluster.hosts * cluster.devices_per_host;
     if values.is_empty() || devices == 0 || devices >= total {
         return Ok(0.0);
@@ -63,7 +69,9 @@ mod tests {
         // The same tensor costs the planner's price exactly.
         let tensor = TensorDesc { shape: shape.to_vec(), element_bytes: 4 };
         let layout = |devices: Vec<usize>| Layout { devices, mesh: [1, 8], spec: sharded.clone() };
-        let direct = plan(&tensor, &layout((0..8).collect()), &layout((8..16).collect()), &cluster, Mode::SendRecv).unwrap().cost;
+        let direct = plan(&tensor, &layout((0..8).collect()), &layout((8..16).collect()), &cluster, Mode::SendRecv)
+            .unwrap()
+            .cost;
         assert_eq!(a, direct);
         assert_eq!(mirror_transfer_seconds(&[value(&sharded)], 16, [2, 8], &cluster, Mode::SendRecv).unwrap(), 0.0);
         assert_eq!(mirror_transfer_seconds(&[], 8, [1, 8], &cluster, Mode::SendRecv).unwrap(), 0.0);

@@ -145,9 +145,9 @@ mod tests {
         let shapes = submesh_shapes(ClusterShape::new(2, 4), SubmeshSpace::All);
         let text: Vec<String> = shapes.iter().map(|s| s.to_string()).collect();
         assert_eq!(text, ["1x1", "1x2", "1x4", "2x4"]);
-        let families = placeable_families(ClusterShape::new(2, 6), &submesh_shapes(ClusterShape::new(2, 6), SubmeshSpace::All));
-        let text: Vec<Vec<String>> =
-            families.iter().map(|f| f.iter().map(|s| s.to_string()).collect()).collect();
+        let families =
+            placeable_families(ClusterShape::new(2, 6), &submesh_shapes(ClusterShape::new(2, 6), SubmeshSpace::All));
+        let text: Vec<Vec<String>> = families.iter().map(|f| f.iter().map(|s| s.to_string()).collect()).collect();
         assert_eq!(text, [vec!["1x1", "1x2", "1x6", "2x6"], vec!["1x1", "1x3", "1x6", "2x6"]]);
     }
 }

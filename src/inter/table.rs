@@ -2,9 +2,9 @@
 //! options for it. Built once (sequentially or on worker threads) through a [`CachedCost`].
 
 use super::cache::CachedCost;
-use super::stage_cost::{StageCost, StageCostResult};
 use super::error::InterError;
 use super::progress::Progress;
+use super::stage_cost::{StageCost, StageCostResult};
 use super::submesh::{submesh_shapes, ClusterShape, SubmeshShape, SubmeshSpace};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -174,7 +174,16 @@ impl CostTable {
         let done_before = AtomicUsize::new(0);
         let mut results = Vec::new();
         for batch in [short, long] {
-            results.extend(query_parallel(oracle, &requests, &batch, &t.shapes, opts.threads, &progress, &done_before, total)?);
+            results.extend(query_parallel(
+                oracle,
+                &requests,
+                &batch,
+                &t.shapes,
+                opts.threads,
+                &progress,
+                &done_before,
+                total,
+            )?);
         }
         let mut done = vec![false; requests.len()];
         for (n, o) in results {

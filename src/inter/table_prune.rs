@@ -54,12 +54,21 @@ pub(crate) fn usable(range: &Range<usize>, stage_devices: usize, layers: usize, 
 /// The least pipeline depth of a stage ending at layer `end` of `layers`: a stage before the
 /// last has one after it.
 pub(crate) fn least_depth(end: usize, layers: usize) -> usize {
-    if end < layers { 2 } else { 1 }
+    if end < layers {
+        2
+    } else {
+        1
+    }
 }
 
 /// `floor` as an option (the DP on floors).
 fn as_option(floor: &StageFloor, devices: usize) -> StageCostResult {
-    StageCostResult { latency: floor.latency, mem_param: floor.mem_param, mem_act: floor.mem_act, logical_mesh: [1, devices] }
+    StageCostResult {
+        latency: floor.latency,
+        mem_param: floor.mem_param,
+        mem_act: floor.mem_act,
+        logical_mesh: [1, devices],
+    }
 }
 
 /// The least memory per device any option above `floor` needs at `depth` under the schedule.
@@ -205,7 +214,9 @@ pub(crate) fn build_pruned<C: StageCost + Sync>(
             let found = latency_cutoff(pipeline_time(r.plan.sum_latency, r.plan.max_latency, dp.microbatches), dp);
             if found < cutoff {
                 cutoff = found;
-                progress.say(|| format!("a plan of {:.6e} s: stages above {cutoff:.6e} s are not planned", r.plan.iteration_time));
+                progress.say(|| {
+                    format!("a plan of {:.6e} s: stages above {cutoff:.6e} s are not planned", r.plan.iteration_time)
+                });
             }
         }
     }

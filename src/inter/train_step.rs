@@ -52,7 +52,8 @@ impl std::fmt::Display for TrainStepError {
 fn find_loss(graph: &Graph) -> Option<usize> {
     let aliased: Vec<usize> = graph.args.iter().filter_map(|a| a.aliased_output()).collect();
     (0..graph.results.len()).rev().find(|&r| {
-        let scalar_float = matches!(&graph.results[r].ty, ValueType::Tensor(t) if t.rank() == 0 && t.element.is_float());
+        let scalar_float =
+            matches!(&graph.results[r].ty, ValueType::Tensor(t) if t.rank() == 0 && t.element.is_float());
         scalar_float && !aliased.contains(&r)
     })
 }
@@ -148,7 +149,8 @@ pub fn analyze(graph: &Graph) -> Result<TrainStep, TrainStepError> {
                         _ => None,
                     })
                     .max();
-                direct.or_else(|| ops[index].operands.iter().filter_map(|v| producer(*v)).filter_map(|p| anchor[p]).min())
+                direct
+                    .or_else(|| ops[index].operands.iter().filter_map(|v| producer(*v)).filter_map(|p| anchor[p]).min())
             }
             Phase::Update => None,
         };
@@ -156,7 +158,9 @@ pub fn analyze(graph: &Graph) -> Result<TrainStep, TrainStepError> {
     // An update op goes with the parameter whose new value it computes: from each donated
     // output back through the update ops, to the first forward op that reads the parameter.
     for (arg, param) in graph.args.iter().enumerate() {
-        let Some(op) = param.aliased_output().and_then(|r| graph.returned.get(r)).and_then(|v| producer(*v)) else { continue };
+        let Some(op) = param.aliased_output().and_then(|r| graph.returned.get(r)).and_then(|v| producer(*v)) else {
+            continue;
+        };
         if phase[op] == Phase::Update && anchor[op].is_none() {
             anchor[op] = first_forward_use(arg);
         }
@@ -196,7 +200,14 @@ mod tests {
     }
 
     fn op(name: &str, operands: Vec<ValueRef>, result: ValueType) -> OpNode {
-        OpNode { name: name.into(), location: String::new(), operands, results: vec![result], attrs: Attrs::new(), regions: vec![] }
+        OpNode {
+            name: name.into(),
+            location: String::new(),
+            operands,
+            results: vec![result],
+            attrs: Attrs::new(),
+            regions: vec![],
+        }
     }
 
     fn v(op: usize) -> ValueRef {
@@ -207,7 +218,7 @@ mod tests {
     fn sgd_step() -> Graph {
         let ops = vec![
             op("stablehlo.dot_general", vec![ValueRef::Arg(1), ValueRef::Arg(0)], t(&[4, 4])), // 0 fwd
-            op("stablehlo.tanh", vec![v(0)], t(&[4, 4])),                                     // 1 fwd
+            op("stablehlo.tanh", vec![v(0)], t(&[4, 4])),                                      // 1 fwd
             op("stablehlo.reduce", vec![v(1)], t(&[])),                                        // 2 fwd (loss)
             op("stablehlo.multiply", vec![v(1), v(1)], t(&[4, 4])),                            // 3 bwd
             op("stablehlo.subtract", vec![v(3)], t(&[4, 4])),                                  // 4 bwd

@@ -32,7 +32,8 @@ pub struct ShardOptions {
 
 impl ShardOptions {
     pub fn new(options: &AlpaIntraOpShardOptions) -> Result<ShardOptions, String> {
-        let mesh_config = mesh_config(&options.mesh, &options.cluster, &options.alpha, &options.beta, &options.logical_mesh)?;
+        let mesh_config =
+            mesh_config(&options.mesh, &options.cluster, &options.alpha, &options.beta, &options.logical_mesh)?;
         let format = parse_output_format(&options.format)?;
         let memory_budget = match options.memory_budget.trim() {
             "" => None,
@@ -63,7 +64,10 @@ impl ShardOptions {
     fn on_mesh(&self, mesh: &DeviceMesh, verbose: bool) -> IntraOptions {
         IntraOptions {
             mesh: mesh.clone(),
-            strategy: StrategyOptions { force_batch_dim_to_mesh_dim: self.force_batch_dim_to_mesh_dim, ..StrategyOptions::default() },
+            strategy: StrategyOptions {
+                force_batch_dim_to_mesh_dim: self.force_batch_dim_to_mesh_dim,
+                ..StrategyOptions::default()
+            },
             allow_replicated_parameters: self.allow_replicated_parameters,
             memory_budget: self.memory_budget,
             merge_trivial_ops: self.merge_trivial_ops,
@@ -94,7 +98,11 @@ pub fn plan_on_best_mesh(graph: &Graph, options: &ShardOptions) -> Result<BestMe
     for (index, mesh) in options.meshes.iter().enumerate() {
         match plan_intra_op(graph, &options.on_mesh(mesh, verbose)) {
             Ok(plan) => {
-                candidates.push(CandidateReport { shape: mesh.shape, objective: Some((plan.objective * 1e6).round() / 1e6), error: None });
+                candidates.push(CandidateReport {
+                    shape: mesh.shape,
+                    objective: Some((plan.objective * 1e6).round() / 1e6),
+                    error: None,
+                });
                 if best.as_ref().is_none_or(|(b, _)| plan.objective < b.objective) {
                     best = Some((plan, index));
                 }
@@ -103,7 +111,11 @@ pub fn plan_on_best_mesh(graph: &Graph, options: &ShardOptions) -> Result<BestMe
                 if out_of_memory.is_none_or(|(least, _)| least_memory < least) {
                     out_of_memory = Some((least_memory, cheapest_plan_memory));
                 }
-                candidates.push(CandidateReport { shape: mesh.shape, objective: None, error: Some("out of memory".into()) });
+                candidates.push(CandidateReport {
+                    shape: mesh.shape,
+                    objective: None,
+                    error: Some("out of memory".into()),
+                });
             }
             Err(other) => return Err(other),
         }
@@ -112,14 +124,19 @@ pub fn plan_on_best_mesh(graph: &Graph, options: &ShardOptions) -> Result<BestMe
         Some((plan, mesh_index)) => Ok(BestMeshPlan { plan, mesh_index, candidates }),
         None => {
             let (least_memory, cheapest_plan_memory) = out_of_memory.unwrap_or((f64::NAN, None));
-            Err(PlanError::OutOfMemory { budget: options.memory_budget.unwrap_or(0), least_memory, cheapest_plan_memory })
+            Err(PlanError::OutOfMemory {
+                budget: options.memory_budget.unwrap_or(0),
+                least_memory,
+                cheapest_plan_memory,
+            })
         }
     }
 }
 
 /// What the pass says when no mesh's plan fits the memory budget.
 pub fn out_of_memory_message(budget: u64, least_memory: f64, cheapest_plan_memory: Option<f64>) -> String {
-    let cheapest = cheapest_plan_memory.map_or(String::new(), |c| format!("; the cheapest plan needs {} per device", human_bytes(c.ceil() as u64)));
+    let cheapest = cheapest_plan_memory
+        .map_or(String::new(), |c| format!("; the cheapest plan needs {} per device", human_bytes(c.ceil() as u64)));
     format!(
         "no plan fits in memory-budget={} per device: the least-memory plan needs {} per device{cheapest}",
         human_bytes(budget),

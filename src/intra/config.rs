@@ -57,7 +57,9 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         "MiB" => 1024.0 * 1024.0,
         "GiB" => 1024.0 * 1024.0 * 1024.0,
         "TiB" => 1024.0f64.powi(4),
-        other => return Err(format!("unknown byte unit '{other}' in '{text}' (use B, KB, MB, GB, KiB, MiB, GiB, ...)")),
+        other => {
+            return Err(format!("unknown byte unit '{other}' in '{text}' (use B, KB, MB, GB, KiB, MiB, GiB, ...)"))
+        }
     };
     match number.trim().parse::<f64>() {
         Ok(n) if n.is_finite() && n > 0.0 => Ok((n * scale).round() as u64),

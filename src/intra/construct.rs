@@ -13,12 +13,12 @@
 
 use std::time::Instant;
 
-use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions};
 use super::group::group;
+use super::heuristic::{cheapest, polish_trees};
+use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions};
 use super::lagrange::Prices;
 use super::lns::{repair_peak, Budget, Rng};
 use super::model::{Model, ModelEdge};
-use super::heuristic::{cheapest, polish_trees};
 use super::search::Search;
 use super::tree::{tree_move, TreeScratch};
 
@@ -54,7 +54,11 @@ fn memory_only(m: &Model) -> Model {
     let zero = |c: &f64| if c.is_finite() { 0.0 } else { f64::INFINITY };
     Model {
         costs: m.costs.iter().map(|c| c.iter().map(zero).collect()).collect(),
-        edges: m.edges.iter().map(|e| ModelEdge { u: e.u, v: e.v, costs: e.costs.iter().map(zero).collect() }).collect(),
+        edges: m
+            .edges
+            .iter()
+            .map(|e| ModelEdge { u: e.u, v: e.v, costs: e.costs.iter().map(zero).collect() })
+            .collect(),
         terms: m.terms.clone(),
         base: m.base.clone(),
         limit: m.limit,
@@ -132,7 +136,14 @@ fn forbidden_nodes(s: &Search) -> Vec<usize> {
 
 /// Steps 1 to 3 within `deadline`.
 /// `exact`: the whole model is small enough for the peak-memory MILP of step 2.
-pub fn feasible_start(m: &Model, deadline: Option<Instant>, exact: bool, threads: u32, seed: u64, verbose: bool) -> Start {
+pub fn feasible_start(
+    m: &Model,
+    deadline: Option<Instant>,
+    exact: bool,
+    threads: u32,
+    seed: u64,
+    verbose: bool,
+) -> Start {
     let started = Instant::now();
     let mut stop = move || deadline.is_some_and(|d| Instant::now() >= d);
     let log = |msg: String| {
@@ -161,7 +172,8 @@ pub fn feasible_start(m: &Model, deadline: Option<Instant>, exact: bool, threads
         // The exact feasibility question on the whole (reduced) model.
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
         let warm = (s.total().0 == 0).then(|| s.choice.clone());
-        let ilp = IlpOptions { objective: IlpObjective::PeakMemory, time_limit: left, threads, initial: warm.as_deref() };
+        let ilp =
+            IlpOptions { objective: IlpObjective::PeakMemory, time_limit: left, threads, initial: warm.as_deref() };
         match run_milp(m, &ilp) {
             Ok(out) if out.value <= m.limit && m.cost(&out.choice).is_finite() => s.assign(&out.choice),
             Ok(out) if out.optimal => return Start::MemoryInfeasible { least_peak: out.value },
@@ -245,7 +257,11 @@ mod tests {
                     .into_iter()
                     .map(|(a, b)| (a % n, b % n))
                     .filter(|(u, v)| u != v)
-                    .map(|(u, v)| Edge { u, v, costs: (0..sizes[u] * sizes[v]).map(|_| (next() % 20) as f64).collect() })
+                    .map(|(u, v)| Edge {
+                        u,
+                        v,
+                        costs: (0..sizes[u] * sizes[v]).map(|_| (next() % 20) as f64).collect(),
+                    })
                     .collect();
                 let aliases = aliases
                     .into_iter()

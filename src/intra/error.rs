@@ -22,12 +22,7 @@ pub enum IntraError {
         "infeasible memory budget: limit {limit} per device, but the least-memory plan needs {min_peak_memory}{}",
         if *min_peak_exact { String::new() } else { format!(" (not proven minimal; no plan needs less than {min_peak_lower_bound})") }
     )]
-    MemoryInfeasible {
-        limit: f64,
-        min_peak_memory: f64,
-        min_peak_exact: bool,
-        min_peak_lower_bound: f64,
-    },
+    MemoryInfeasible { limit: f64, min_peak_memory: f64, min_peak_exact: bool, min_peak_lower_bound: f64 },
 
     /// The time limit ran out before any feasible assignment was found (the problem may
     /// still be feasible).

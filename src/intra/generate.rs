@@ -57,11 +57,8 @@ pub fn drop_nodes(p: &StrategyProblem, fraction: f64, seed: u64) -> StrategyProb
             nodes.push(n.clone());
         }
     }
-    let edges = p
-        .edges
-        .iter()
-        .filter_map(|e| Some(Edge { u: index[e.u]?, v: index[e.v]?, costs: e.costs.clone() }))
-        .collect();
+    let edges =
+        p.edges.iter().filter_map(|e| Some(Edge { u: index[e.u]?, v: index[e.v]?, costs: e.costs.clone() })).collect();
     let aliases = p
         .aliases
         .iter()
@@ -85,7 +82,11 @@ pub fn concatenate(p: &StrategyProblem, copies: usize) -> StrategyProblem {
             interval: x.interval.map(|(a, b)| (a + shift, b + shift)),
         }));
         q.edges.extend(p.edges.iter().map(|e| Edge { u: e.u + offset, v: e.v + offset, costs: e.costs.clone() }));
-        q.aliases.extend(p.aliases.iter().map(|a| Alias { a: a.a + offset, b: a.b + offset, allowed: a.allowed.clone() }));
+        q.aliases.extend(p.aliases.iter().map(|a| Alias {
+            a: a.a + offset,
+            b: a.b + offset,
+            allowed: a.allowed.clone(),
+        }));
         if k > 0 && n > 0 {
             let (u, v) = (offset - 1, offset);
             q.edges.push(Edge { u, v, costs: vec![0.0; p.nodes[n - 1].len() * p.nodes[0].len()] });
@@ -123,14 +124,21 @@ mod tests {
     use super::*;
 
     fn small() -> StrategyProblem {
-        let node = |costs: Vec<f64>, usages: Vec<f64>, interval| Node { costs, usages: Some(usages), interval: Some(interval) };
+        let node = |costs: Vec<f64>, usages: Vec<f64>, interval| Node {
+            costs,
+            usages: Some(usages),
+            interval: Some(interval),
+        };
         StrategyProblem {
             nodes: vec![
                 node(vec![1.0, 5.0], vec![10.0, 4.0], (0, 3)),
                 node(vec![2.0, 1.0], vec![3.0, 6.0], (1, 4)),
                 node(vec![0.0, 9.0], vec![8.0, 1.0], (2, 5)),
             ],
-            edges: vec![Edge { u: 0, v: 1, costs: vec![0.0, 3.0, 3.0, 0.0] }, Edge { u: 1, v: 2, costs: vec![0.0, 1.0, 1.0, 0.0] }],
+            edges: vec![
+                Edge { u: 0, v: 1, costs: vec![0.0, 3.0, 3.0, 0.0] },
+                Edge { u: 1, v: 2, costs: vec![0.0, 1.0, 1.0, 0.0] },
+            ],
             aliases: vec![],
             usage_limit: None,
         }

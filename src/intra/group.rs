@@ -259,11 +259,8 @@ fn finish(m: &Model, w: Work) -> Grouped {
         let (a, b, transpose) = if gu < gv { (gu, gv, false) } else { (gv, gu, true) };
         let kb = costs[b].len();
         let ka = costs[a].len();
-        let oriented: Vec<f64> = if transpose {
-            (0..ka * kb).map(|i| e.m[(i % kb) * ka + i / kb]).collect()
-        } else {
-            e.m.clone()
-        };
+        let oriented: Vec<f64> =
+            if transpose { (0..ka * kb).map(|i| e.m[(i % kb) * ka + i / kb]).collect() } else { e.m.clone() };
         match at.get(&(a, b)) {
             Some(&k) => edges[k].costs.iter_mut().zip(&oriented).for_each(|(x, y)| *x += y),
             None => {
@@ -346,18 +343,29 @@ mod tests {
 
     /// A random model: forbidden entries common enough that many edges are functions.
     fn model() -> impl Strategy<Value = Model> {
-        (prop::collection::vec(1usize..=3, 1..=6), prop::collection::vec(0u32..100, 300), prop::collection::vec((0usize..6, 0usize..6), 0..9))
+        (
+            prop::collection::vec(1usize..=3, 1..=6),
+            prop::collection::vec(0u32..100, 300),
+            prop::collection::vec((0usize..6, 0usize..6), 0..9),
+        )
             .prop_map(|(sizes, values, pairs)| {
                 let mut it = values.into_iter().cycle();
                 let mut next = move || it.next().unwrap();
                 let n = sizes.len();
                 let entry = |x: u32| if x < 45 { X } else { (x % 7) as f64 };
-                let costs: Vec<Vec<f64>> = sizes.iter().map(|&k| (0..k).map(|_| if next() < 8 { X } else { (next() % 5) as f64 }).collect()).collect();
+                let costs: Vec<Vec<f64>> = sizes
+                    .iter()
+                    .map(|&k| (0..k).map(|_| if next() < 8 { X } else { (next() % 5) as f64 }).collect())
+                    .collect();
                 let mut edges = Vec::new();
                 for (a, b) in pairs {
                     let (u, v) = (a % n, b % n);
                     if u != v {
-                        edges.push(ModelEdge { u, v, costs: (0..sizes[u] * sizes[v]).map(|_| entry(next())).collect() });
+                        edges.push(ModelEdge {
+                            u,
+                            v,
+                            costs: (0..sizes[u] * sizes[v]).map(|_| entry(next())).collect(),
+                        });
                     }
                 }
                 let mut m = Model { costs, edges, terms: Vec::new(), base: vec![0.0; 4], limit: X };

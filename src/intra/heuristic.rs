@@ -107,7 +107,9 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     };
     {
         let (viol, cost) = s.total();
-        clock.log(true, || format!("start: {viol} forbidden, cost {cost:.0}, peak {:.0} (limit {:.0})", s.peak(), m.limit));
+        clock.log(true, || {
+            format!("start: {viol} forbidden, cost {cost:.0}, peak {:.0} (limit {:.0})", s.peak(), m.limit)
+        });
     }
 
     // Lagrangian phase.
@@ -197,7 +199,10 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         });
     }
     clock.log(true, || {
-        format!("after {rounds} Lagrangian rounds: best {}", best.as_ref().map_or("none".to_string(), |b| format!("{:.0}", b.0)))
+        format!(
+            "after {rounds} Lagrangian rounds: best {}",
+            best.as_ref().map_or("none".to_string(), |b| format!("{:.0}", b.0))
+        )
     });
 
     // Polishing phase: tree moves and MILP neighbourhoods under the hard limit.
@@ -242,7 +247,10 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         consider(&cand, &mut best);
     }
     clock.log(true, || {
-        format!("done: {rounds} rounds, {steps} MILP steps, best {}", best.as_ref().map_or("none".to_string(), |b| format!("{:.0}", b.0)))
+        format!(
+            "done: {rounds} rounds, {steps} MILP steps, best {}",
+            best.as_ref().map_or("none".to_string(), |b| format!("{:.0}", b.0))
+        )
     });
     HeuristicOutcome { choice: best.map(|b| b.1), rounds, lns_steps: steps, first_feasible }
 }

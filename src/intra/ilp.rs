@@ -14,8 +14,8 @@ use std::time::Instant;
 
 use good_lp::solvers::highs::highs;
 use good_lp::{
-    variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel,
-    Variable, WithInitialSolution,
+    variable, Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel, Variable,
+    WithInitialSolution,
 };
 
 use super::model::Model;

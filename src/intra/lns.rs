@@ -41,8 +41,7 @@ pub fn grow(s: &Search, seeds: &[usize], budget: Budget, rng: &mut Rng, state: &
             break;
         }
         // Entries this node adds: edges to already picked nodes.
-        let add: usize =
-            s.adj[v].iter().filter(|a| state[a.other] == 2).map(|a| s.m.edges[a.edge].costs.len()).sum();
+        let add: usize = s.adj[v].iter().filter(|a| state[a.other] == 2).map(|a| s.m.edges[a.edge].costs.len()).sum();
         if !picked.is_empty() && entries + add > budget.entries {
             continue;
         }
@@ -149,7 +148,8 @@ pub fn improve(s: &mut Search, nodes: &[usize], local: &mut [usize], time_limit:
     let fail = |start: std::time::Instant| Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64() };
     let Ok(red) = preprocess(&sub, &PreprocessOptions::default()) else { return fail(start) };
     let warm = red.contract(&cur);
-    let opts = IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
+    let opts =
+        IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
     let out = match run_milp(&red.model, &opts) {
         Ok(o) => o,
         Err(_) => return fail(start),
@@ -175,7 +175,13 @@ pub fn improve(s: &mut Search, nodes: &[usize], local: &mut [usize], time_limit:
 /// Lowers the peak memory with MILP neighbourhoods that minimise the peak (cost ignored):
 /// each step frees nodes live at the fullest checkpoint plus their surroundings. Returns
 /// whether the assignment fits the limit at the end.
-pub fn repair_peak(s: &mut Search, deadline: Option<std::time::Instant>, threads: u32, rng: &mut Rng, budget: Budget) -> bool {
+pub fn repair_peak(
+    s: &mut Search,
+    deadline: Option<std::time::Instant>,
+    threads: u32,
+    rng: &mut Rng,
+    budget: Budget,
+) -> bool {
     let n = s.m.num_nodes();
     let mut state = vec![0u8; n];
     let mut local = vec![usize::MAX; n];
@@ -198,7 +204,12 @@ pub fn repair_peak(s: &mut Search, deadline: Option<std::time::Instant>, threads
         let nodes = grow(s, &live, budget, rng, &mut state);
         let (sub, cur) = sub_model(s, &nodes, &mut local);
         let before = s.peak();
-        let opts = IlpOptions { objective: IlpObjective::PeakMemory, time_limit: Some(left.min(5.0)), threads, initial: Some(&cur) };
+        let opts = IlpOptions {
+            objective: IlpObjective::PeakMemory,
+            time_limit: Some(left.min(5.0)),
+            threads,
+            initial: Some(&cur),
+        };
         let mut improved = false;
         if let Ok(out) = run_milp(&sub, &opts) {
             if sub.cost(&out.choice).is_finite() {
@@ -250,7 +261,8 @@ pub fn improve_priced(
     let fail = |start: std::time::Instant| Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64() };
     let Ok(red) = preprocess(&sub, &PreprocessOptions::default()) else { return fail(start) };
     let warm = red.contract(&cur);
-    let opts = IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
+    let opts =
+        IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
     let Ok(out) = run_milp(&red.model, &opts) else { return fail(start) };
     let Ok(choice) = red.expand(&out.choice) else { return fail(start) };
     let after = sub.cost(&choice);

@@ -18,35 +18,35 @@
 //! `SolveOptions::max_search_steps` instead of a time limit (each neighbourhood MILP still has
 //! a 5 s cap).
 
-mod brute;
-mod construct;
 pub mod best_mesh;
+mod brute;
 pub mod config;
-pub mod memory;
-pub mod merge;
-pub mod plan;
-pub mod report;
-pub mod generate;
+mod construct;
 mod error;
+pub mod generate;
 mod group;
 mod heuristic;
 mod ilp;
 mod iopddl;
 mod lagrange;
 mod lns;
+pub mod memory;
+pub mod merge;
 mod model;
+pub mod plan;
 mod preprocess;
+mod problem;
 mod reconstruct;
+pub mod report;
 mod search;
 mod segtree;
 mod shared_moves;
-mod tree;
-mod problem;
 pub mod solution;
 mod solve;
-pub mod weight_update;
 #[cfg(test)]
 mod tests;
+mod tree;
+pub mod weight_update;
 
 pub use brute::{solve_brute_force, BRUTE_FORCE_LIMIT};
 pub use error::IntraError;

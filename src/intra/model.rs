@@ -97,13 +97,8 @@ impl Model {
         let Some(limit) = p.usage_limit else { return model };
         model.limit = limit;
         let uses = |n: &super::problem::Node| n.usages.as_ref().is_some_and(|u| u.iter().any(|&x| x != 0.0));
-        let intervals: Vec<(u64, u64)> = p
-            .nodes
-            .iter()
-            .filter(|n| uses(n))
-            .filter_map(|n| n.interval)
-            .filter(|&(a, b)| b > a)
-            .collect();
+        let intervals: Vec<(u64, u64)> =
+            p.nodes.iter().filter(|n| uses(n)).filter_map(|n| n.interval).filter(|&(a, b)| b > a).collect();
         let always = p.nodes.iter().any(|n| uses(n) && n.interval.is_none());
         let times = checkpoint_times(&intervals);
         let count = if times.is_empty() { usize::from(always) } else { times.len() };
@@ -114,9 +109,7 @@ impl Model {
             }
             let (lo, hi) = match n.interval {
                 None => (0, count),
-                Some((a, b)) if b > a => {
-                    (times.partition_point(|&t| t < a), times.partition_point(|&t| t < b))
-                }
+                Some((a, b)) if b > a => (times.partition_point(|&t| t < a), times.partition_point(|&t| t < b)),
                 Some(_) => continue,
             };
             if lo < hi {

@@ -83,10 +83,17 @@ pub enum Producer {
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlanError {
     /// An op cannot be described (malformed attributes, inconsistent shapes).
-    Op { op: usize, message: String },
+    Op {
+        op: usize,
+        message: String,
+    },
     /// No plan fits the memory budget: what the least-memory plan needs per device, and what
     /// the cheapest plan (ignoring the budget) needs.
-    OutOfMemory { budget: u64, least_memory: f64, cheapest_plan_memory: Option<f64> },
+    OutOfMemory {
+        budget: u64,
+        least_memory: f64,
+        cheapest_plan_memory: Option<f64>,
+    },
     Solver(String),
 }
 
@@ -174,7 +181,9 @@ impl<'a> Builder<'a> {
             .ops()
             .iter()
             .enumerate()
-            .map(|(i, op)| op_rule(op, &graph.operand_tensors(i)).map_err(|e| PlanError::Op { op: i, message: e.to_string() }))
+            .map(|(i, op)| {
+                op_rule(op, &graph.operand_tensors(i)).map_err(|e| PlanError::Op { op: i, message: e.to_string() })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut builder = Builder {
             graph,
@@ -304,7 +313,8 @@ impl<'a> Builder<'a> {
                 }
                 let Some(ty) = tensor(self.graph.value_type(*value)) else { continue };
                 let (_, groups) = values.entry((producer, result)).or_insert_with(|| (ty, BTreeMap::new()));
-                let targets = groups.entry(consumer.group).or_insert_with(|| vec![Vec::new(); consumer.strategies.len()]);
+                let targets =
+                    groups.entry(consumer.group).or_insert_with(|| vec![Vec::new(); consumer.strategies.len()]);
                 for (j, strategy) in consumer.strategies.iter().enumerate() {
                     if let Some(Some(to)) = strategy.operand_specs.get(position) {
                         targets[j].push(to.normalized(mesh.shape));
@@ -319,7 +329,15 @@ impl<'a> Builder<'a> {
                 .collect();
             let value_trees = produced.iter().flatten().map(|p| (p.clone(), trees.get(ty, p, mesh))).collect();
             let uses: Vec<GroupUse> = groups.into_iter().map(|(group, targets)| GroupUse { group, targets }).collect();
-            price_value(&mut costs, &mut edge_costs, source.group, &produced, &uses, &value_trees, self.options.price_shared_moves);
+            price_value(
+                &mut costs,
+                &mut edge_costs,
+                source.group,
+                &produced,
+                &uses,
+                &value_trees,
+                self.options.price_shared_moves,
+            );
         }
 
         // Groups, then the nodes of shared moves (no memory).
@@ -353,7 +371,9 @@ impl<'a> Builder<'a> {
             }
             let allowed: Vec<(usize, usize)> = (0..param.strategies.len())
                 .flat_map(|a| (0..updated.strategies.len()).map(move |b| (a, b)))
-                .filter(|&(a, b)| param.result_spec(a, 0).is_some() && param.result_spec(a, 0) == updated.result_spec(b, result))
+                .filter(|&(a, b)| {
+                    param.result_spec(a, 0).is_some() && param.result_spec(a, 0) == updated.result_spec(b, result)
+                })
                 .collect();
             if !allowed.is_empty() {
                 aliases.push(Alias { a: param.group, b: updated.group, allowed });
@@ -379,7 +399,10 @@ pub fn plan_intra_op(graph: &Graph, options: &IntraOptions) -> Result<IntraPlan,
     // A larger MILP than the solver's default often proves optimality where the search cannot
     // (GPT-1.3B on 2x4: 0.5M edge entries, optimal in ~16 s); when it finds nothing in time,
     // the search takes over with its own time limit.
-    let exact_first = SolveOptions { ilp_max_entries: PASS_ILP_MAX_ENTRIES.max(options.solve.ilp_max_entries), ..options.solve.clone() };
+    let exact_first = SolveOptions {
+        ilp_max_entries: PASS_ILP_MAX_ENTRIES.max(options.solve.ilp_max_entries),
+        ..options.solve.clone()
+    };
     let solved = match super::solve::solve(&problem, &exact_first) {
         Err(IntraError::NoSolutionInTime { .. }) if exact_first.ilp_max_entries > options.solve.ilp_max_entries => {
             super::solve::solve(&problem, &options.solve)
@@ -456,7 +479,8 @@ pub(crate) fn chosen_reshardings(
     let mut trees = TreeCache::default();
     let mut reshardings = Vec::new();
     // Per value, per tree node with a collective: the operands whose chain runs it.
-    let mut used: BTreeMap<(Producer, usize), (std::rc::Rc<MoveTree>, BTreeMap<usize, Vec<(usize, usize)>>)> = BTreeMap::new();
+    let mut used: BTreeMap<(Producer, usize), (std::rc::Rc<MoveTree>, BTreeMap<usize, Vec<(usize, usize)>>)> =
+        BTreeMap::new();
     for (index, (op, strategy)) in graph.ops().iter().zip(ops).enumerate() {
         for (position, value) in op.operands.iter().enumerate() {
             let Some((producer, result)) = producer_of(*value) else { continue };
@@ -480,7 +504,14 @@ pub(crate) fn chosen_reshardings(
             for n in tree.chain(node).into_iter().filter(|&n| tree.nodes[n].collective.is_some()) {
                 nodes.entry(n).or_default().push((index, position));
             }
-            reshardings.push(ChosenResharding { producer, op: index, operand: position, from: from.clone(), to: to.clone(), resharding });
+            reshardings.push(ChosenResharding {
+                producer,
+                op: index,
+                operand: position,
+                from: from.clone(),
+                to: to.clone(),
+                resharding,
+            });
         }
     }
     let mut moves = Vec::new();
@@ -489,7 +520,15 @@ pub(crate) fn chosen_reshardings(
             let node = &tree.nodes[n];
             let from = node.parent.map_or(&tree.root, |p| &tree.nodes[p].layout).clone();
             let collective = node.collective.expect("nodes with a collective only");
-            moves.push(SharedMove { producer, result, from, to: node.layout.clone(), collective, cost: node.cost, consumers });
+            moves.push(SharedMove {
+                producer,
+                result,
+                from,
+                to: node.layout.clone(),
+                collective,
+                cost: node.cost,
+                consumers,
+            });
         }
     }
     let total = moves.iter().fold(0.0, |sum, m| sum + m.cost);

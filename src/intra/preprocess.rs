@@ -337,11 +337,8 @@ impl Work {
         if k < 2 {
             return Ok(false);
         }
-        let mats: Vec<(Vec<f64>, usize)> = self
-            .live_edges(x)
-            .into_iter()
-            .map(|e| (self.oriented(e, x), self.cost[self.other(e, x)].len()))
-            .collect();
+        let mats: Vec<(Vec<f64>, usize)> =
+            self.live_edges(x).into_iter().map(|e| (self.oriented(e, x), self.cost[self.other(e, x)].len())).collect();
         let cost = &self.cost[x];
         let terms = &self.terms[x];
         // b dominates a: no worse anywhere; exact ties go to the lower index.
@@ -518,14 +515,7 @@ impl Work {
                 pick[i * kb + j] = self.ids[x][best.1];
             }
         }
-        self.records.push(Record::Chain {
-            v: x,
-            a,
-            b,
-            a_ids: self.ids[a].clone(),
-            b_ids: self.ids[b].clone(),
-            pick,
-        });
+        self.records.push(Record::Chain { v: x, a, b, a_ids: self.ids[a].clone(), b_ids: self.ids[b].clone(), pick });
         self.kill(x);
         let e = self.edges.len();
         self.edges.push(WEdge { u: a, v: b, m, alive: true });

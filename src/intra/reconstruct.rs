@@ -31,7 +31,11 @@ fn position(ids: &[u32], id: u32) -> Option<usize> {
 
 /// Replays `records` backwards. `assign` holds the ids of the surviving nodes (others
 /// `None`); on return every node holds an original strategy index.
-pub fn replay(records: &[Record], mut assign: Vec<Option<u32>>, original_counts: &[usize]) -> Result<Vec<usize>, IntraError> {
+pub fn replay(
+    records: &[Record],
+    mut assign: Vec<Option<u32>>,
+    original_counts: &[usize],
+) -> Result<Vec<usize>, IntraError> {
     let lost = |what: &str| IntraError::Solver(format!("reconstruction after preprocessing failed: {what}"));
     for r in records.iter().rev() {
         match r {

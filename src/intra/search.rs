@@ -140,7 +140,12 @@ impl<'a> Search<'a> {
     /// Repeated best single-node moves until none improves. With `hard_memory`, a move may
     /// not push any checkpoint over the limit. `penalty[v][s]` is added to the cost of a
     /// strategy when given. Returns the number of moves; stops early when `stop()` says so.
-    pub fn descend(&mut self, hard_memory: bool, penalty: Option<&[Vec<f64>]>, stop: &mut dyn FnMut() -> bool) -> usize {
+    pub fn descend(
+        &mut self,
+        hard_memory: bool,
+        penalty: Option<&[Vec<f64>]>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> usize {
         let n = self.m.num_nodes();
         let mut queued = vec![true; n];
         let mut queue: std::collections::VecDeque<usize> = (0..n).collect();

@@ -57,7 +57,9 @@ impl MoveTree {
             .filter(|s| *s != root)
             .filter_map(|s| resharding(ty, &root, &s, mesh).ok().filter(|r| r.cost.is_finite()).map(|r| (s, r)))
             .collect();
-        paths.sort_by(|a, b| a.1.cost.total_cmp(&b.1.cost).then(a.1.steps.len().cmp(&b.1.steps.len())).then(a.0.cmp(&b.0)));
+        paths.sort_by(|a, b| {
+            a.1.cost.total_cmp(&b.1.cost).then(a.1.steps.len().cmp(&b.1.steps.len())).then(a.0.cmp(&b.0))
+        });
         let mut tree = MoveTree { root, nodes: Vec::new(), index: HashMap::new() };
         for (target, path) in paths {
             tree.insert(target, &path, mesh);
@@ -171,11 +173,14 @@ pub fn price_value(
             roots.push(p);
         }
     }
-    let class_of: Vec<Option<usize>> = produced.iter().map(|p| p.as_ref().map(|p| roots.iter().position(|r| *r == p).expect("listed"))).collect();
+    let class_of: Vec<Option<usize>> =
+        produced.iter().map(|p| p.as_ref().map(|p| roots.iter().position(|r| *r == p).expect("listed"))).collect();
     let trees: Vec<&MoveTree> = roots.iter().map(|r| trees[*r].as_ref()).collect();
     // needs[c][u][j]: the tree nodes of root c that use u under its strategy j needs.
-    let needs: Vec<Vec<Vec<Option<BTreeSet<usize>>>>> =
-        trees.iter().map(|t| uses.iter().map(|u| u.targets.iter().map(|ts| t.needed(ts)).collect()).collect()).collect();
+    let needs: Vec<Vec<Vec<Option<BTreeSet<usize>>>>> = trees
+        .iter()
+        .map(|t| uses.iter().map(|u| u.targets.iter().map(|ts| t.needed(ts)).collect()).collect())
+        .collect();
     // A paid move two groups can need is shared (without `across_groups`, each group pays it).
     let shared: Vec<BTreeSet<usize>> = trees
         .iter()
@@ -263,7 +268,8 @@ fn add_shared_nodes(
         let mut options: Vec<Option<usize>> = moves.iter().map(|m| m.0).collect();
         let mut node_costs: Vec<f64> = std::iter::once(0.0).chain(moves.iter().map(|m| m.1)).collect();
         if *required {
-            let extra: Vec<usize> = (0..trees.len()).filter(|&c| via_shared(c, layout) && !options.contains(&Some(c))).collect();
+            let extra: Vec<usize> =
+                (0..trees.len()).filter(|&c| via_shared(c, layout) && !options.contains(&Some(c))).collect();
             for c in extra {
                 options.push(Some(c));
                 node_costs.push(0.0);
@@ -274,7 +280,8 @@ fn add_shared_nodes(
         costs.push(node_costs);
         index.insert(layout, (costs.len() - 1, options));
     }
-    let strategy = |options: &[Option<usize>], root: Option<usize>| options.iter().position(|&o| o == root).map(|k| 1 + k);
+    let strategy =
+        |options: &[Option<usize>], root: Option<usize>| options.iter().position(|&o| o == root).map(|k| 1 + k);
     for (&layout, (_, required)) in &layouts {
         if !*required {
             continue;
@@ -368,7 +375,8 @@ mod tests {
         produced: &[&str],
         uses: &[(usize, Vec<Vec<&str>>)],
     ) -> (StrategyProblem, HashMap<ShardingSpec, Rc<MoveTree>>) {
-        let produced: Vec<Option<ShardingSpec>> = produced.iter().map(|p| Some(spec(p).normalized(mesh.shape))).collect();
+        let produced: Vec<Option<ShardingSpec>> =
+            produced.iter().map(|p| Some(spec(p).normalized(mesh.shape))).collect();
         let mut cache = TreeCache::default();
         let trees: HashMap<ShardingSpec, Rc<MoveTree>> =
             produced.iter().flatten().map(|p| (p.clone(), cache.get(ty, p, mesh))).collect();
@@ -422,7 +430,12 @@ mod tests {
                     for to in ShardingSpec::enumerate(dims.len(), shape).into_iter().filter(|t| *t != tree.root) {
                         let direct = resharding(&ty, &root, &to, &m).unwrap();
                         let chain = tree.resharding(tree.node(&to).unwrap());
-                        assert!((chain.cost - direct.cost).abs() <= 1e-9 * direct.cost.max(1.0), "{shape:?} {dims:?} {root} -> {to}: {} vs {}", chain.cost, direct.cost);
+                        assert!(
+                            (chain.cost - direct.cost).abs() <= 1e-9 * direct.cost.max(1.0),
+                            "{shape:?} {dims:?} {root} -> {to}: {} vs {}",
+                            chain.cost,
+                            direct.cost
+                        );
                     }
                 }
             }
@@ -481,7 +494,8 @@ mod tests {
             let groups = 4;
             let sizes: Vec<usize> = (0..groups).map(|_| 2 + pick(2)).collect();
             let produced: Vec<&str> = (0..sizes[0]).map(|_| layouts[pick(layouts.len())].as_str()).collect();
-            let node_costs: Vec<Vec<f64>> = sizes.iter().map(|&n| (0..n).map(|_| pick(4) as f64 * 0.5).collect()).collect();
+            let node_costs: Vec<Vec<f64>> =
+                sizes.iter().map(|&n| (0..n).map(|_| pick(4) as f64 * 0.5).collect()).collect();
             // Every group but possibly the producer's uses the value once or twice.
             let mut uses: Vec<(usize, Vec<Vec<&str>>)> = Vec::new();
             for g in 0..groups {
@@ -489,8 +503,9 @@ mod tests {
                     continue;
                 }
                 let operands = 1 + pick(2);
-                let per: Vec<Vec<&str>> =
-                    (0..sizes[g]).map(|_| (0..operands).map(|_| layouts[pick(layouts.len())].as_str()).collect()).collect();
+                let per: Vec<Vec<&str>> = (0..sizes[g])
+                    .map(|_| (0..operands).map(|_| layouts[pick(layouts.len())].as_str()).collect())
+                    .collect();
                 uses.push((g, per));
             }
             let (p, trees) = problem(&ty, &m, &node_costs, &produced, &uses);

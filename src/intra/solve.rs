@@ -18,7 +18,8 @@ pub fn solve_ilp(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, I
     p.validate()?;
     let start = Instant::now();
     let model = Model::from_problem(p);
-    let ilp = IlpOptions { objective: IlpObjective::Cost, time_limit: opts.time_limit, threads: opts.threads, initial: None };
+    let ilp =
+        IlpOptions { objective: IlpObjective::Cost, time_limit: opts.time_limit, threads: opts.threads, initial: None };
     match run_milp(&model, &ilp) {
         Ok(out) => {
             let ev = p.evaluate(&out.choice)?;
@@ -43,9 +44,7 @@ pub fn solve_ilp(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, I
             Ok(Solution { choice: out.choice, objective: ev.cost, peak_memory: ev.peak_memory, status, stats })
         }
         Err(IlpFailure::Infeasible) => Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
-        Err(IlpFailure::NoSolution) => {
-            Err(IntraError::NoSolutionInTime { seconds: opts.time_limit.unwrap_or(0.0) })
-        }
+        Err(IlpFailure::NoSolution) => Err(IntraError::NoSolutionInTime { seconds: opts.time_limit.unwrap_or(0.0) }),
         Err(IlpFailure::Solver(s)) => Err(IntraError::Solver(s)),
     }
 }
@@ -61,7 +60,8 @@ pub(crate) fn diagnose_infeasible(model: &Model, opts: &SolveOptions, time_left:
     let lower = model.peak_lower_bound();
     // The peak-memory MILP; give it at least a few seconds even when the budget is spent.
     let limit = time_left.map(|t| t.max(5.0));
-    let ilp = IlpOptions { objective: IlpObjective::PeakMemory, time_limit: limit, threads: opts.threads, initial: None };
+    let ilp =
+        IlpOptions { objective: IlpObjective::PeakMemory, time_limit: limit, threads: opts.threads, initial: None };
     match run_milp(model, &ilp) {
         Err(IlpFailure::Infeasible) => IntraError::NoAllowedAssignment,
         Ok(out) if out.value > model.limit => IntraError::MemoryInfeasible {
@@ -134,7 +134,9 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
             }
             Start::MemoryInfeasible { .. } => return Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
             // Small models get the exact least peak.
-            Start::BelowLowerBound { .. } if exact => return Err(diagnose_infeasible(&model, opts, remaining(opts, start))),
+            Start::BelowLowerBound { .. } if exact => {
+                return Err(diagnose_infeasible(&model, opts, remaining(opts, start)))
+            }
             Start::BelowLowerBound { reached, lower_bound } => {
                 return Err(IntraError::MemoryInfeasible {
                     limit: rm.limit,

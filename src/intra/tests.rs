@@ -102,10 +102,20 @@ fn build(r: &Raw) -> StrategyProblem {
 }
 
 /// Same result kind and the same optimum (or the same minimal peak when memory fails).
-fn agree(name: &str, got: &Result<super::Solution, IntraError>, want: &Result<super::Solution, IntraError>, p: &StrategyProblem) {
+fn agree(
+    name: &str,
+    got: &Result<super::Solution, IntraError>,
+    want: &Result<super::Solution, IntraError>,
+    p: &StrategyProblem,
+) {
     match (got, want) {
         (Ok(g), Ok(w)) => {
-            assert!((g.objective - w.objective).abs() < 1e-6, "{name}: objective {} vs brute force {} on {p:?}", g.objective, w.objective);
+            assert!(
+                (g.objective - w.objective).abs() < 1e-6,
+                "{name}: objective {} vs brute force {} on {p:?}",
+                g.objective,
+                w.objective
+            );
             let ev = p.evaluate(&g.choice).unwrap();
             assert!(ev.feasible(), "{name}: returned an infeasible assignment");
             assert!((ev.cost - g.objective).abs() < 1e-6, "{name}: reported objective differs from evaluation");
@@ -299,8 +309,13 @@ fn same_input_same_choice() {
 /// The IOPDDL instances and the contest's evaluator, beside the repository (`../shared`).
 fn shared_dir() -> std::path::PathBuf {
     let beside = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    let dir = if beside.join("tools/iopddl_eval.py").exists() { beside } else { std::path::PathBuf::from("/work/shared") };
-    assert!(dir.join("tools/iopddl_eval.py").exists(), "IOPDDL data not found beside the repository ({})", dir.display());
+    let dir =
+        if beside.join("tools/iopddl_eval.py").exists() { beside } else { std::path::PathBuf::from("/work/shared") };
+    assert!(
+        dir.join("tools/iopddl_eval.py").exists(),
+        "IOPDDL data not found beside the repository ({})",
+        dir.display()
+    );
     dir
 }
 
@@ -327,7 +342,10 @@ fn iopddl_example_passes_the_contest_evaluator() {
     let path = shared_dir().join("data/iopddl/example.json");
     let inst = super::read_iopddl(&path).unwrap();
     let want = solve_brute_force(&inst.problem).unwrap();
-    for sol in [solve(&inst.problem, &SolveOptions::default()).unwrap(), solve_ilp(&inst.problem, &SolveOptions::default()).unwrap()] {
+    for sol in [
+        solve(&inst.problem, &SolveOptions::default()).unwrap(),
+        solve_ilp(&inst.problem, &SolveOptions::default()).unwrap(),
+    ] {
         assert_eq!(sol.objective, want.objective);
         let (cost, feasible) = contest_evaluate(&path, &super::format_iopddl_solution(&sol.choice));
         assert!(feasible);

@@ -139,7 +139,9 @@ fn find_seeds(graph: &Graph, plan: &IntraPlan, region: &Region, mesh: &DeviceMes
         let mut dims: Vec<usize> = (0..ty.rank()).collect();
         dims.sort_by_key(|&d| std::cmp::Reverse(ty.shape[d]));
         let strategy = &plan.ops[index];
-        if let Some((dim, scattered)) = dims.into_iter().find_map(|d| Some((d, strategy.with_reduce_scatter(ty, d, mesh)?))) {
+        if let Some((dim, scattered)) =
+            dims.into_iter().find_map(|d| Some((d, strategy.with_reduce_scatter(ty, d, mesh)?)))
+        {
             out.push(Seed { op: index, dim, strategy: scattered });
         }
     }

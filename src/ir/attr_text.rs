@@ -18,9 +18,7 @@ mod lexer;
 
 pub use conv::ConvDimensionNumbers;
 pub use dims::{DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers};
-pub use enums::{
-    ComparisonDirection, ComparisonType, FftType, Precision, RngAlgorithm, RngDistribution, Transpose,
-};
+pub use enums::{ComparisonDirection, ComparisonType, FftType, Precision, RngAlgorithm, RngDistribution, Transpose};
 
 /// A malformed attribute text: which attribute, the text (shortened) and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -131,7 +131,8 @@ pub fn batch_dims(graph: &Graph) -> Result<BatchDims, BatchSplitError> {
     }
     let inputs: Vec<usize> = (0..graph.args.len())
         .filter(|&a| {
-            !graph.args[a].is_donated() && graph.args[a].ty.tensor().and_then(|t| t.shape.first()) == Some(&global_batch)
+            !graph.args[a].is_donated()
+                && graph.args[a].ty.tensor().and_then(|t| t.shape.first()) == Some(&global_batch)
         })
         .collect();
 
@@ -263,7 +264,8 @@ pub fn split_with(graph: &Graph, dims: &BatchDims, parts: i64) -> Result<Graph, 
     }
     let mut out = graph.clone();
     for (a, param) in out.args.iter_mut().enumerate() {
-        param.ty = scaled(&param.ty, &dims.args[a], parts).map_err(|m| BatchSplitError::Invalid(format!("argument {a}: {m}")))?;
+        param.ty = scaled(&param.ty, &dims.args[a], parts)
+            .map_err(|m| BatchSplitError::Invalid(format!("argument {a}: {m}")))?;
         out.body.args[a] = param.ty.clone();
     }
     for i in 0..out.body.ops.len() {
@@ -295,7 +297,8 @@ pub fn split_with(graph: &Graph, dims: &BatchDims, parts: i64) -> Result<Graph, 
         }
         let operands = out.operand_tensors(i);
         let results: Vec<Option<&TensorType>> = out.ops()[i].results.iter().map(ValueType::tensor).collect();
-        let rule = op_rule(&out.ops()[i], &operands).map_err(|e| op_error(graph, i, format!("after the split: {e}")))?;
+        let rule =
+            op_rule(&out.ops()[i], &operands).map_err(|e| op_error(graph, i, format!("after the split: {e}")))?;
         rule.check(&operands, &results).map_err(|e| op_error(graph, i, format!("after the split: {e}")))?;
     }
     Ok(out)
@@ -303,7 +306,13 @@ pub fn split_with(graph: &Graph, dims: &BatchDims, parts: i64) -> Result<Graph, 
 
 /// Size attributes of batch dimensions: full-size slices and slice sizes shrink with the
 /// batch; anything else cannot be split.
-fn rewrite_attrs(graph: &Graph, dims: &BatchDims, i: usize, op: &mut OpNode, parts: i64) -> Result<(), BatchSplitError> {
+fn rewrite_attrs(
+    graph: &Graph,
+    dims: &BatchDims,
+    i: usize,
+    op: &mut OpNode,
+    parts: i64,
+) -> Result<(), BatchSplitError> {
     let input = op.operands.first().map(|v| value_batched(dims, *v).to_vec()).unwrap_or_default();
     let input_shape: Vec<i64> = op
         .operands
@@ -361,9 +370,10 @@ fn rewrite_attrs(graph: &Graph, dims: &BatchDims, i: usize, op: &mut OpNode, par
 /// Whether a nested region has block arguments or values of rank >= 1 (reduction bodies work
 /// on scalars and need no rewrite).
 fn has_shaped_region_values(op: &OpNode) -> bool {
-    op.regions.iter().flat_map(|r| &r.blocks).any(|b| {
-        b.args.iter().any(|t| rank(t) > 0) || b.ops.iter().any(|o| o.results.iter().any(|t| rank(t) > 0))
-    })
+    op.regions
+        .iter()
+        .flat_map(|r| &r.blocks)
+        .any(|b| b.args.iter().any(|t| rank(t) > 0) || b.ops.iter().any(|o| o.results.iter().any(|t| rank(t) > 0)))
 }
 
 #[cfg(test)]

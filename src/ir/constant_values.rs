@@ -65,7 +65,14 @@ mod tests {
     }
 
     fn op(name: &str, operands: Vec<ValueRef>) -> OpNode {
-        OpNode { name: name.into(), location: String::new(), operands, results: vec![t()], attrs: Attrs::new(), regions: vec![] }
+        OpNode {
+            name: name.into(),
+            location: String::new(),
+            operands,
+            results: vec![t()],
+            attrs: Attrs::new(),
+            regions: vec![],
+        }
     }
 
     fn v(op: usize) -> ValueRef {
@@ -75,15 +82,15 @@ mod tests {
     #[test]
     fn only_values_of_constants_are_constant() {
         let ops = vec![
-            op("stablehlo.constant", vec![]),                 // 0 constant
-            op("stablehlo.iota", vec![]),                     // 1 constant
-            op("stablehlo.add", vec![v(0), v(1)]),            // 2 constant
+            op("stablehlo.constant", vec![]),                       // 0 constant
+            op("stablehlo.iota", vec![]),                           // 1 constant
+            op("stablehlo.add", vec![v(0), v(1)]),                  // 2 constant
             op("stablehlo.multiply", vec![v(2), ValueRef::Arg(0)]), // 3 reads an argument
-            op("stablehlo.negate", vec![v(3)]),               // 4 reads a non-constant
-            op("stablehlo.rng", vec![v(0), v(1), v(2)]),      // 5 random
-            op("stablehlo.abs", vec![v(5)]),                  // 6 reads a random value
-            op("stablehlo.partition_id", vec![]),             // 7 differs per device
-            op("stablehlo.abs", vec![ValueRef::Outer]),       // 8 a capture
+            op("stablehlo.negate", vec![v(3)]),                     // 4 reads a non-constant
+            op("stablehlo.rng", vec![v(0), v(1), v(2)]),            // 5 random
+            op("stablehlo.abs", vec![v(5)]),                        // 6 reads a random value
+            op("stablehlo.partition_id", vec![]),                   // 7 differs per device
+            op("stablehlo.abs", vec![ValueRef::Outer]),             // 8 a capture
         ];
         let graph = Graph {
             func_name: "main".into(),

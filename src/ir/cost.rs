@@ -451,10 +451,7 @@ mod tests {
         let o = op(
             "stablehlo.batch_norm_training",
             &[x.clone(), v.clone(), v.clone()],
-            &[
-                ("epsilon", crate::ir::graph::Attr::Float(1e-5)),
-                ("feature_index", crate::ir::graph::Attr::Int(1)),
-            ],
+            &[("epsilon", crate::ir::graph::Attr::Float(1e-5)), ("feature_index", crate::ir::graph::Attr::Int(1))],
         );
         let c = cost(&o, &[&x, &v, &v]);
         assert_eq!((c.flops, c.transcendentals), (7 * 512 + 64, 64));
@@ -505,19 +502,27 @@ mod tests {
             scalar(5),
             OpNode {
                 operands: vec![ValueRef::Arg(0), r(0)],
-                ..op("stablehlo.compare", &[typed(&[], "i1")], &[("comparison_direction", opaque("<comparison_direction LT>"))])
+                ..op(
+                    "stablehlo.compare",
+                    &[typed(&[], "i1")],
+                    &[("comparison_direction", opaque("<comparison_direction LT>"))],
+                )
             },
         ];
         let body_ops = vec![
             scalar(1),
             OpNode { operands: vec![ValueRef::Arg(0), r(0)], ..op("stablehlo.add", &[i.clone()], &[]) },
-            OpNode { operands: vec![ValueRef::Arg(1), ValueRef::Arg(1)], ..op("stablehlo.multiply", &[x.clone()], &[]) },
+            OpNode {
+                operands: vec![ValueRef::Arg(1), ValueRef::Arg(1)],
+                ..op("stablehlo.multiply", &[x.clone()], &[])
+            },
         ];
         let args = vec![ValueType::Tensor(i.clone()), ValueType::Tensor(x.clone())];
         let ret = |operands| Some(OpNode { operands, ..op("stablehlo.return", &[], &[]) });
         let cond = Block { args: args.clone(), ops: cond_ops, terminator: ret(vec![r(1)]) };
         let body = Block { args: args.clone(), ops: body_ops, terminator: ret(vec![r(1), r(2)]) };
-        let mut w = OpNode { operands: vec![r(0), ValueRef::Arg(0)], ..op("stablehlo.while", &[i.clone(), x.clone()], &[]) };
+        let mut w =
+            OpNode { operands: vec![r(0), ValueRef::Arg(0)], ..op("stablehlo.while", &[i.clone(), x.clone()], &[]) };
         w.regions = vec![Region { blocks: vec![cond] }, Region { blocks: vec![body] }];
         let outer = Block { args: vec![ValueType::Tensor(x.clone())], ops: vec![scalar(0), w], terminator: None };
         let counted = op_cost_in_block(&outer, 1).unwrap();
@@ -592,7 +597,10 @@ mod tests {
         let mut o = op(
             "stablehlo.reduce_window",
             &[f32t(&[1, 1])],
-            &[("window_dimensions", ints(&[1 << 32, 1 << 32])), ("padding", ints(&[0, (1 << 32) - 1, 0, (1 << 32) - 1]))],
+            &[
+                ("window_dimensions", ints(&[1 << 32, 1 << 32])),
+                ("padding", ints(&[0, (1 << 32) - 1, 0, (1 << 32) - 1])),
+            ],
         );
         o.regions.push(add_body());
         assert!(past(&o, &[&f32t(&[1, 1]), &f32t(&[])]).contains("its FLOPs pass 2^64"));
@@ -607,10 +615,8 @@ mod tests {
     fn tuple_operands_cost_their_elements_bytes_and_tokens_none() {
         let x = f32t(&[4, 8]);
         let tuple = ValueType::Tuple(vec![ValueType::Tensor(x.clone()), ValueType::Tensor(f32t(&[2]))]);
-        let get = OpNode {
-            operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)],
-            ..op("test.consume", &[x.clone()], &[])
-        };
+        let get =
+            OpNode { operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)], ..op("test.consume", &[x.clone()], &[]) };
         let block = Block { args: vec![tuple, ValueType::Token], ops: vec![get], terminator: None };
         let c = op_cost_in_block(&block, 0).unwrap();
         assert_eq!((c.bytes_read, c.bytes_written), (128 + 8, 128));
@@ -619,14 +625,8 @@ mod tests {
     #[test]
     fn block_cost_sums_ops() {
         let x = f32t(&[4, 8]);
-        let a = OpNode {
-            operands: vec![ValueRef::Arg(0), ValueRef::Arg(0)],
-            ..op("stablehlo.add", &[x.clone()], &[])
-        };
-        let t = OpNode {
-            operands: vec![ValueRef::Op { op: 0, result: 0 }],
-            ..op("stablehlo.tanh", &[x.clone()], &[])
-        };
+        let a = OpNode { operands: vec![ValueRef::Arg(0), ValueRef::Arg(0)], ..op("stablehlo.add", &[x.clone()], &[]) };
+        let t = OpNode { operands: vec![ValueRef::Op { op: 0, result: 0 }], ..op("stablehlo.tanh", &[x.clone()], &[]) };
         let block = Block { args: vec![ValueType::Tensor(x.clone())], ops: vec![a, t], terminator: None };
         let c = block_cost(&block).unwrap();
         assert_eq!((c.flops, c.transcendentals, c.bytes_read), (64, 32, 3 * 128));

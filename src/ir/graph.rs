@@ -30,13 +30,22 @@ pub enum Attr {
     Array(Vec<Attr>),
     Dict(BTreeMap<String, Attr>),
     /// Dense or resource elements: only the type is kept, never the payload.
-    Elements { ty: TensorType, splat: bool },
+    Elements {
+        ty: TensorType,
+        splat: bool,
+    },
     /// A rank-0 integer constant keeps its value: loop counters, trip bounds and indices are
     /// read from these (src/ir/loops.rs).
-    IntScalar { ty: TensorType, value: i64 },
+    IntScalar {
+        ty: TensorType,
+        value: i64,
+    },
     /// `#dialect.name<...>` attributes of unregistered dialects: the dialect and the raw text
     /// after it (e.g. `stablehlo` and `dot<lhs_contracting_dimensions = [1], ...>`).
-    Opaque { dialect: String, data: String },
+    Opaque {
+        dialect: String,
+        data: String,
+    },
     Type(ValueType),
     SymbolRef(String),
     /// Any other attribute, by its printed text.
@@ -191,11 +200,7 @@ impl Graph {
 
     /// Operand types of op `index`, in order (`None` for captures or non-tensor values).
     pub fn operand_tensors(&self, index: usize) -> Vec<Option<&TensorType>> {
-        self.body.ops[index]
-            .operands
-            .iter()
-            .map(|v| self.value_type(*v).and_then(ValueType::tensor))
-            .collect()
+        self.body.ops[index].operands.iter().map(|v| self.value_type(*v).and_then(ValueType::tensor)).collect()
     }
 
     /// Bytes of all function arguments (the parameters, optimizer state and inputs of a step);

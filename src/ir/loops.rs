@@ -150,8 +150,10 @@ fn trip_pattern(op: &OpNode, cond: &Block, body: &Block, outer: &Block) -> Resul
     if op.operands.get(counter).is_none() || scalar_int_element(&cond.args[counter]).is_none() {
         return Err("the counter is not a scalar integer".into());
     }
-    let bound = value_of(cond, bound, &invariants).ok_or("the bound the counter is compared against is not a constant")?;
-    let init = value_of(outer, op.operands[counter], &|_| None).ok_or("the counter's initial value is not a constant")?;
+    let bound =
+        value_of(cond, bound, &invariants).ok_or("the bound the counter is compared against is not a constant")?;
+    let init =
+        value_of(outer, op.operands[counter], &|_| None).ok_or("the counter's initial value is not a constant")?;
     let trips = trip_count(init as i128, bound as i128, step as i128, direction)
         .ok_or_else(|| format!("a counter from {init} by {step} never ends the loop ({direction:?} {bound})"))?;
     let counted = CountedLoop { counter, init, step, trips };

@@ -130,32 +130,22 @@ impl OpRule {
     /// Checks the rule's conventions against the tensor shapes it describes: dims map to factors
     /// whose sizes multiply to the dim's size, no factor repeats within a tensor, every factor
     /// is used, and no factor has size 1.
-    pub fn check(
-        &self,
-        operands: &[Option<&TensorType>],
-        results: &[Option<&TensorType>],
-    ) -> Result<(), String> {
+    pub fn check(&self, operands: &[Option<&TensorType>], results: &[Option<&TensorType>]) -> Result<(), String> {
         if self.operand_dims.len() != operands.len() || self.result_dims.len() != results.len() {
             return Err("tensor count differs from the op's".into());
         }
-        for (side, dims, tensors) in
-            [("operand", &self.operand_dims, operands), ("result", &self.result_dims, results)]
+        for (side, dims, tensors) in [("operand", &self.operand_dims, operands), ("result", &self.result_dims, results)]
         {
             for (t, (tdims, ty)) in dims.iter().zip(tensors.iter()).enumerate() {
                 let shape: &[i64] = ty.map_or(&[], |t| &t.shape);
                 if tdims.len() != shape.len() {
-                    return Err(format!(
-                        "{side} {t}: {} dims in the rule, rank {}",
-                        tdims.len(),
-                        shape.len()
-                    ));
+                    return Err(format!("{side} {t}: {} dims in the rule, rank {}", tdims.len(), shape.len()));
                 }
                 let mut seen = Vec::new();
                 for (d, fs) in tdims.iter().enumerate() {
                     let mut product: i64 = 1;
                     for &f in fs {
-                        let factor =
-                            self.factors.get(f).ok_or(format!("{side} {t} dim {d}: no factor {f}"))?;
+                        let factor = self.factors.get(f).ok_or(format!("{side} {t} dim {d}: no factor {f}"))?;
                         product = product.saturating_mul(factor.size);
                         if seen.contains(&f) {
                             return Err(format!("{side} {t}: factor {f} used twice"));
@@ -163,10 +153,7 @@ impl OpRule {
                         seen.push(f);
                     }
                     if product != shape[d] {
-                        return Err(format!(
-                            "{side} {t} dim {d}: factors multiply to {product}, size is {}",
-                            shape[d]
-                        ));
+                        return Err(format!("{side} {t} dim {d}: factors multiply to {product}, size is {}", shape[d]));
                     }
                 }
             }
@@ -234,9 +221,7 @@ pub fn canonical_name(name: &str) -> String {
 /// accepting one kept as printed text.
 pub fn opaque_text(attr: &Attr) -> Option<&str> {
     match attr {
-        Attr::Opaque { dialect, data } if matches!(dialect.as_str(), "stablehlo" | "mhlo" | "chlo") => {
-            Some(data)
-        }
+        Attr::Opaque { dialect, data } if matches!(dialect.as_str(), "stablehlo" | "mhlo" | "chlo") => Some(data),
         Attr::Other(text) | Attr::Str(text) => Some(text),
         _ => None,
     }
@@ -309,12 +294,7 @@ pub(crate) fn dims_attr(op: &OpNode, name: &str, rank: usize) -> Result<Vec<usiz
 }
 
 /// Checks that dimension numbers are in `[0, rank)` and distinct.
-pub(crate) fn check_dim_list(
-    op: &OpNode,
-    name: &str,
-    dims: &[i64],
-    rank: usize,
-) -> Result<Vec<usize>, OpTableError> {
+pub(crate) fn check_dim_list(op: &OpNode, name: &str, dims: &[i64], rank: usize) -> Result<Vec<usize>, OpTableError> {
     let mut out: Vec<usize> = Vec::with_capacity(dims.len());
     for &d in dims {
         if d < 0 || d as usize >= rank {
@@ -340,8 +320,7 @@ pub(crate) fn parsed_attr<T>(
     name: &str,
     parse: fn(&str) -> Result<T, AttrError>,
 ) -> Result<T, OpTableError> {
-    let attr =
-        op.attr(name).ok_or_else(|| OpTableError::MissingAttr { op: op.name.clone(), attr: name.into() })?;
+    let attr = op.attr(name).ok_or_else(|| OpTableError::MissingAttr { op: op.name.clone(), attr: name.into() })?;
     let text = opaque_text(attr).ok_or_else(|| bad_attr(op, name, "expected a #stablehlo attribute"))?;
     parse(text).map_err(|source| OpTableError::Attr { op: op.name.clone(), attr: name.into(), source })
 }
@@ -364,9 +343,8 @@ pub(crate) struct RuleBuilder<'a> {
 impl<'a> RuleBuilder<'a> {
     pub fn new(op: &'a OpNode, operands: &[Option<&'a TensorType>]) -> Self {
         let results: Vec<Option<&TensorType>> = op.results.iter().map(|r| r.tensor()).collect();
-        let dims = |ts: &[Option<&TensorType>]| {
-            ts.iter().map(|t| vec![Vec::new(); t.map_or(0, |t| t.rank())]).collect()
-        };
+        let dims =
+            |ts: &[Option<&TensorType>]| ts.iter().map(|t| vec![Vec::new(); t.map_or(0, |t| t.rank())]).collect();
         RuleBuilder {
             op,
             operand_dims: dims(operands),
@@ -386,20 +364,14 @@ impl<'a> RuleBuilder<'a> {
     pub fn operand(&self, i: usize) -> Result<Option<&'a TensorType>, OpTableError> {
         match self.operands.get(i) {
             Some(t) => Ok(*t),
-            None => Err(self.shape_err(format!(
-                "expects at least {} operands, has {}",
-                i + 1,
-                self.operands.len()
-            ))),
+            None => Err(self.shape_err(format!("expects at least {} operands, has {}", i + 1, self.operands.len()))),
         }
     }
 
     pub fn result(&self, i: usize) -> Result<Option<&'a TensorType>, OpTableError> {
         match self.results.get(i) {
             Some(t) => Ok(*t),
-            None => {
-                Err(self.shape_err(format!("expects at least {} results, has {}", i + 1, self.results.len())))
-            }
+            None => Err(self.shape_err(format!("expects at least {} results, has {}", i + 1, self.results.len()))),
         }
     }
 
@@ -523,9 +495,7 @@ impl<'a> RuleBuilder<'a> {
                 .into_iter()
                 .map(|dims| {
                     dims.into_iter()
-                        .map(|fs| {
-                            fs.into_iter().filter(|&f| new_id[f] != usize::MAX).map(|f| new_id[f]).collect()
-                        })
+                        .map(|fs| fs.into_iter().filter(|&f| new_id[f] != usize::MAX).map(|f| new_id[f]).collect())
                         .collect()
                 })
                 .collect()
@@ -537,8 +507,7 @@ impl<'a> RuleBuilder<'a> {
             known: true,
         };
         // Factors nobody uses any more (e.g. after a rule mapped nothing) are removed.
-        let used: Vec<bool> =
-            (0..rule.factors.len()).map(|f| rule.in_operands(f) || rule.in_results(f)).collect();
+        let used: Vec<bool> = (0..rule.factors.len()).map(|f| rule.in_operands(f) || rule.in_results(f)).collect();
         if used.iter().any(|u| !u) {
             let mut id = vec![usize::MAX; used.len()];
             let mut kept = Vec::new();
@@ -569,8 +538,7 @@ impl<'a> RuleBuilder<'a> {
         let operands = self.operands.clone();
         let results = self.results.clone();
         let rule = self.finish_unchecked();
-        rule.check(&operands, &results)
-            .map_err(|m| shape_err(op, format!("shapes do not fit the op: {m}")))?;
+        rule.check(&operands, &results).map_err(|m| shape_err(op, format!("shapes do not fit the op: {m}")))?;
         Ok(rule)
     }
 }
@@ -610,7 +578,10 @@ pub(crate) mod test_util {
     /// The body of a sum: `^bb0(%a: tensor<f32>, %b: tensor<f32>): add(%a, %b)`.
     pub fn add_body() -> Region {
         let scalar = f32t(&[]);
-        let add = OpNode { operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)], ..op("stablehlo.add", &[scalar.clone()], &[]) };
+        let add = OpNode {
+            operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)],
+            ..op("stablehlo.add", &[scalar.clone()], &[])
+        };
         let args = vec![ValueType::Tensor(scalar.clone()), ValueType::Tensor(scalar)];
         Region { blocks: vec![Block { args, ops: vec![add], terminator: None }] }
     }

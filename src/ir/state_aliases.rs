@@ -198,7 +198,11 @@ fn check_explicit(graph: &Graph, pairs: &[(usize, usize)]) -> Result<(), Donatio
             ));
         };
         if arg.ty != result.ty {
-            let message = format!("donation pair {a}:{r}: argument type {} differs from result type {}", describe(&arg.ty), describe(&result.ty));
+            let message = format!(
+                "donation pair {a}:{r}: argument type {} differs from result type {}",
+                describe(&arg.ty),
+                describe(&result.ty)
+            );
             return Err(at(Some(a), message));
         }
         if std::mem::replace(&mut args_seen[a], true) || std::mem::replace(&mut results_seen[r], true) {
@@ -209,7 +213,11 @@ fn check_explicit(graph: &Graph, pairs: &[(usize, usize)]) -> Result<(), Donatio
 }
 
 /// The step's state under `policy`: the module's donation, the recognised pairs or the user's.
-pub fn resolve(graph: &Graph, arg_names: &[Option<String>], policy: &DonationPolicy) -> Result<StateAliases, DonationError> {
+pub fn resolve(
+    graph: &Graph,
+    arg_names: &[Option<String>],
+    policy: &DonationPolicy,
+) -> Result<StateAliases, DonationError> {
     let module = declared(graph);
     let donated_without_alias = graph.args.iter().any(|p| p.is_donated() && p.aliased_output().is_none());
     Ok(match policy {
@@ -220,7 +228,9 @@ pub fn resolve(graph: &Graph, arg_names: &[Option<String>], policy: &DonationPol
             StateAliases { pairs, source: AliasSource::Option }
         }
         DonationPolicy::Module => StateAliases { pairs: module, source: AliasSource::Module },
-        DonationPolicy::Auto if !module.is_empty() || donated_without_alias => StateAliases { pairs: module, source: AliasSource::Module },
+        DonationPolicy::Auto if !module.is_empty() || donated_without_alias => {
+            StateAliases { pairs: module, source: AliasSource::Module }
+        }
         DonationPolicy::Auto => StateAliases { pairs: recognise(graph, arg_names), source: AliasSource::Recognised },
     })
 }

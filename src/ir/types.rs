@@ -71,8 +71,7 @@ fn float_bits(name: &str) -> Option<u32> {
         "f32" => 32,
         "tf32" => 19,
         "f16" | "bf16" => 16,
-        "f8E4M3FN" | "f8E5M2" | "f8E4M3FNUZ" | "f8E5M2FNUZ" | "f8E4M3B11FNUZ" | "f8E4M3"
-        | "f8E3M4" | "f8E8M0FNU" => 8,
+        "f8E4M3FN" | "f8E5M2" | "f8E4M3FNUZ" | "f8E5M2FNUZ" | "f8E4M3B11FNUZ" | "f8E4M3" | "f8E3M4" | "f8E8M0FNU" => 8,
         "f6E2M3FN" | "f6E3M2FN" => 6,
         "f4E2M1FN" => 4,
         _ => return None,

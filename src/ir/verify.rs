@@ -13,9 +13,7 @@
 use crate::ir::attr_text::ConvDimensionNumbers;
 use crate::ir::cost::op_cost;
 use crate::ir::graph::{Attr, OpNode, ValueRef};
-use crate::ir::op_table::{
-    bad_attr, canonical_name, ints_attr, opaque_text, shape_err, Ints, OpTableError,
-};
+use crate::ir::op_table::{bad_attr, canonical_name, ints_attr, opaque_text, shape_err, Ints, OpTableError};
 use crate::ir::types::{TensorType, ValueType};
 
 /// Checks `op` against StableHLO's rules; `operands` are its operands' types (`None` for
@@ -155,8 +153,7 @@ fn region_yield(op: &OpNode, r: usize, what: &str, wanted: &[Option<&TensorType>
         .map(|&v| if v == ValueRef::Outer { None } else { block.value_type(v).and_then(ValueType::tensor) })
         .collect();
     if !same_types(&yielded, wanted) {
-        let types: Vec<String> =
-            wanted.iter().map(|t| t.map_or("?".to_string(), |t| t.to_string())).collect();
+        let types: Vec<String> = wanted.iter().map(|t| t.map_or("?".to_string(), |t| t.to_string())).collect();
         return Err(shape_err(op, format!("the {what} region must yield ({})", types.join(", "))));
     }
     Ok(())
@@ -208,7 +205,14 @@ fn dilated(size: i64, dilation: i64) -> i64 {
 }
 
 /// Output size of one windowed dim (StableHLO's shape function for windows).
-fn window_output(input: i64, (lo, hi): (i64, i64), base_dilation: i64, window: i64, window_dilation: i64, stride: i64) -> i64 {
+fn window_output(
+    input: i64,
+    (lo, hi): (i64, i64),
+    base_dilation: i64,
+    window: i64,
+    window_dilation: i64,
+    stride: i64,
+) -> i64 {
     let padded = dilated(input, base_dilation).saturating_add(lo).saturating_add(hi);
     let span = dilated(window, window_dilation);
     if padded < 0 || padded < span {
@@ -238,7 +242,8 @@ fn convolution(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(), OpTa
     for k in 0..ns {
         let at = |t: &TensorType, d: i64| t.shape[d as usize];
         let window = at(kernel, dn.kernel_spatial_dimensions[k]);
-        let expected = window_output(at(input, dn.input_spatial_dimensions[k]), pads[k], lhs[k], window, rhs[k], strides[k]);
+        let expected =
+            window_output(at(input, dn.input_spatial_dimensions[k]), pads[k], lhs[k], window, rhs[k], strides[k]);
         let actual = at(output, dn.output_spatial_dimensions[k]);
         if expected != actual {
             return Err(shape_err(
@@ -275,7 +280,10 @@ fn reduce_window(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(), Op
     for (r, result) in op.results.iter().enumerate() {
         if let Some(t) = result.tensor() {
             if t.shape != expected {
-                return Err(shape_err(op, format!("result {r} has shape {:?}, the window gives {expected:?}", t.shape)));
+                return Err(shape_err(
+                    op,
+                    format!("result {r} has shape {:?}, the window gives {expected:?}", t.shape),
+                ));
             }
         }
     }
@@ -297,17 +305,26 @@ fn select_and_scatter(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(
 fn slice(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(), OpTableError> {
     let Some(Some(input)) = operands.first() else { return Ok(()) };
     let rank = input.rank();
-    let (Some(start), Some(limit)) = (per_dim(op, "start_indices", rank, 0, 0)?, per_dim(op, "limit_indices", rank, 0, 0)?)
+    let (Some(start), Some(limit)) =
+        (per_dim(op, "start_indices", rank, 0, 0)?, per_dim(op, "limit_indices", rank, 0, 0)?)
     else {
         return Ok(());
     };
     per_dim(op, "strides", rank, 1, 1)?;
     for d in 0..rank {
         if start[d] > limit[d] {
-            return Err(bad_attr(op, "limit_indices", format!("dim {d}: limit {} is below start {}", limit[d], start[d])));
+            return Err(bad_attr(
+                op,
+                "limit_indices",
+                format!("dim {d}: limit {} is below start {}", limit[d], start[d]),
+            ));
         }
         if limit[d] > input.shape[d] {
-            return Err(bad_attr(op, "limit_indices", format!("dim {d}: limit {} exceeds the size {}", limit[d], input.shape[d])));
+            return Err(bad_attr(
+                op,
+                "limit_indices",
+                format!("dim {d}: limit {} exceeds the size {}", limit[d], input.shape[d]),
+            ));
         }
     }
     Ok(())
@@ -317,7 +334,10 @@ fn dynamic_slice(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(), Op
     let Some(Some(input)) = operands.first() else { return Ok(()) };
     let rank = input.rank();
     if operands.len() != rank + 1 {
-        return Err(shape_err(op, format!("expects the operand and {rank} start indices, has {} operands", operands.len())));
+        return Err(shape_err(
+            op,
+            format!("expects the operand and {rank} start indices, has {} operands", operands.len()),
+        ));
     }
     if let Some(index) = operands[1..].iter().flatten().find(|t| t.rank() != 0) {
         return Err(shape_err(op, format!("start indices must be scalars, got {index}")));
@@ -331,7 +351,10 @@ fn dynamic_slice(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(), Op
 
 fn iota(op: &OpNode) -> Result<(), OpTableError> {
     let Some(result) = op.results.first().and_then(ValueType::tensor) else { return Ok(()) };
-    let dim = op.attr("iota_dimension").and_then(Attr::as_int).ok_or_else(|| bad_attr(op, "iota_dimension", "expected an integer"))?;
+    let dim = op
+        .attr("iota_dimension")
+        .and_then(Attr::as_int)
+        .ok_or_else(|| bad_attr(op, "iota_dimension", "expected an integer"))?;
     if dim < 0 || dim as usize >= result.rank() {
         return Err(bad_attr(op, "iota_dimension", format!("{dim} is out of range for rank {}", result.rank())));
     }

@@ -50,7 +50,10 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
                 let results = op.results.iter().map(|t| ("result", "alpa.bytes_written", Some(t)));
                 for (what, attr, ty) in operands.chain(results) {
                     if let Some(ty @ ValueType::Other(_)) = ty {
-                        remarks.push(Diagnostic::remark(*handle, format!("{what} of type {ty} is costed as 0 bytes in {attr}")));
+                        remarks.push(Diagnostic::remark(
+                            *handle,
+                            format!("{what} of type {ty} is costed as 0 bytes in {attr}"),
+                        ));
                     }
                 }
                 let element = op.results.first().and_then(ValueType::tensor).map(|t| t.element.to_string());

@@ -16,7 +16,11 @@ use mlir_sys::MlirOperation;
 const PASS: &str = "alpa-cluster-layers";
 
 /// A layering error as diagnostics: at its op when it names one, else through `fail`.
-pub(crate) fn at_op(error: LayerAssignmentError, handles: &[MlirOperation], fail: &dyn Fn(String) -> Vec<Diagnostic>) -> Vec<Diagnostic> {
+pub(crate) fn at_op(
+    error: LayerAssignmentError,
+    handles: &[MlirOperation],
+    fail: &dyn Fn(String) -> Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
     match error {
         LayerAssignmentError::Op { op, message } => match handles.get(op) {
             Some(handle) => vec![Diagnostic::error(*handle, message)],
@@ -30,7 +34,9 @@ pub fn run(module: MlirOperation, options: &AlpaClusterLayersOptions) -> PassRes
     let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
     let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
     let delta = check_delta(options.delta).map_err(fail)?;
-    let devices = usize::try_from(options.devices).ok().filter(|d| *d > 0)
+    let devices = usize::try_from(options.devices)
+        .ok()
+        .filter(|d| *d > 0)
         .ok_or_else(|| fail("devices must be a positive integer".into()))?;
     let mut read = read_function(entry)?;
     super::donation::apply(&mut read, entry, &options.donation, PASS)?;

@@ -52,12 +52,20 @@ pub fn cluster(name: &str) -> Result<Cluster, String> {
 
 /// Option `mode` (alpa-inter-op-stage's `transfer-mode`).
 pub fn transfer_mode(text: &str) -> Result<Mode, String> {
-    text.trim().parse::<Mode>().map_err(|_| format!("mode must be send-recv, local-all-gather, broadcast or auto, got '{text}'"))
+    text.trim()
+        .parse::<Mode>()
+        .map_err(|_| format!("mode must be send-recv, local-all-gather, broadcast or auto, got '{text}'"))
 }
 
 /// Plans every `alpa.transfer` of the module, in program order.
-pub fn plan_transfers(module: MlirOperation, cluster: &Cluster, mode: Mode, pass: &str) -> Result<Vec<PlannedTransfer>, Vec<Diagnostic>> {
-    let transfers: Vec<MlirOperation> = mlir::nested_ops(module).into_iter().filter(|op| mlir::op_name(*op) == TRANSFER).collect();
+pub fn plan_transfers(
+    module: MlirOperation,
+    cluster: &Cluster,
+    mode: Mode,
+    pass: &str,
+) -> Result<Vec<PlannedTransfer>, Vec<Diagnostic>> {
+    let transfers: Vec<MlirOperation> =
+        mlir::nested_ops(module).into_iter().filter(|op| mlir::op_name(*op) == TRANSFER).collect();
     let context = mlir::context(module);
     let mut planned = Vec::with_capacity(transfers.len());
     let stage = |op: MlirOperation, name: &str| match mlir::attribute(op, name).map(mlir::attr_value) {
@@ -67,9 +75,14 @@ pub fn plan_transfers(module: MlirOperation, cluster: &Cluster, mode: Mode, pass
     for op in transfers {
         let at_op = |message: String| vec![Diagnostic::error(op, format!("{pass}: {message}"))];
         let transfer = read_transfer(module, op).map_err(at_op)?;
-        let plan = resharding::plan(&transfer.desc(), &transfer.src, &transfer.dst, cluster, mode).map_err(|e| at_op(e.to_string()))?;
+        let plan = resharding::plan(&transfer.desc(), &transfer.src, &transfer.dst, cluster, mode)
+            .map_err(|e| at_op(e.to_string()))?;
         let mut attrs = Vec::new();
-        let routes = if plan.mode == Mode::Broadcast { broadcast_routes(&plan.pieces, cluster.devices_per_host) } else { Vec::new() };
+        let routes = if plan.mode == Mode::Broadcast {
+            broadcast_routes(&plan.pieces, cluster.devices_per_host)
+        } else {
+            Vec::new()
+        };
         for (name, text) in plan_attributes(&plan, &routes) {
             attrs.push((name, mlir::parse_attr(context, &text).map_err(at_op)?));
         }

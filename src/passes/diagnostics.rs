@@ -54,13 +54,16 @@ impl Diagnostic {
     /// (`loc("params['w']")`): the name is kept, placed at the op.
     fn location(&self) -> MlirLocation {
         let at_op = unsafe { mlirOperationGetLocation(self.op) };
-        let argument = self.argument.and_then(|a| mlir::body_block(self.op).and_then(|b| mlir::block_args(b).get(a).copied()));
+        let argument =
+            self.argument.and_then(|a| mlir::body_block(self.op).and_then(|b| mlir::block_args(b).get(a).copied()));
         let Some(at) = argument.map(|v| unsafe { mlirValueGetLocation(v) }) else { return at_op };
         if has_position(at) {
             return at;
         }
         if unsafe { mlirLocationIsAName(at) } {
-            return unsafe { mlirLocationNameGet(mlirLocationGetContext(at), mlirIdentifierStr(mlirLocationNameGetName(at)), at_op) };
+            return unsafe {
+                mlirLocationNameGet(mlirLocationGetContext(at), mlirIdentifierStr(mlirLocationNameGetName(at)), at_op)
+            };
         }
         at_op
     }

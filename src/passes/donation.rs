@@ -27,7 +27,12 @@ fn argument_names(read: &ReadGraph, entry: Function) -> Vec<Option<String>> {
 
 /// Resolves the step's state under the pass's `donation` option and makes the graph say it.
 /// Returns the pairs; remarks when they were recognised rather than declared.
-pub fn apply(read: &mut ReadGraph, entry: Function, donation: &str, pass: &str) -> Result<StateAliases, Vec<Diagnostic>> {
+pub fn apply(
+    read: &mut ReadGraph,
+    entry: Function,
+    donation: &str,
+    pass: &str,
+) -> Result<StateAliases, Vec<Diagnostic>> {
     let policy: DonationPolicy =
         donation.parse().map_err(|e| vec![Diagnostic::error(entry.op, format!("{pass}: {e}"))])?;
     let names = argument_names(read, entry);

@@ -27,11 +27,7 @@ impl Function {
 /// The `func.func` ops directly inside the module, in order.
 pub fn functions(module: MlirOperation) -> Vec<Function> {
     let Some(body) = mlir::body_block(module) else { return Vec::new() };
-    mlir::block_ops(body)
-        .into_iter()
-        .filter(|op| mlir::op_name(*op) == "func.func")
-        .map(|op| Function { op })
-        .collect()
+    mlir::block_ops(body).into_iter().filter(|op| mlir::op_name(*op) == "func.func").map(|op| Function { op }).collect()
 }
 
 pub const DEFAULT_ENTRY: &str = "main";

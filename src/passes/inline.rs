@@ -166,8 +166,11 @@ unsafe fn inline_call(call: MlirOperation, callee: Function) -> Vec<MlirOperatio
 /// private functions; the entry stays even when private (a private @main is still the program).
 fn erase_unreachable_private_functions(module: MlirOperation, entry: Function) -> usize {
     let Some(body) = mlir::body_block(module) else { return 0 };
-    let private: HashMap<String, MlirOperation> =
-        functions(module).into_iter().filter(|f| f.is_private() && f.op.ptr != entry.op.ptr).map(|f| (f.name(), f.op)).collect();
+    let private: HashMap<String, MlirOperation> = functions(module)
+        .into_iter()
+        .filter(|f| f.is_private() && f.op.ptr != entry.op.ptr)
+        .map(|f| (f.name(), f.op))
+        .collect();
     let mut reached: BTreeSet<String> = BTreeSet::new();
     let private_ops: HashSet<*const std::ffi::c_void> = private.values().map(|op| op.ptr as *const _).collect();
     let mut pending: Vec<MlirOperation> =

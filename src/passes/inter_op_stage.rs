@@ -11,8 +11,8 @@ use super::entry::find_entry;
 use super::mlir;
 use super::options::{AlpaInterOpStageOptions, PassOptionSet};
 use super::read_graph::read_function;
-use super::stage_slicing::{self, StagePlacement};
 use super::stage_shardings;
+use super::stage_slicing::{self, StagePlacement};
 use super::PassResult;
 use crate::cluster::Cluster;
 use crate::inter::driver::{plan_inter_op, stage_shardings, summary, DriverOptions, InterOpPlan};
@@ -47,7 +47,8 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
     let assignment = choose_layers(graph, step.as_ref(), &opts.layers, opts.delta, opts.delta_given, devices)
         .map_err(|e| super::cluster_layers::at_op(e, &read.handles, &fail))?;
 
-    let InterOpPlan { plan, report, search, failures } = plan_inter_op(graph, step.as_ref(), &assignment, &opts).map_err(fail)?;
+    let InterOpPlan { plan, report, search, failures } =
+        plan_inter_op(graph, step.as_ref(), &assignment, &opts).map_err(fail)?;
     for failure in failures.iter().take(5) {
         Diagnostic::warning(entry.op, format!("{pass}: a stage candidate could not be planned: {failure:?}")).emit();
     }
@@ -56,12 +57,24 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
         .iter()
         .map(|&layer| plan.plan.stages.iter().position(|s| s.layers.contains(&layer)).unwrap_or(0))
         .collect();
-    annotate(module, entry.op, &read.handles, &assignment.layer_of, &stage_of_op, step.as_ref().map(|s| s.phase.as_slice()), &plan)
-        .map_err(|e| fail(format!("writing alpa.pipeline: {e}")))?;
+    annotate(
+        module,
+        entry.op,
+        &read.handles,
+        &assignment.layer_of,
+        &stage_of_op,
+        step.as_ref().map(|s| s.phase.as_slice()),
+        &plan,
+    )
+    .map_err(|e| fail(format!("writing alpa.pipeline: {e}")))?;
     write_output(&opts.report, || report.to_json_pretty()).map_err(|e| fail(format!("report: {e}")))?;
     write_output(&opts.report_html, || render_html(&report)).map_err(|e| fail(format!("report-html: {e}")))?;
     let layers = assignment.num_layers();
-    Diagnostic::remark(entry.op, summary(pass, &plan, layers, &auto_choice(&assignment.clustering), &opts, search.as_ref())).emit();
+    Diagnostic::remark(
+        entry.op,
+        summary(pass, &plan, layers, &auto_choice(&assignment.clustering), &opts, search.as_ref()),
+    )
+    .emit();
 
     // A train step is sliced into stage functions called by the schedule from the entry.
     // Its functions are clones of the exported ops, so the step must be one microbatch.
@@ -96,13 +109,28 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
         // Each stage's intra-op plan (the one the DP priced) goes onto its functions.
         let stage_plans = stage_shardings(graph, Some(step), &assignment, &opts, &plan).map_err(fail)?;
         let shardings_of = |op: usize, result: usize, from: usize, to: usize| {
-            if opts.shardings { stage_shardings::transfer_shardings(&stage_plans, op, result, from, to) } else { None }
+            if opts.shardings {
+                stage_shardings::transfer_shardings(&stage_plans, op, result, from, to)
+            } else {
+                None
+            }
         };
-        let clones = stage_slicing::emit(module, entry, &read.handles, &program, &graph.returned, &placements, opts.transfers, &shardings_of)
-            .map_err(|e| fail(format!("slicing into stage functions: {e}")))?;
+        let clones = stage_slicing::emit(
+            module,
+            entry,
+            &read.handles,
+            &program,
+            &graph.returned,
+            &placements,
+            opts.transfers,
+            &shardings_of,
+        )
+        .map_err(|e| fail(format!("slicing into stage functions: {e}")))?;
         if opts.shardings {
-            stage_shardings::write(module, &clones, &stage_plans).map_err(|e| fail(format!("writing stage shardings: {e}")))?;
-            stage_shardings::pin(module, graph, &program, &clones, &stage_plans).map_err(|e| fail(format!("pinning stage shardings: {e}")))?;
+            stage_shardings::write(module, &clones, &stage_plans)
+                .map_err(|e| fail(format!("writing stage shardings: {e}")))?;
+            stage_shardings::pin(module, graph, &program, &clones, &stage_plans)
+                .map_err(|e| fail(format!("pinning stage shardings: {e}")))?;
         }
     }
     Ok(())
@@ -112,7 +140,8 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
 /// for another device count (or already carrying a Shardy mesh) does not match it.
 fn check_not_partitioned(module: MlirOperation, cluster: &Cluster) -> Result<(), String> {
     let devices = cluster.hosts * cluster.devices_per_host;
-    if let Some(partitions) = mlir::attribute(module, "mhlo.num_partitions").and_then(|a| mlir::attr_value(a).as_int()) {
+    if let Some(partitions) = mlir::attribute(module, "mhlo.num_partitions").and_then(|a| mlir::attr_value(a).as_int())
+    {
         if partitions > 1 && partitions as usize != devices {
             return Err(format!(
                 "the module is partitioned for {partitions} devices (mhlo.num_partitions) but cluster {} has {devices} ({} x {}); plan the unpartitioned step",
@@ -172,7 +201,11 @@ fn annotate(
         .collect();
     let text = format!("[{}]", stages.join(", "));
     mlir::set_attr(entry, "alpa.pipeline", mlir::parse_attr(context, &text)?);
-    mlir::set_attr(entry, "alpa.microbatches", mlir::parse_attr(context, &format!("{} : i64", plan.plan.microbatches))?);
+    mlir::set_attr(
+        entry,
+        "alpa.microbatches",
+        mlir::parse_attr(context, &format!("{} : i64", plan.plan.microbatches))?,
+    );
     Ok(())
 }
 

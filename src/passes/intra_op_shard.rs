@@ -27,35 +27,56 @@ pub fn run(module: MlirOperation, options: &AlpaIntraOpShardOptions) -> PassResu
     super::donation::apply(&mut read, entry, &options.donation, PASS)?;
     let graph = &read.graph;
 
-    let BestMeshPlan { plan, mesh_index, candidates } = plan_on_best_mesh(graph, &shard_options).map_err(|e| match e {
-        PlanError::Op { op, message } => vec![Diagnostic::error(read.handles[op], message)],
-        PlanError::OutOfMemory { budget, least_memory, cheapest_plan_memory } => {
-            fail(out_of_memory_message(budget, least_memory, cheapest_plan_memory))
-        }
-        PlanError::Solver(message) => fail(format!("the solver failed: {message}")),
-    })?;
+    let BestMeshPlan { plan, mesh_index, candidates } =
+        plan_on_best_mesh(graph, &shard_options).map_err(|e| match e {
+            PlanError::Op { op, message } => vec![Diagnostic::error(read.handles[op], message)],
+            PlanError::OutOfMemory { budget, least_memory, cheapest_plan_memory } => {
+                fail(out_of_memory_message(budget, least_memory, cheapest_plan_memory))
+            }
+            PlanError::Solver(message) => fail(format!("the solver failed: {message}")),
+        })?;
     let (meshes, memory_budget, format, report_path) =
         (&shard_options.meshes, shard_options.memory_budget, shard_options.format, &shard_options.report);
     let mesh = &meshes[mesh_index];
 
     for &op in &plan.replicated_fallbacks {
-        Diagnostic::warning(read.handles[op], format!("{PASS}: no even sharding of this op on mesh {}x{}: it is computed replicated", mesh.shape[0], mesh.shape[1])).emit();
+        Diagnostic::warning(
+            read.handles[op],
+            format!(
+                "{PASS}: no even sharding of this op on mesh {}x{}: it is computed replicated",
+                mesh.shape[0], mesh.shape[1]
+            ),
+        )
+        .emit();
     }
     if plan.status != SolveStatus::Optimal {
         Diagnostic::warning(
             module,
-            format!("{PASS}: solver status {:?} after {:.1} s: keeping the best plan found (objective {})", plan.status, plan.solver_seconds, plan.objective),
+            format!(
+                "{PASS}: solver status {:?} after {:.1} s: keeping the best plan found (objective {})",
+                plan.status, plan.solver_seconds, plan.objective
+            ),
         )
         .emit();
     }
 
-    let arg_specs: Vec<_> = plan.args.iter().map(|a| a.as_ref().and_then(|s| s.result_specs.first()).and_then(Option::as_ref)).collect();
+    let arg_specs: Vec<_> =
+        plan.args.iter().map(|a| a.as_ref().and_then(|s| s.result_specs.first()).and_then(Option::as_ref)).collect();
     let op_specs: Vec<Vec<_>> = plan.ops.iter().map(|s| s.result_specs.iter().map(Option::as_ref).collect()).collect();
     let returned = graph.returned.iter().map(|v| Shardings::of_value(&arg_specs, &op_specs, *v)).collect();
-    let operand_specs: Vec<Vec<_>> = plan.ops.iter().map(|s| s.operand_specs.iter().map(Option::as_ref).collect()).collect();
+    let operand_specs: Vec<Vec<_>> =
+        plan.ops.iter().map(|s| s.operand_specs.iter().map(Option::as_ref).collect()).collect();
     let operand_values = graph.ops().iter().map(|op| op.operands.clone()).collect();
-    let resharding_steps = plan.reshardings.iter().map(|r| ((r.op, r.operand), r.resharding.steps.as_slice())).collect();
-    let shardings = Shardings { args: arg_specs, ops: op_specs, operands: operand_specs, operand_values, returned, resharding_steps };
+    let resharding_steps =
+        plan.reshardings.iter().map(|r| ((r.op, r.operand), r.resharding.steps.as_slice())).collect();
+    let shardings = Shardings {
+        args: arg_specs,
+        ops: op_specs,
+        operands: operand_specs,
+        operand_values,
+        returned,
+        resharding_steps,
+    };
     write_shardings::write(module, entry, &read.handles, &shardings, mesh.shape, format)
         .map_err(|e| fail(format!("{e}")))?;
 
@@ -75,7 +96,8 @@ pub fn run(module: MlirOperation, options: &AlpaIntraOpShardOptions) -> PassResu
 /// The pass plans an unsharded step: a module that already carries a Shardy mesh or a
 /// partition count would get a second mesh and a plan that is not what XLA runs.
 fn check_unsharded(module: MlirOperation, entry: Function) -> Result<(), String> {
-    if let Some(partitions) = mlir::attribute(module, "mhlo.num_partitions").and_then(|a| mlir::attr_value(a).as_int()) {
+    if let Some(partitions) = mlir::attribute(module, "mhlo.num_partitions").and_then(|a| mlir::attr_value(a).as_int())
+    {
         if partitions > 1 {
             return Err(format!("the module is already partitioned for {partitions} devices (mhlo.num_partitions): shard the unpartitioned export"));
         }

@@ -17,16 +17,32 @@ use mlir_sys::*;
 /// Attributes of `alpa.transfer_plan` that describe the move; they go onto the identity
 /// function so a runtime finds them there.
 const DESCRIPTION: &[&str] = &[
-    "src_stage", "dst_stage", "src_devices", "dst_devices", "src_logical_mesh", "dst_logical_mesh", "src_sharding", "dst_sharding", "mode", "cost",
-    "lower_bound", "bytes_across_hosts", "pieces", "gathers",
+    "src_stage",
+    "dst_stage",
+    "src_devices",
+    "dst_devices",
+    "src_logical_mesh",
+    "dst_logical_mesh",
+    "src_sharding",
+    "dst_sharding",
+    "mode",
+    "cost",
+    "lower_bound",
+    "bytes_across_hosts",
+    "pieces",
+    "gathers",
 ];
 
 pub fn run(module: MlirOperation, pass: &str) -> PassResult {
     let ops: Vec<MlirOperation> = mlir::nested_ops(module).into_iter().collect();
     if let Some(unplanned) = ops.iter().find(|op| mlir::op_name(**op) == TRANSFER) {
-        return Err(vec![Diagnostic::error(*unplanned, format!("{pass}: this transfer has no plan: run alpa-cross-mesh-resharding first"))]);
+        return Err(vec![Diagnostic::error(
+            *unplanned,
+            format!("{pass}: this transfer has no plan: run alpa-cross-mesh-resharding first"),
+        )]);
     }
-    let body = mlir::body_block(module).ok_or_else(|| vec![Diagnostic::error(module, format!("{pass}: the module has no body"))])?;
+    let body = mlir::body_block(module)
+        .ok_or_else(|| vec![Diagnostic::error(module, format!("{pass}: the module has no body"))])?;
     let context = mlir::context(module);
     let taken: Vec<String> = super::entry::functions(module).iter().map(|f| f.name()).collect();
     let mut channel = 1i64;
@@ -35,8 +51,16 @@ pub fn run(module: MlirOperation, pass: &str) -> PassResult {
         let at_op = |message: String| vec![Diagnostic::error(op, format!("{pass}: {message}"))];
         let transfer = read_transfer(module, op).map_err(at_op)?;
         let plan = read_plan(op).map_err(at_op)?;
-        let programs =
-            lower(plan.mode, &plan.pieces, &plan.routes, &plan.gathers, &transfer.tensor.shape, &transfer.src, &transfer.dst).map_err(at_op)?;
+        let programs = lower(
+            plan.mode,
+            &plan.pieces,
+            &plan.routes,
+            &plan.gathers,
+            &transfer.tensor.shape,
+            &transfer.src,
+            &transfer.dst,
+        )
+        .map_err(at_op)?;
         let name = loop {
             let candidate = format!("transfer_{index}");
             index += 1;

@@ -169,7 +169,13 @@ pub fn value_type(ty: MlirType) -> Result<ValueType, String> {
 fn element_type(ty: MlirType) -> ElementType {
     let text = print_type(ty);
     ElementType::parse(&text).unwrap_or_else(|| {
-        let bits = unsafe { if mlirTypeIsAInteger(ty) { mlirIntegerTypeGetWidth(ty) } else { 0 } };
+        let bits = unsafe {
+            if mlirTypeIsAInteger(ty) {
+                mlirIntegerTypeGetWidth(ty)
+            } else {
+                0
+            }
+        };
         ElementType::Other { text, bits }
     })
 }
@@ -349,10 +355,8 @@ pub fn insert_unary_op(
         mlirOperationStateAddOperands(&mut state, 1, &operand);
         let ty = mlirValueGetType(operand);
         mlirOperationStateAddResults(&mut state, 1, &ty);
-        let named: Vec<MlirNamedAttribute> = attrs
-            .iter()
-            .map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(context, string_ref(k)), *v))
-            .collect();
+        let named: Vec<MlirNamedAttribute> =
+            attrs.iter().map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(context, string_ref(k)), *v)).collect();
         mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
         let op = mlirOperationCreate(&mut state);
         let block = mlirOperationGetBlock(reference);
@@ -401,7 +405,9 @@ mod tests {
 
     #[test]
     fn special_f64_values_round_trip_through_mlir() {
-        for value in [0.0, -0.0, 1.0, 1e-3, 5e300, f64::MIN_POSITIVE, 4.9e-324, f64::MAX, f64::INFINITY, f64::NEG_INFINITY] {
+        for value in
+            [0.0, -0.0, 1.0, 1e-3, 5e300, f64::MIN_POSITIVE, 4.9e-324, f64::MAX, f64::INFINITY, f64::NEG_INFINITY]
+        {
             let text = f64_attr_text(value);
             assert_eq!(parse_f64(&text).map(f64::to_bits), Some(value.to_bits()), "{text}");
         }

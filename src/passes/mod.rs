@@ -5,7 +5,6 @@
 //! dispatches here. A Rust panic never crosses back into C++: it becomes an error diagnostic and
 //! a failed pass.
 
-
 pub mod annotate_costs;
 pub mod cluster_layers;
 pub mod cross_mesh_resharding;
@@ -23,11 +22,11 @@ pub mod plugin;
 pub mod read_graph;
 pub mod stage_shardings;
 pub mod stage_slicing;
+pub mod standalone;
+pub mod test_print_op_rules;
 pub mod transfer_ops;
 pub mod transfer_text;
 pub mod unroll_loops;
-pub mod standalone;
-pub mod test_print_op_rules;
 pub mod write_shardings;
 
 use diagnostics::Diagnostic;

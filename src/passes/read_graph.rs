@@ -61,7 +61,10 @@ pub fn read_function(function: Function) -> Result<ReadGraph, Vec<Diagnostic>> {
     let (errors, remarks): (Vec<ParamIssue>, Vec<ParamIssue>) =
         verify_params(&graph).into_iter().partition(|i| i.severity == IssueSeverity::Error);
     if !errors.is_empty() {
-        return Err(errors.into_iter().map(|i| Diagnostic::error(func_op, i.message).at_argument(i.argument)).collect());
+        return Err(errors
+            .into_iter()
+            .map(|i| Diagnostic::error(func_op, i.message).at_argument(i.argument))
+            .collect());
     }
     remarks.into_iter().for_each(|i| Diagnostic::remark(func_op, i.message).at_argument(i.argument).emit());
     Ok(ReadGraph { graph, handles })
@@ -69,12 +72,15 @@ pub fn read_function(function: Function) -> Result<ReadGraph, Vec<Diagnostic>> {
 
 fn function_signature(func_op: MlirOperation) -> Result<(Vec<ValueType>, Vec<ValueType>), Vec<Diagnostic>> {
     let fail = |message: String, at: Option<usize>| vec![Diagnostic::error(func_op, message).at_argument(at)];
-    let attr = mlir::attribute(func_op, "function_type").ok_or_else(|| fail("function has no function_type".into(), None))?;
+    let attr =
+        mlir::attribute(func_op, "function_type").ok_or_else(|| fail("function has no function_type".into(), None))?;
     unsafe {
         let ty = mlirTypeAttrGetValue(attr);
         let convert = |t: MlirType, what: &str, i: isize| {
             let at = (what == "argument").then_some(i as usize);
-            mlir::value_type(t).map_err(|text| fail(format!("{what} #{i} has dynamic shape {text}: only static shapes can be planned"), at))
+            mlir::value_type(t).map_err(|text| {
+                fail(format!("{what} #{i} has dynamic shape {text}: only static shapes can be planned"), at)
+            })
         };
         let inputs = (0..mlirFunctionTypeGetNumInputs(ty))
             .map(|i| convert(mlirFunctionTypeGetInput(ty, i), "argument", i))
@@ -126,7 +132,10 @@ fn read_block(block: MlirBlock, top_level: bool, errors: &mut Vec<Diagnostic>) -
             }
             Err(text) => {
                 if !top_level {
-                    errors.push(Diagnostic::error(owner, format!("block argument #{i} has dynamic shape {text}: only static shapes can be planned")));
+                    errors.push(Diagnostic::error(
+                        owner,
+                        format!("block argument #{i} has dynamic shape {text}: only static shapes can be planned"),
+                    ));
                 }
                 args.push(ValueType::Other(text));
             }
@@ -142,7 +151,10 @@ fn read_block(block: MlirBlock, top_level: bool, errors: &mut Vec<Diagnostic>) -
         let node = read_op(op, &values, errors);
         if top_level && node.name == "func.call" {
             let callee = mlir::string_attr(op, "callee").unwrap_or_default();
-            errors.push(Diagnostic::error(op, format!("call to '@{callee}' in the entry function: run alpa-inline first")));
+            errors.push(Diagnostic::error(
+                op,
+                format!("call to '@{callee}' in the entry function: run alpa-inline first"),
+            ));
         }
         if position == last && is_terminator_name(&node.name) {
             terminator = Some(node);
@@ -160,13 +172,19 @@ fn read_block(block: MlirBlock, top_level: bool, errors: &mut Vec<Diagnostic>) -
 
 fn read_op(op: MlirOperation, values: &HashMap<*const c_void, ValueRef>, errors: &mut Vec<Diagnostic>) -> OpNode {
     let name = mlir::op_name(op);
-    let operands = mlir::operands(op).into_iter().map(|v| *values.get(&(v.ptr as *const c_void)).unwrap_or(&ValueRef::Outer)).collect();
+    let operands = mlir::operands(op)
+        .into_iter()
+        .map(|v| *values.get(&(v.ptr as *const c_void)).unwrap_or(&ValueRef::Outer))
+        .collect();
     let mut results = Vec::new();
     for (i, result) in mlir::results(op).into_iter().enumerate() {
         match mlir::value_type(unsafe { mlirValueGetType(result) }) {
             Ok(ty) => results.push(ty),
             Err(text) => {
-                errors.push(Diagnostic::error(op, format!("result #{i} has dynamic shape {text}: only static shapes can be planned")));
+                errors.push(Diagnostic::error(
+                    op,
+                    format!("result #{i} has dynamic shape {text}: only static shapes can be planned"),
+                ));
                 results.push(ValueType::Other(text));
             }
         }

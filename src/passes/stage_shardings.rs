@@ -21,7 +21,13 @@ pub fn stage_mesh(index: usize, logical_mesh: [usize; 2]) -> Result<NamedMesh, S
 
 /// The shardings a value crossing from stage `from` to stage `to` has on each side, as
 /// `#sdy.sharding` texts on the stages' meshes (for `alpa.transfer`).
-pub fn transfer_shardings(stages: &[StageShardings], op: usize, result: usize, from: usize, to: usize) -> Option<(String, String)> {
+pub fn transfer_shardings(
+    stages: &[StageShardings],
+    op: usize,
+    result: usize,
+    from: usize,
+    to: usize,
+) -> Option<(String, String)> {
     let source = stages.get(from)?;
     let destination = stages.get(to)?;
     let produced = source.result_specs.get(op)?.as_ref()?.get(result)?.as_ref()?;
@@ -37,7 +43,8 @@ pub fn write(module: MlirOperation, clones: &[Option<MlirOperation>], stages: &[
     let body = mlir::body_block(module).ok_or("the module has no body")?;
     for (index, stage) in stages.iter().enumerate().rev() {
         let mesh = stage_mesh(index, stage.logical_mesh)?;
-        let text = format!("\"sdy.mesh\"() <{{mesh = {}, sym_name = \"{}\"}}> : () -> ()", mesh.to_sdy().attr(), mesh.name());
+        let text =
+            format!("\"sdy.mesh\"() <{{mesh = {}, sym_name = \"{}\"}}> : () -> ()", mesh.to_sdy().attr(), mesh.name());
         mlir::insert_parsed_op_at_start(body, context, &text)?;
         for (op, specs) in stage.result_specs.iter().enumerate() {
             let (Some(specs), Some(Some(clone))) = (specs, clones.get(op)) else { continue };
@@ -55,9 +62,16 @@ pub fn write(module: MlirOperation, clones: &[Option<MlirOperation>], stages: &[
 
 /// Pins every stage function to its stage's plan (see `write_shardings::pin`) and writes the
 /// shardings of its arguments and results. `graph` is the entry the program was sliced from.
-pub fn pin(module: MlirOperation, graph: &Graph, program: &PipelineProgram, clones: &[Option<MlirOperation>], stages: &[StageShardings]) -> Result<(), String> {
+pub fn pin(
+    module: MlirOperation,
+    graph: &Graph,
+    program: &PipelineProgram,
+    clones: &[Option<MlirOperation>],
+    stages: &[StageShardings],
+) -> Result<(), String> {
     let context = mlir::context(module);
-    let functions: HashMap<String, MlirOperation> = super::entry::functions(module).into_iter().map(|f| (f.name(), f.op)).collect();
+    let functions: HashMap<String, MlirOperation> =
+        super::entry::functions(module).into_iter().map(|f| (f.name(), f.op)).collect();
     let n = graph.ops().len();
     for (f, function) in program.functions.iter().enumerate() {
         let stage = stages.get(function.stage).ok_or("a function of a stage without a plan")?;
@@ -76,7 +90,10 @@ pub fn pin(module: MlirOperation, graph: &Graph, program: &PipelineProgram, clon
         // Copies of values of constants (not the function's own ops) are left to propagation.
         for &op in function.ops.iter().filter(|&&op| program.function_of_op[op] == f) {
             handles[op] = clones.get(op).copied().flatten();
-            operands[op] = stage.operand_specs[op].as_ref().map(|specs| specs.iter().map(Option::as_ref).collect()).unwrap_or_default();
+            operands[op] = stage.operand_specs[op]
+                .as_ref()
+                .map(|specs| specs.iter().map(Option::as_ref).collect())
+                .unwrap_or_default();
         }
         let resharding_steps = stage.resharding_steps.iter().map(|(k, v)| (*k, v.as_slice())).collect();
         let shardings = Shardings {

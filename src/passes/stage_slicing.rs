@@ -27,7 +27,13 @@ struct Emitter {
 }
 
 impl Emitter {
-    fn op(&self, name: &str, operands: &[MlirValue], results: &[MlirType], attrs: &[(&str, MlirAttribute)]) -> MlirOperation {
+    fn op(
+        &self,
+        name: &str,
+        operands: &[MlirValue],
+        results: &[MlirType],
+        attrs: &[(&str, MlirAttribute)],
+    ) -> MlirOperation {
         unsafe {
             let mut state = mlirOperationStateGet(mlir::string_ref(name), self.location);
             mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
@@ -62,7 +68,14 @@ fn tensor_shape(ty: MlirType) -> Option<Vec<i64>> {
 }
 
 fn with_shape(ty: MlirType, shape: &[i64]) -> MlirType {
-    unsafe { mlirRankedTensorTypeGet(shape.len() as isize, shape.as_ptr(), mlirShapedTypeGetElementType(ty), mlirAttributeGetNull()) }
+    unsafe {
+        mlirRankedTensorTypeGet(
+            shape.len() as isize,
+            shape.as_ptr(),
+            mlirShapedTypeGetElementType(ty),
+            mlirAttributeGetNull(),
+        )
+    }
 }
 
 pub fn emit(
@@ -82,7 +95,9 @@ pub fn emit(
     let original = |v: ValueRef| -> Result<MlirValue, String> {
         match v {
             ValueRef::Arg(a) => args.get(a).copied().ok_or_else(|| format!("no argument {a}")),
-            ValueRef::Op { op, result } => mlir::results(handles[op]).get(result).copied().ok_or_else(|| format!("no result {result} of op {op}")),
+            ValueRef::Op { op, result } => {
+                mlir::results(handles[op]).get(result).copied().ok_or_else(|| format!("no result {result} of op {op}"))
+            }
             ValueRef::Outer => Err("a captured value cannot cross a function boundary".into()),
         }
     };
@@ -116,11 +131,19 @@ pub fn emit(
                 ("function_type", mlirTypeAttrGet(function_type)),
                 ("sym_visibility", mlir::string_attr_value(context, "private")),
                 ("alpa.stage", mlir::parse_attr(context, &format!("{} : i64", function.stage))?),
-                ("alpa.devices", mlir::parse_attr(context, &mlir::i64_array_text(placement.devices.iter().map(|&d| d as i64)))?),
-                ("alpa.logical_mesh", mlir::parse_attr(context, &mlir::i64_array_text(placement.logical_mesh.iter().map(|&d| d as i64)))?),
+                (
+                    "alpa.devices",
+                    mlir::parse_attr(context, &mlir::i64_array_text(placement.devices.iter().map(|&d| d as i64)))?,
+                ),
+                (
+                    "alpa.logical_mesh",
+                    mlir::parse_attr(context, &mlir::i64_array_text(placement.logical_mesh.iter().map(|&d| d as i64)))?,
+                ),
             ];
-            let named: Vec<MlirNamedAttribute> =
-                attrs.iter().map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(context, mlir::string_ref(k)), *v)).collect();
+            let named: Vec<MlirNamedAttribute> = attrs
+                .iter()
+                .map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(context, mlir::string_ref(k)), *v))
+                .collect();
             mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
             mlirOperationStateAddOwnedRegions(&mut state, 1, &region);
             let func = mlirOperationCreate(&mut state);
@@ -140,15 +163,20 @@ pub fn emit(
                 }
                 for i in 0..mlirOperationGetNumOperands(clone) {
                     let operand = mlirOperationGetOperand(clone, i);
-                    let new = mapped.get(&(operand.ptr as *mut _)).copied().ok_or("an operand from outside the stage function")?;
+                    let new = mapped
+                        .get(&(operand.ptr as *mut _))
+                        .copied()
+                        .ok_or("an operand from outside the stage function")?;
                     mlirOperationSetOperand(clone, i, new);
                 }
                 for (old, new) in mlir::results(handles[op]).into_iter().zip(mlir::results(clone)) {
                     mapped.insert(old.ptr as *mut _, new);
                 }
             }
-            let returned: Vec<MlirValue> =
-                outputs.iter().map(|v| mapped.get(&(v.ptr as *mut _)).copied().ok_or("an output from outside")).collect::<Result<_, _>>()?;
+            let returned: Vec<MlirValue> = outputs
+                .iter()
+                .map(|v| mapped.get(&(v.ptr as *mut _)).copied().ok_or("an output from outside"))
+                .collect::<Result<_, _>>()?;
             let emitter = Emitter { context, location, block };
             emitter.op("func.return", &returned, &[], &[]);
         }
@@ -186,7 +214,8 @@ pub fn emit(
         let shape = tensor_shape(ty).ok_or("a batch input is not a ranked tensor")?;
         for k in 0..program.microbatches {
             let start: Vec<i64> = (0..shape.len()).map(|d| if d == dim { k as i64 * shape[d] } else { 0 }).collect();
-            let limit: Vec<i64> = (0..shape.len()).map(|d| if d == dim { (k as i64 + 1) * shape[d] } else { shape[d] }).collect();
+            let limit: Vec<i64> =
+                (0..shape.len()).map(|d| if d == dim { (k as i64 + 1) * shape[d] } else { shape[d] }).collect();
             let op = emitter.op(
                 "stablehlo.slice",
                 &[args[a]],
@@ -206,34 +235,38 @@ pub fn emit(
         Ok(vec![
             (format!("{prefix}_stage"), emitter.attr(&format!("{stage} : i64"))?),
             (format!("{prefix}_devices"), emitter.attr(&mlir::i64_array_text(p.devices.iter().map(|&d| d as i64)))?),
-            (format!("{prefix}_logical_mesh"), emitter.attr(&mlir::i64_array_text(p.logical_mesh.iter().map(|&d| d as i64)))?),
+            (
+                format!("{prefix}_logical_mesh"),
+                emitter.attr(&mlir::i64_array_text(p.logical_mesh.iter().map(|&d| d as i64)))?,
+            ),
         ])
     };
     // A value produced in one stage and read in another goes through a transfer, once per
     // (value, microbatch, destination stage).
     let mut transferred: HashMap<(ValueRef, Option<usize>, usize), MlirValue> = HashMap::new();
-    let mut transfer = |value: MlirValue, key: (ValueRef, Option<usize>, usize), from: usize| -> Result<MlirValue, String> {
-        let to = key.2;
-        if !transfers || from == to {
-            return Ok(value);
-        }
-        if let Some(v) = transferred.get(&key) {
-            return Ok(*v);
-        }
-        let mut attrs = placement_attrs(from, "src")?;
-        attrs.extend(placement_attrs(to, "dst")?);
-        if let ValueRef::Op { op, result } = key.0 {
-            if let Some((source, destination)) = transfer_shardings(op, result, from, to) {
-                attrs.push(("src_sharding".into(), emitter.attr(&source)?));
-                attrs.push(("dst_sharding".into(), emitter.attr(&destination)?));
+    let mut transfer =
+        |value: MlirValue, key: (ValueRef, Option<usize>, usize), from: usize| -> Result<MlirValue, String> {
+            let to = key.2;
+            if !transfers || from == to {
+                return Ok(value);
             }
-        }
-        let attrs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        let op = emitter.op("alpa.transfer", &[value], &[value_type(value)], &attrs);
-        let out = mlir::results(op)[0];
-        transferred.insert(key, out);
-        Ok(out)
-    };
+            if let Some(v) = transferred.get(&key) {
+                return Ok(*v);
+            }
+            let mut attrs = placement_attrs(from, "src")?;
+            attrs.extend(placement_attrs(to, "dst")?);
+            if let ValueRef::Op { op, result } = key.0 {
+                if let Some((source, destination)) = transfer_shardings(op, result, from, to) {
+                    attrs.push(("src_sharding".into(), emitter.attr(&source)?));
+                    attrs.push(("dst_sharding".into(), emitter.attr(&destination)?));
+                }
+            }
+            let attrs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+            let op = emitter.op("alpa.transfer", &[value], &[value_type(value)], &attrs);
+            let out = mlir::results(op)[0];
+            transferred.insert(key, out);
+            Ok(out)
+        };
 
     let stage_of = |v: ValueRef| match v {
         ValueRef::Op { op, .. } => Some(program.stage_of_op[op].min(placements.len().saturating_sub(1))),
@@ -243,13 +276,14 @@ pub fn emit(
     let mut once: HashMap<ValueRef, MlirValue> = HashMap::new();
     let mut accumulated: HashMap<ValueRef, MlirValue> = HashMap::new();
     let accumulate_all = |per_microbatch: &HashMap<(ValueRef, usize), MlirValue>,
-                              accumulated: &mut HashMap<ValueRef, MlirValue>|
+                          accumulated: &mut HashMap<ValueRef, MlirValue>|
      -> Result<(), String> {
         for &(v, mode) in &program.accumulated {
             if accumulated.contains_key(&v) {
                 continue;
             }
-            let parts: Option<Vec<MlirValue>> = (0..program.microbatches).map(|k| per_microbatch.get(&(v, k)).copied()).collect();
+            let parts: Option<Vec<MlirValue>> =
+                (0..program.microbatches).map(|k| per_microbatch.get(&(v, k)).copied()).collect();
             let Some(parts) = parts else { continue };
             let ty = value_type(parts[0]);
             let result = match mode {
@@ -260,7 +294,8 @@ pub fn emit(
                         sum = mlir::results(emitter.op("stablehlo.add", &[sum, p], &[ty], &[]))[0];
                     }
                     if mode == Accumulate::Mean && program.microbatches > 1 {
-                        let splat = emitter.attr(&format!("dense<{}.0> : {}", program.microbatches, mlir::print_type(ty)))?;
+                        let splat =
+                            emitter.attr(&format!("dense<{}.0> : {}", program.microbatches, mlir::print_type(ty)))?;
                         let count = mlir::results(emitter.op("stablehlo.constant", &[], &[ty], &[("value", splat)]))[0];
                         sum = mlir::results(emitter.op("stablehlo.divide", &[sum, count], &[ty], &[]))[0];
                     }
@@ -282,7 +317,9 @@ pub fn emit(
             let value = match (v, call.microbatch) {
                 (ValueRef::Arg(a), Some(k)) if program.batch_dims[a].is_some() => slices[&(a, k)],
                 (ValueRef::Arg(a), _) => args[a],
-                (ValueRef::Op { .. }, Some(k)) => *per_microbatch.get(&(v, k)).ok_or("a value used before the call that computes it")?,
+                (ValueRef::Op { .. }, Some(k)) => {
+                    *per_microbatch.get(&(v, k)).ok_or("a value used before the call that computes it")?
+                }
                 (ValueRef::Op { .. }, None) => match accumulated.get(&v).or_else(|| once.get(&v)) {
                     Some(value) => *value,
                     None => return Err("an apply function reads a value nothing computed".into()),
@@ -329,9 +366,18 @@ pub fn emit(
     // The entry's type: global-batch inputs.
     let result_types: Vec<MlirType> = returned.iter().map(|v| value_type(*v)).collect();
     unsafe {
-        let function_type =
-            mlirFunctionTypeGet(context, arg_types.len() as isize, arg_types.as_ptr(), result_types.len() as isize, result_types.as_ptr());
-        mlirOperationSetInherentAttributeByName(entry.op, mlir::string_ref("function_type"), mlirTypeAttrGet(function_type));
+        let function_type = mlirFunctionTypeGet(
+            context,
+            arg_types.len() as isize,
+            arg_types.as_ptr(),
+            result_types.len() as isize,
+            result_types.as_ptr(),
+        );
+        mlirOperationSetInherentAttributeByName(
+            entry.op,
+            mlir::string_ref("function_type"),
+            mlirTypeAttrGet(function_type),
+        );
     }
     Ok(clones)
 }

@@ -13,15 +13,9 @@ use crate::sharding::strategy::describe_op;
 use mlir_sys::MlirOperation;
 
 pub fn run(module: MlirOperation, options: &AlpaTestPrintOpRulesOptions) -> PassResult {
-    let fail = |message: String| {
-        vec![Diagnostic::error(
-            module,
-            format!("{}: {message}", options.pass()),
-        )]
-    };
+    let fail = |message: String| vec![Diagnostic::error(module, format!("{}: {message}", options.pass()))];
     let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
-    let shape = parse_mesh_shape(&options.mesh)
-        .map_err(|e| fail(e.to_string()))?;
+    let shape = parse_mesh_shape(&options.mesh).map_err(|e| fail(e.to_string()))?;
     // Alpa's abstract test mesh: the names do not depend on the link costs.
     let mesh = DeviceMesh::alpa_test(shape).map_err(|e| fail(e.to_string()))?;
     let read = read_function(entry)?;

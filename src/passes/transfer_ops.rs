@@ -28,7 +28,10 @@ pub struct TransferOp {
 
 impl TransferOp {
     pub fn desc(&self) -> TensorDesc {
-        TensorDesc { shape: self.tensor.shape.clone(), element_bytes: u64::from(self.tensor.element.bits().div_ceil(8)) }
+        TensorDesc {
+            shape: self.tensor.shape.clone(),
+            element_bytes: u64::from(self.tensor.element.bits().div_ceil(8)),
+        }
     }
 }
 
@@ -38,7 +41,9 @@ fn attr(op: MlirOperation, name: &str) -> Result<Attr, String> {
 
 fn indices(value: &Attr, what: &str) -> Result<Vec<usize>, String> {
     match value {
-        Attr::I64Array(v) => v.iter().map(|&d| usize::try_from(d).map_err(|_| format!("'{what}' holds a negative value {d}"))).collect(),
+        Attr::I64Array(v) => {
+            v.iter().map(|&d| usize::try_from(d).map_err(|_| format!("'{what}' holds a negative value {d}"))).collect()
+        }
         _ => Err(format!("'{what}' must be an array<i64: ...>")),
     }
 }
@@ -60,21 +65,33 @@ fn module_meshes(module: MlirOperation) -> BTreeMap<String, String> {
         .collect()
 }
 
-fn layout(op: MlirOperation, side: &str, meshes: &BTreeMap<String, String>, tensor: &TensorType) -> Result<Layout, String> {
+fn layout(
+    op: MlirOperation,
+    side: &str,
+    meshes: &BTreeMap<String, String>,
+    tensor: &TensorType,
+) -> Result<Layout, String> {
     let devices = indices(&attr(op, &format!("{side}_devices"))?, &format!("{side}_devices"))?;
     let logical = indices(&attr(op, &format!("{side}_logical_mesh"))?, &format!("{side}_logical_mesh"))?;
     let [rows, cols] = logical[..] else {
         return Err(format!("'{side}_logical_mesh' must have two entries"));
     };
     if rows.checked_mul(cols) != Some(devices.len()) {
-        return Err(format!("'{side}_logical_mesh' {rows}x{cols} does not hold the {} devices of '{side}_devices'", devices.len()));
+        return Err(format!(
+            "'{side}_logical_mesh' {rows}x{cols} does not hold the {} devices of '{side}_devices'",
+            devices.len()
+        ));
     }
-    let sharding_attr = mlir::attribute(op, &format!("{side}_sharding")).ok_or_else(|| format!("missing attribute '{side}_sharding'"))?;
-    let sharding = parse_sdy_sharding(&mlir::print_attr(sharding_attr)).map_err(|e| format!("'{side}_sharding': {e}"))?;
+    let sharding_attr = mlir::attribute(op, &format!("{side}_sharding"))
+        .ok_or_else(|| format!("missing attribute '{side}_sharding'"))?;
+    let sharding =
+        parse_sdy_sharding(&mlir::print_attr(sharding_attr)).map_err(|e| format!("'{side}_sharding': {e}"))?;
     let SdyMeshRef::Symbol(mesh_name) = &sharding.mesh else {
         return Err(format!("'{side}_sharding' must name a module-level sdy.mesh"));
     };
-    let mesh_text = meshes.get(mesh_name).ok_or_else(|| format!("'{side}_sharding' refers to @{mesh_name}, which the module does not declare"))?;
+    let mesh_text = meshes
+        .get(mesh_name)
+        .ok_or_else(|| format!("'{side}_sharding' refers to @{mesh_name}, which the module does not declare"))?;
     let sdy_mesh = parse_sdy_mesh(mesh_text).map_err(|e| format!("@{mesh_name}: {e}"))?;
     let mesh = NamedMesh::from_sdy(mesh_name, &sdy_mesh).map_err(|e| format!("@{mesh_name}: {e}"))?;
     if mesh.shape() != [rows, cols] {
@@ -97,7 +114,13 @@ pub fn read_transfer(module: MlirOperation, op: MlirOperation) -> Result<Transfe
     let ty = unsafe { mlirValueGetType(value) };
     let tensor = match mlir::value_type(ty) {
         Ok(ValueType::Tensor(t)) => t,
-        _ => return Err(format!("'{}' moves a statically shaped tensor, not {}", mlir::op_name(op), mlir::print_type(ty))),
+        _ => {
+            return Err(format!(
+                "'{}' moves a statically shaped tensor, not {}",
+                mlir::op_name(op),
+                mlir::print_type(ty)
+            ))
+        }
     };
     if mlir::print_type(unsafe { mlirValueGetType(result) }) != mlir::print_type(ty) {
         return Err(format!("'{}' must return the type it takes", mlir::op_name(op)));
@@ -120,7 +143,11 @@ pub fn float_text(value: f64) -> String {
 }
 
 fn slice_fields(slice: &Slice) -> String {
-    format!("offset = {}, sizes = {}", mlir::i64_array_text(slice.offset.iter().copied()), mlir::i64_array_text(slice.sizes.iter().copied()))
+    format!(
+        "offset = {}, sizes = {}",
+        mlir::i64_array_text(slice.offset.iter().copied()),
+        mlir::i64_array_text(slice.sizes.iter().copied())
+    )
 }
 
 /// The plan's attributes, as `(name, text)` pairs.
@@ -131,10 +158,17 @@ pub fn plan_attributes(plan: &crate::resharding::TransferPlan, routes: &[Vec<usi
         .enumerate()
         .map(|(i, p)| {
             let route = match routes.get(i) {
-                Some(route) if route.iter().any(|&from| from != p.src) => format!("from = {}, ", mlir::i64_array_text(route.iter().map(|&d| d as i64))),
+                Some(route) if route.iter().any(|&from| from != p.src) => {
+                    format!("from = {}, ", mlir::i64_array_text(route.iter().map(|&d| d as i64)))
+                }
                 _ => String::new(),
             };
-            format!("{{dsts = {}, {route}{}, src = {} : i64}}", mlir::i64_array_text(p.dsts.iter().map(|&d| d as i64)), slice_fields(&p.slice), p.src)
+            format!(
+                "{{dsts = {}, {route}{}, src = {} : i64}}",
+                mlir::i64_array_text(p.dsts.iter().map(|&d| d as i64)),
+                slice_fields(&p.slice),
+                p.src
+            )
         })
         .collect();
     let gathers: Vec<String> = plan
@@ -142,7 +176,13 @@ pub fn plan_attributes(plan: &crate::resharding::TransferPlan, routes: &[Vec<usi
         .iter()
         .map(|g| {
             let parts: Vec<String> = g.parts.iter().map(|p| format!("{{{}}}", slice_fields(p))).collect();
-            format!("{{devices = {}, dim = {} : i64, {}, parts = [{}]}}", mlir::i64_array_text(g.devices.iter().map(|&d| d as i64)), g.dim, slice_fields(&g.tile), parts.join(", "))
+            format!(
+                "{{devices = {}, dim = {} : i64, {}, parts = [{}]}}",
+                mlir::i64_array_text(g.devices.iter().map(|&d| d as i64)),
+                g.dim,
+                slice_fields(&g.tile),
+                parts.join(", ")
+            )
         })
         .collect();
     vec![
@@ -160,7 +200,10 @@ fn dict_field<'a>(dict: &'a BTreeMap<String, Attr>, name: &str, what: &str) -> R
 }
 
 fn read_slice(dict: &BTreeMap<String, Attr>, what: &str) -> Result<Slice, String> {
-    Ok(Slice { offset: i64s(dict_field(dict, "offset", what)?, "offset")?, sizes: i64s(dict_field(dict, "sizes", what)?, "sizes")? })
+    Ok(Slice {
+        offset: i64s(dict_field(dict, "offset", what)?, "offset")?,
+        sizes: i64s(dict_field(dict, "sizes", what)?, "sizes")?,
+    })
 }
 
 fn dicts(value: Attr, what: &str) -> Result<Vec<BTreeMap<String, Attr>>, String> {
@@ -205,7 +248,11 @@ pub fn read_plan(op: MlirOperation) -> Result<PlanAttributes, String> {
                 Attr::Int(v) => usize::try_from(*v).map_err(|_| format!("a piece has a negative source device {v}"))?,
                 _ => return Err("a piece's 'src' must be an integer".into()),
             };
-            Ok(Piece { src, dsts: indices(dict_field(d, "dsts", "a piece")?, "dsts")?, slice: read_slice(d, "a piece")? })
+            Ok(Piece {
+                src,
+                dsts: indices(dict_field(d, "dsts", "a piece")?, "dsts")?,
+                slice: read_slice(d, "a piece")?,
+            })
         })
         .collect::<Result<Vec<_>, String>>()?;
     let gathers = dicts(attr(op, "gathers")?, "gathers")?
@@ -219,7 +266,12 @@ pub fn read_plan(op: MlirOperation) -> Result<PlanAttributes, String> {
                 .iter()
                 .map(|p| read_slice(p, "a gather part"))
                 .collect::<Result<Vec<_>, String>>()?;
-            Ok(Gather { devices: indices(dict_field(&d, "devices", "a gather")?, "devices")?, dim, tile: read_slice(&d, "a gather")?, parts })
+            Ok(Gather {
+                devices: indices(dict_field(&d, "devices", "a gather")?, "devices")?,
+                dim,
+                tile: read_slice(&d, "a gather")?,
+                parts,
+            })
         })
         .collect::<Result<Vec<_>, String>>()?;
     Ok(PlanAttributes { mode, pieces, routes, gathers })

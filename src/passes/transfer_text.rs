@@ -35,7 +35,8 @@ fn tensor(shape: &[i64], element: &ElementType) -> String {
 }
 
 fn dense_matrix(rows: &[Vec<i64>]) -> String {
-    let rows: Vec<String> = rows.iter().map(|r| format!("[{}]", r.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))).collect();
+    let rows: Vec<String> =
+        rows.iter().map(|r| format!("[{}]", r.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))).collect();
     format!("[{}]", rows.join(", "))
 }
 
@@ -103,7 +104,17 @@ fn internal(shape: &[i64]) -> Vec<i64> {
     }
 }
 
-fn function(name: &str, n: usize, rank: usize, input: &[i64], output: &[i64], element: &ElementType, devices: &[usize], body: Body, result: &str) -> String {
+fn function(
+    name: &str,
+    n: usize,
+    rank: usize,
+    input: &[i64],
+    output: &[i64],
+    element: &ElementType,
+    devices: &[usize],
+    body: Body,
+    result: &str,
+) -> String {
     let arg = tensor(&stacked_shape(n, input, rank), element);
     let res = tensor(&stacked_shape(n, output, rank), element);
     let sharding = block_sharding(n, rank);
@@ -119,20 +130,28 @@ fn function(name: &str, n: usize, rank: usize, input: &[i64], output: &[i64], el
 }
 
 /// The send program of a transfer of a rank-`rank` tensor of `element`s.
-pub fn send_program(name: &str, program: &SendProgram, rank: usize, element: &ElementType, first_channel: i64) -> String {
+pub fn send_program(
+    name: &str,
+    program: &SendProgram,
+    rank: usize,
+    element: &ElementType,
+    first_channel: i64,
+) -> String {
     let n = program.devices.len();
     let src_tile = internal(&program.src_tile);
     let dst_tile = internal(&program.dst_buffer);
     let mut body = Body::new();
     let source = enter(&mut body, n, &src_tile, element, rank);
     let scalar = tensor(&[], element);
-    let zero_scalar = body.op(format!("\"stablehlo.constant\"() <{{value = dense<{}> : {scalar}}}> : () -> {scalar}", zero(element)));
+    let zero_scalar =
+        body.op(format!("\"stablehlo.constant\"() <{{value = dense<{}> : {scalar}}}> : () -> {scalar}", zero(element)));
     let dst_type = tensor(&dst_tile, element);
     let mut dst = body.op(format!("\"stablehlo.broadcast_in_dim\"({zero_scalar}) <{{broadcast_dimensions = array<i64>}}> : ({scalar}) -> {dst_type}"));
     if !program.rounds.is_empty() {
         let pid = body.op("\"stablehlo.partition_id\"() : () -> tensor<ui32>".into());
         let pid = body.op(format!("\"stablehlo.convert\"({pid}) : (tensor<ui32>) -> tensor<i32>"));
-        let zero_index = body.op("\"stablehlo.constant\"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>".into());
+        let zero_index =
+            body.op("\"stablehlo.constant\"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>".into());
         let r = src_tile.len();
         let width = 2 * r + 3;
         for (index, round) in program.rounds.iter().enumerate() {
@@ -151,7 +170,10 @@ pub fn send_program(name: &str, program: &SendProgram, rank: usize, element: &El
                 })
                 .collect();
             let table_type = format!("tensor<{n}x{width}xi32>");
-            let table = body.op(format!("\"stablehlo.constant\"() <{{value = dense<{}> : {table_type}}}> : () -> {table_type}", dense_matrix(&rows)));
+            let table = body.op(format!(
+                "\"stablehlo.constant\"() <{{value = dense<{}> : {table_type}}}> : () -> {table_type}",
+                dense_matrix(&rows)
+            ));
             let row_type = format!("tensor<1x{width}xi32>");
             let row = body.op(format!(
                 "\"stablehlo.dynamic_slice\"({table}, {pid}, {zero_index}) <{{slice_sizes = array<i64: 1, {width}>}}> : ({table_type}, tensor<i32>, tensor<i32>) -> {row_type}"

@@ -20,10 +20,9 @@ use std::ffi::c_void;
 pub fn run(module: MlirOperation, options: &AlpaUnrollLoopsOptions) -> PassResult {
     let fail = |message: String| vec![Diagnostic::error(module, message)];
     let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
-    let max_ops = u64::try_from(options.max_ops)
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| fail(format!("{}: max-ops must be a positive integer, got '{}'", options.pass(), options.max_ops)))?;
+    let max_ops = u64::try_from(options.max_ops).ok().filter(|&n| n > 0).ok_or_else(|| {
+        fail(format!("{}: max-ops must be a positive integer, got '{}'", options.pass(), options.max_ops))
+    })?;
     unroll_entry(entry, max_ops, options.pass())
 }
 
@@ -101,7 +100,8 @@ fn split_stacks(entry: Function) -> Result<usize, Vec<Diagnostic>> {
         ValueRef::Op { op, result } => mlir::results(read.handles[op])[result],
         ValueRef::Outer => unreachable!("a function body has no captures"),
     };
-    let unused = |op: MlirOperation| mlir::results(op).into_iter().all(|r| unsafe { mlirValueGetFirstUse(r).ptr.is_null() });
+    let unused =
+        |op: MlirOperation| mlir::results(op).into_iter().all(|r| unsafe { mlirValueGetFirstUse(r).ptr.is_null() });
     for r in &reads {
         let slice = mlir::results(read.handles[r.slice])[0];
         unsafe { mlirValueReplaceAllUsesOfWith(slice, value(stacks[r.stack].rows[r.row])) };
@@ -122,7 +122,13 @@ fn split_stacks(entry: Function) -> Result<usize, Vec<Diagnostic>> {
         let rows: Vec<MlirValue> = stack.rows.iter().map(|v| value(*v)).collect();
         let stacked = mlir::results(last)[0];
         let dimension = mlir::parse_attr(writer.context, "0 : i64").map_err(|e| vec![Diagnostic::error(last, e)])?;
-        let concat = writer.create("stablehlo.concatenate", &rows, unsafe { mlirValueGetType(stacked) }, &[("dimension", dimension)], last);
+        let concat = writer.create(
+            "stablehlo.concatenate",
+            &rows,
+            unsafe { mlirValueGetType(stacked) },
+            &[("dimension", dimension)],
+            last,
+        );
         unsafe { mlirValueReplaceAllUsesOfWith(stacked, mlir::results(concat)[0]) };
     }
     for stack in &stacks {
@@ -189,7 +195,9 @@ fn copy_body(loop_op: MlirOperation, plan: &Unrolled) -> Result<(), String> {
             let new_op = match how {
                 Copy::Clone => writer.clone_op(*op, &map),
                 Copy::Constant(v) => writer.constant(*v, unsafe { mlirValueGetType(mlir::results(*op)[0]) }, *op)?,
-                Copy::Slice { start, limit } => writer.slice(*op, mapped(&map, mlir::operands(*op)[0]), start, limit)?,
+                Copy::Slice { start, limit } => {
+                    writer.slice(*op, mapped(&map, mlir::operands(*op)[0]), start, limit)?
+                }
             };
             for (old, new) in mlir::results(*op).into_iter().zip(mlir::results(new_op)) {
                 map.insert(key(old), new);
@@ -244,7 +252,14 @@ impl Writer {
         copy
     }
 
-    fn create(&self, name: &str, operands: &[MlirValue], result: MlirType, attrs: &[(&str, MlirAttribute)], at: MlirOperation) -> MlirOperation {
+    fn create(
+        &self,
+        name: &str,
+        operands: &[MlirValue],
+        result: MlirType,
+        attrs: &[(&str, MlirAttribute)],
+        at: MlirOperation,
+    ) -> MlirOperation {
         unsafe {
             let mut state = mlirOperationStateGet(mlir::string_ref(name), mlirOperationGetLocation(at));
             mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
@@ -267,7 +282,13 @@ impl Writer {
     }
 
     /// `stablehlo.slice` of `operand` in place of the `dynamic_slice` `at`.
-    fn slice(&self, at: MlirOperation, operand: MlirValue, start: &[i64], limit: &[i64]) -> Result<MlirOperation, String> {
+    fn slice(
+        &self,
+        at: MlirOperation,
+        operand: MlirValue,
+        start: &[i64],
+        limit: &[i64],
+    ) -> Result<MlirOperation, String> {
         let array = |v: &[i64]| {
             let items: Vec<String> = v.iter().map(i64::to_string).collect();
             if items.is_empty() {

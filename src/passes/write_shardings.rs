@@ -24,7 +24,11 @@ pub struct Shardings<'a> {
 }
 
 impl<'a> Shardings<'a> {
-    pub fn of_value(args: &[Option<&'a ShardingSpec>], ops: &[Vec<Option<&'a ShardingSpec>>], value: ValueRef) -> Option<&'a ShardingSpec> {
+    pub fn of_value(
+        args: &[Option<&'a ShardingSpec>],
+        ops: &[Vec<Option<&'a ShardingSpec>>],
+        value: ValueRef,
+    ) -> Option<&'a ShardingSpec> {
         match value {
             ValueRef::Arg(i) => args.get(i).copied().flatten(),
             ValueRef::Op { op, result } => ops.get(op)?.get(result).copied().flatten(),
@@ -70,11 +74,8 @@ pub fn write(
 
     if format == OutputFormat::Sdy {
         let body = mlir::body_block(module).ok_or("the module has no body")?;
-        let text = format!(
-            "\"sdy.mesh\"() <{{mesh = {}, sym_name = \"{}\"}}> : () -> ()",
-            mesh.to_sdy().attr(),
-            mesh.name()
-        );
+        let text =
+            format!("\"sdy.mesh\"() <{{mesh = {}, sym_name = \"{}\"}}> : () -> ()", mesh.to_sdy().attr(), mesh.name());
         mlir::insert_parsed_op_at_start(body, context, &text)?;
     }
 
@@ -138,7 +139,11 @@ pub fn pin(
     render: &dyn Fn(&ShardingSpec) -> String,
     context: MlirContext,
 ) -> Result<(), String> {
-    let constraint = |value: MlirValue, spec: &ShardingSpec, reference: MlirOperation, after: bool| -> Result<MlirOperation, String> {
+    let constraint = |value: MlirValue,
+                      spec: &ShardingSpec,
+                      reference: MlirOperation,
+                      after: bool|
+     -> Result<MlirOperation, String> {
         let text = render(spec);
         Ok(match format {
             OutputFormat::Sdy => {
@@ -183,10 +188,11 @@ pub fn pin(
             let steps = shardings.resharding_steps.get(&(index, position)).copied().unwrap_or_default();
             let chain: Vec<&ShardingSpec> = steps.iter().chain([*required]).collect();
             // Continue from the furthest layout of the chain some earlier chain already made.
-            let (mut operand, start) = match (0..chain.len()).rev().find_map(|k| resharded.get(&(value, chain[k])).map(|v| (*v, k + 1))) {
-                Some(found) => found,
-                None => (mlir::operands(*op)[position], 0),
-            };
+            let (mut operand, start) =
+                match (0..chain.len()).rev().find_map(|k| resharded.get(&(value, chain[k])).map(|v| (*v, k + 1))) {
+                    Some(found) => found,
+                    None => (mlir::operands(*op)[position], 0),
+                };
             for &spec in &chain[start..] {
                 let pinned = constraint(operand, spec, *op, false)?;
                 operand = mlir::results(pinned)[0];

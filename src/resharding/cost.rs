@@ -88,23 +88,14 @@ impl Traffic {
     }
 
     pub fn bytes_across_hosts(&self) -> u64 {
-        self.host_out
-            .values()
-            .fold(0u64, |a, &b| a.saturating_add(b))
+        self.host_out.values().fold(0u64, |a, &b| a.saturating_add(b))
     }
 
     /// The phase's seconds: the busiest resource (see the module doc).
     pub fn seconds(&self, cluster: &Cluster) -> f64 {
         let inter = cluster.inter_host_link();
-        let hosts = self
-            .host_out
-            .values()
-            .chain(self.host_in.values())
-            .map(|&b| link_seconds(&inter, b));
-        let devices = self
-            .device_intra
-            .values()
-            .map(|&b| link_seconds(&cluster.intra_host, b));
+        let hosts = self.host_out.values().chain(self.host_in.values()).map(|&b| link_seconds(&inter, b));
+        let devices = self.device_intra.values().map(|&b| link_seconds(&cluster.intra_host, b));
         hosts.chain(devices).fold(0.0, f64::max)
     }
 }
@@ -117,9 +108,6 @@ pub(crate) fn host_of(cluster: &Cluster, device: usize) -> usize {
 /// few ulps so that `cost >= lower_bound` survives floating-point rounding of the sums.
 pub(crate) fn lower_bound(cluster: &Cluster, missing_per_host: &BTreeMap<usize, u64>) -> f64 {
     let inter = cluster.inter_host_link();
-    let bound = missing_per_host
-        .values()
-        .map(|&b| link_seconds(&inter, b))
-        .fold(0.0, f64::max);
+    let bound = missing_per_host.values().map(|&b| link_seconds(&inter, b)).fold(0.0, f64::max);
     bound * (1.0 - 8.0 * f64::EPSILON)
 }

@@ -36,10 +36,7 @@ impl TensorDesc {
     }
 
     pub(crate) fn whole(&self) -> Slice {
-        Slice {
-            offset: vec![0; self.shape.len()],
-            sizes: self.shape.clone(),
-        }
+        Slice { offset: vec![0; self.shape.len()], sizes: self.shape.clone() }
     }
 
     pub(crate) fn total_bytes(&self) -> Result<u64, ReshardingError> {
@@ -47,24 +44,18 @@ impl TensorDesc {
     }
 
     pub(crate) fn bytes_of(&self, slice: &Slice) -> Result<u64, ReshardingError> {
-        slice
-            .volume()
-            .and_then(|v| v.checked_mul(self.element_bytes))
-            .ok_or_else(|| {
-                ReshardingError::Overflow(format!(
-                    "a slice of sizes {:?} with {}-byte elements",
-                    slice.sizes, self.element_bytes
-                ))
-            })
+        slice.volume().and_then(|v| v.checked_mul(self.element_bytes)).ok_or_else(|| {
+            ReshardingError::Overflow(format!(
+                "a slice of sizes {:?} with {}-byte elements",
+                slice.sizes, self.element_bytes
+            ))
+        })
     }
 }
 
 fn check_shape(shape: &[i64]) -> Result<(), ReshardingError> {
     match shape.iter().position(|&s| s < 0) {
-        Some(dim) => Err(ReshardingError::NegativeDim {
-            dim,
-            size: shape[dim],
-        }),
+        Some(dim) => Err(ReshardingError::NegativeDim { dim, size: shape[dim] }),
         None => Ok(()),
     }
 }
@@ -86,10 +77,7 @@ impl Layout {
         let mut seen = BTreeSet::new();
         for &device in &self.devices {
             if !seen.insert(device) {
-                return Err(ReshardingError::DuplicateDevice {
-                    layout: name,
-                    device,
-                });
+                return Err(ReshardingError::DuplicateDevice { layout: name, device });
             }
             if device >= cluster.num_devices() {
                 return Err(ReshardingError::DeviceOutsideCluster {
@@ -104,25 +92,14 @@ impl Layout {
 
     fn check_mesh(&self, name: &'static str, rank: usize) -> Result<(), ReshardingError> {
         if self.spec.rank() != rank {
-            return Err(ReshardingError::RankMismatch {
-                layout: name,
-                spec_rank: self.spec.rank(),
-                tensor_rank: rank,
-            });
+            return Err(ReshardingError::RankMismatch { layout: name, spec_rank: self.spec.rank(), tensor_rank: rank });
         }
         if self.mesh.contains(&0) {
-            return Err(ReshardingError::EmptyMesh {
-                layout: name,
-                mesh: self.mesh,
-            });
+            return Err(ReshardingError::EmptyMesh { layout: name, mesh: self.mesh });
         }
         let positions = self.mesh[0].checked_mul(self.mesh[1]);
         if positions != Some(self.devices.len()) {
-            return Err(ReshardingError::DeviceCount {
-                layout: name,
-                devices: self.devices.len(),
-                mesh: self.mesh,
-            });
+            return Err(ReshardingError::DeviceCount { layout: name, devices: self.devices.len(), mesh: self.mesh });
         }
         Ok(())
     }
@@ -137,10 +114,7 @@ impl Layout {
     pub(crate) fn replica_groups(&self) -> BTreeMap<Vec<usize>, Vec<usize>> {
         let mut groups: BTreeMap<Vec<usize>, Vec<usize>> = BTreeMap::new();
         for position in 0..self.devices.len() {
-            groups
-                .entry(self.tile_index(position))
-                .or_default()
-                .push(position);
+            groups.entry(self.tile_index(position)).or_default().push(position);
         }
         groups
     }
@@ -182,14 +156,7 @@ pub fn tile_of(layout: &Layout, position: usize, shape: &[i64]) -> Result<Slice,
     check_shape(shape)?;
     layout.check_mesh("given", shape.len())?;
     if position >= layout.devices.len() {
-        return Err(ReshardingError::PositionOutOfRange {
-            position,
-            devices: layout.devices.len(),
-        });
+        return Err(ReshardingError::PositionOutOfRange { position, devices: layout.devices.len() });
     }
-    Ok(slice_of_tile(
-        shape,
-        &layout.parts_per_dim(),
-        &layout.tile_index(position),
-    ))
+    Ok(slice_of_tile(shape, &layout.parts_per_dim(), &layout.tile_index(position)))
 }

@@ -24,20 +24,12 @@ pub(crate) fn split_dim(shape: &[i64], dst_parts: &[usize], k: usize) -> Option<
 
 /// The hops of the groups' ring all-gathers (device ids ascending, wrapping around): each device
 /// passes its successor every part but the successor's own.
-pub(crate) fn gather_traffic(
-    gathers: &[Gather],
-    tensor: &TensorDesc,
-    cluster: &Cluster,
-) -> Traffic {
+pub(crate) fn gather_traffic(gathers: &[Gather], tensor: &TensorDesc, cluster: &Cluster) -> Traffic {
     let mut traffic = Traffic::default();
     let bytes = |s| tensor.bytes_of(s).unwrap_or(0);
     for gather in gathers {
-        let mut ring: Vec<(usize, u64)> = gather
-            .devices
-            .iter()
-            .zip(&gather.parts)
-            .map(|(&d, part)| (d, bytes(part)))
-            .collect();
+        let mut ring: Vec<(usize, u64)> =
+            gather.devices.iter().zip(&gather.parts).map(|(&d, part)| (d, bytes(part))).collect();
         if ring.len() < 2 {
             continue;
         }

@@ -115,7 +115,10 @@ pub fn broadcast_routes(pieces: &[Piece], devices_per_host: usize) -> Vec<Vec<us
                 if h == host(piece.src) {
                     continue;
                 }
-                let leader = *receivers.iter().min_by_key(|&&d| (relayed.get(&d).copied().unwrap_or(0), d)).unwrap_or(&receivers[0]);
+                let leader = *receivers
+                    .iter()
+                    .min_by_key(|&&d| (relayed.get(&d).copied().unwrap_or(0), d))
+                    .unwrap_or(&receivers[0]);
                 *relayed.entry(leader).or_insert(0) += piece.slice.volume().unwrap_or(0) * (receivers.len() as u64 - 1);
                 leader_of.insert(h, leader);
             }
@@ -147,9 +150,15 @@ pub fn lower(
 ) -> Result<TransferPrograms, String> {
     let mut union: Vec<usize> = src.devices.clone();
     union.extend(dst.devices.iter().filter(|d| !src.devices.contains(d)));
-    let partition = |device: usize| union.iter().position(|&u| u == device).ok_or_else(|| format!("device {device} is in neither mesh"));
-    let src_position = |device: usize| src.devices.iter().position(|&d| d == device).ok_or_else(|| format!("device {device} holds no source tile"));
-    let dst_position = |device: usize| dst.devices.iter().position(|&d| d == device).ok_or_else(|| format!("device {device} is not a destination"));
+    let partition = |device: usize| {
+        union.iter().position(|&u| u == device).ok_or_else(|| format!("device {device} is in neither mesh"))
+    };
+    let src_position = |device: usize| {
+        src.devices.iter().position(|&d| d == device).ok_or_else(|| format!("device {device} holds no source tile"))
+    };
+    let dst_position = |device: usize| {
+        dst.devices.iter().position(|&d| d == device).ok_or_else(|| format!("device {device} is not a destination"))
+    };
 
     // Under local all-gather a destination device's buffer is its part of the tile.
     let mut part_of: BTreeMap<usize, Slice> = BTreeMap::new();
@@ -174,7 +183,10 @@ pub fn lower(
     for (index, piece) in pieces.iter().enumerate() {
         let src_tile = tile_of(src, src_position(piece.src)?, shape).map_err(|e| e.to_string())?;
         if !src_tile.contains(&piece.slice) {
-            return Err(format!("a piece at {:?} of sizes {:?} lies outside device {}'s source tile", piece.slice.offset, piece.slice.sizes, piece.src));
+            return Err(format!(
+                "a piece at {:?} of sizes {:?} lies outside device {}'s source tile",
+                piece.slice.offset, piece.slice.sizes, piece.src
+            ));
         }
         let senders: Vec<usize> = match routes.get(index) {
             Some(route) if !route.is_empty() => route.clone(),
@@ -193,7 +205,10 @@ pub fn lower(
                 let (from, to) = (senders[i], piece.dsts[i]);
                 let origin = dst_buffer_origin(to)?;
                 if !origin.contains(&piece.slice) {
-                    return Err(format!("a piece at {:?} of sizes {:?} lies outside device {to}'s destination buffer", piece.slice.offset, piece.slice.sizes));
+                    return Err(format!(
+                        "a piece at {:?} of sizes {:?} lies outside device {to}'s destination buffer",
+                        piece.slice.offset, piece.slice.sizes
+                    ));
                 }
                 let (src_offset, after) = if from == piece.src {
                     (relative(&piece.slice, &src_tile), None)
@@ -204,7 +219,14 @@ pub fn lower(
                     continue;
                 };
                 delivered.insert(to, moves.len());
-                moves.push(Move { from: partition(from)?, to: partition(to)?, shape: piece.slice.sizes.clone(), src_offset, dst_offset: relative(&piece.slice, &origin), after });
+                moves.push(Move {
+                    from: partition(from)?,
+                    to: partition(to)?,
+                    shape: piece.slice.sizes.clone(),
+                    src_offset,
+                    dst_offset: relative(&piece.slice, &origin),
+                    after,
+                });
             }
             if waiting.len() == before {
                 return Err(format!("a piece is relayed by device {}, which never receives it", senders[waiting[0]]));
@@ -224,7 +246,13 @@ pub fn lower(
         let r = match (earliest..rounds.len()).find(|&r| fits(r)) {
             Some(r) => r,
             None => {
-                let blank = RoundRow { src_offset: vec![0; rank], dst_offset: vec![0; rank], receives: false, local: false, relay: false };
+                let blank = RoundRow {
+                    src_offset: vec![0; rank],
+                    dst_offset: vec![0; rank],
+                    receives: false,
+                    local: false,
+                    relay: false,
+                };
                 rounds.push(Round { piece_shape: m.shape.clone(), pairs: Vec::new(), rows: vec![blank; n] });
                 busy.push((vec![false; n], vec![false; n]));
                 rounds.len() - 1
@@ -275,11 +303,15 @@ pub fn lower(
                 for (j, received) in gather.parts.iter().enumerate() {
                     let fits = received.rank() == part.len()
                         && (0..part.len()).all(|d| {
-                            let start = gather.tile.offset.get(d).copied().unwrap_or(0) + if d == dim { j as i64 * part[d] } else { 0 };
+                            let start = gather.tile.offset.get(d).copied().unwrap_or(0)
+                                + if d == dim { j as i64 * part[d] } else { 0 };
                             received.offset[d] == start && received.sizes[d] <= part[d]
                         });
                     if !fits {
-                        return Err(format!("gather part {j} at {:?} of sizes {:?} is not its even share of the tile", received.offset, received.sizes));
+                        return Err(format!(
+                            "gather part {j} at {:?} of sizes {:?} is not its even share of the tile",
+                            received.offset, received.sizes
+                        ));
                     }
                 }
             }
@@ -351,7 +383,12 @@ mod tests {
         let sources: Vec<Option<Vec<i64>>> = send
             .devices
             .iter()
-            .map(|d| src.devices.iter().position(|s| s == d).map(|p| tile_data(&tile_of(src, p, shape).unwrap(), shape, &src_tile)))
+            .map(|d| {
+                src.devices
+                    .iter()
+                    .position(|s| s == d)
+                    .map(|p| tile_data(&tile_of(src, p, shape).unwrap(), shape, &src_tile))
+            })
             .collect();
         let mut dst: Vec<Vec<i64>> = vec![vec![i64::MIN; buffer.iter().product::<i64>() as usize]; send.devices.len()];
         for round in &send.rounds {
@@ -359,7 +396,8 @@ mod tests {
             let before = dst.clone();
             let cut = |p: usize| -> Vec<i64> {
                 let mut out = Vec::new();
-                let offset = if round.rows[p].src_offset.is_empty() { vec![0] } else { round.rows[p].src_offset.clone() };
+                let offset =
+                    if round.rows[p].src_offset.is_empty() { vec![0] } else { round.rows[p].src_offset.clone() };
                 for_each_coord(&piece_shape, |c| {
                     let at: Vec<i64> = c.iter().zip(&offset).map(|(a, b)| a + b).collect();
                     out.push(if round.rows[p].relay {
@@ -441,10 +479,15 @@ mod tests {
                 for mode in [Mode::SendRecv, Mode::LocalAllGather, Mode::Broadcast] {
                     let tensor = TensorDesc { shape: shape.clone(), element_bytes: 4 };
                     let plan = plan(&tensor, src, dst, &cluster, mode).unwrap();
-                    let routes = if plan.mode == Mode::Broadcast { broadcast_routes(&plan.pieces, cluster.devices_per_host) } else { Vec::new() };
+                    let routes = if plan.mode == Mode::Broadcast {
+                        broadcast_routes(&plan.pieces, cluster.devices_per_host)
+                    } else {
+                        Vec::new()
+                    };
                     let programs = lower(plan.mode, &plan.pieces, &routes, &plan.gathers, &shape, src, dst).unwrap();
                     let delivered = run(&programs, &shape, src);
-                    let dst_tile = programs.gather.as_ref().map_or(programs.send.dst_buffer.clone(), |g| g.tile.clone());
+                    let dst_tile =
+                        programs.gather.as_ref().map_or(programs.send.dst_buffer.clone(), |g| g.tile.clone());
                     for (p, &device) in dst.devices.iter().enumerate() {
                         let u = programs.send.devices.iter().position(|&d| d == device).unwrap();
                         let want = tile_data(&tile_of(dst, p, &shape).unwrap(), &shape, &dst_tile);
@@ -453,12 +496,22 @@ mod tests {
                     if mode == Mode::Broadcast {
                         // Each piece crosses into each destination host once.
                         let host = |p: usize| programs.send.devices[p] / cluster.devices_per_host;
-                        let crossing: usize = programs.send.rounds.iter().map(|r| r.pairs.iter().filter(|&&(a, b)| host(a) != host(b)).count()).sum();
+                        let crossing: usize = programs
+                            .send
+                            .rounds
+                            .iter()
+                            .map(|r| r.pairs.iter().filter(|&&(a, b)| host(a) != host(b)).count())
+                            .sum();
                         let expected: usize = plan
                             .pieces
                             .iter()
                             .map(|p| {
-                                let mut hosts: Vec<usize> = p.dsts.iter().map(|d| d / cluster.devices_per_host).filter(|&h| h != p.src / cluster.devices_per_host).collect();
+                                let mut hosts: Vec<usize> = p
+                                    .dsts
+                                    .iter()
+                                    .map(|d| d / cluster.devices_per_host)
+                                    .filter(|&h| h != p.src / cluster.devices_per_host)
+                                    .collect();
                                 hosts.sort();
                                 hosts.dedup();
                                 hosts.len()
@@ -473,7 +526,11 @@ mod tests {
                         senders.dedup();
                         receivers.sort();
                         receivers.dedup();
-                        assert_eq!((senders.len(), receivers.len()), (round.pairs.len(), round.pairs.len()), "a round sends or receives twice");
+                        assert_eq!(
+                            (senders.len(), receivers.len()),
+                            (round.pairs.len(), round.pairs.len()),
+                            "a round sends or receives twice"
+                        );
                     }
                     checked += 1;
                 }

@@ -49,14 +49,9 @@ impl FromStr for Mode {
     type Err = UnknownMode;
 
     fn from_str(text: &str) -> Result<Mode, UnknownMode> {
-        [
-            Mode::SendRecv,
-            Mode::LocalAllGather,
-            Mode::Broadcast,
-            Mode::Auto,
-        ]
-        .into_iter()
-        .find(|m| m.name() == text.trim())
-        .ok_or_else(|| UnknownMode(text.to_string()))
+        [Mode::SendRecv, Mode::LocalAllGather, Mode::Broadcast, Mode::Auto]
+            .into_iter()
+            .find(|m| m.name() == text.trim())
+            .ok_or_else(|| UnknownMode(text.to_string()))
     }
 }

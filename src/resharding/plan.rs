@@ -137,21 +137,14 @@ impl<'a> Planner<'a> {
         // Every resource carries at most one tile per destination device per phase, so this
         // bound keeps all byte sums exact.
         let total = tensor.total_bytes()?;
-        total
-            .checked_mul(dst.devices.len() as u64 + 1)
-            .ok_or_else(|| {
-                ReshardingError::Overflow(format!(
-                    "{total} bytes delivered to {} devices",
-                    dst.devices.len()
-                ))
-            })?;
+        total.checked_mul(dst.devices.len() as u64 + 1).ok_or_else(|| {
+            ReshardingError::Overflow(format!("{total} bytes delivered to {} devices", dst.devices.len()))
+        })?;
         let ids = |layout: &Layout| -> BTreeMap<Vec<usize>, Vec<usize>> {
             layout
                 .replica_groups()
                 .into_iter()
-                .map(|(tile, positions)| {
-                    (tile, positions.iter().map(|&p| layout.devices[p]).collect())
-                })
+                .map(|(tile, positions)| (tile, positions.iter().map(|&p| layout.devices[p]).collect()))
                 .collect()
         };
         let mut planner = Planner {
@@ -174,16 +167,12 @@ impl<'a> Planner<'a> {
     }
 
     /// Requests for `target` (part of a destination tile) to reach `receivers`.
-    fn requests_for(
-        &self,
-        target: &Slice,
-        receivers: &[usize],
-        out: &mut Vec<Request>,
-    ) -> Result<(), ReshardingError> {
+    fn requests_for(&self, target: &Slice, receivers: &[usize], out: &mut Vec<Request>) -> Result<(), ReshardingError> {
         for (src_tile, slice) in overlaps(&self.tensor.shape, &self.src_parts, target) {
-            let holders = self.src_holders.get(&src_tile).ok_or_else(|| {
-                ReshardingError::InvalidPlan(format!("no source device holds tile {src_tile:?}"))
-            })?;
+            let holders = self
+                .src_holders
+                .get(&src_tile)
+                .ok_or_else(|| ReshardingError::InvalidPlan(format!("no source device holds tile {src_tile:?}")))?;
             out.push(Request {
                 bytes: self.tensor.bytes_of(&slice)?,
                 slice,
@@ -216,9 +205,7 @@ impl<'a> Planner<'a> {
     fn local_all_gather(&self) -> Result<TransferPlan, ReshardingError> {
         let k = self.dst.spec.num_replicas(self.dst.mesh);
         if k <= 1 {
-            return self.send_recv(Some(
-                "the destination layout replicates nothing; plain send/recv".into(),
-            ));
+            return self.send_recv(Some("the destination layout replicates nothing; plain send/recv".into()));
         }
         let Some(dim) = split_dim(&self.tensor.shape, &self.dst_parts, k) else {
             return self.send_recv(Some(format!(
@@ -232,18 +219,11 @@ impl<'a> Planner<'a> {
         let mut gathers = Vec::new();
         for (index, devices) in &self.dst_groups {
             let tile = self.dst_tile(index);
-            let parts: Vec<Slice> = (0..devices.len())
-                .map(|j| tile.chunk_along(dim, chunk, j))
-                .collect();
+            let parts: Vec<Slice> = (0..devices.len()).map(|j| tile.chunk_along(dim, chunk, j)).collect();
             for (part, &device) in parts.iter().zip(devices) {
                 self.requests_for(part, &[device], &mut requests)?;
             }
-            gathers.push(Gather {
-                devices: devices.clone(),
-                dim,
-                tile,
-                parts,
-            });
+            gathers.push(Gather { devices: devices.clone(), dim, tile, parts });
         }
         let (pieces, traffic) = assign(&requests, self.cluster, self.options.senders);
         let plan = self.finish(Mode::LocalAllGather, pieces, traffic, gathers, None);

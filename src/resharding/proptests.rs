@@ -44,16 +44,11 @@ fn spec_of(rank: usize, (a0, a1, axis1_major): SpecChoice) -> ShardingSpec {
 fn mesh() -> impl Strategy<Value = [usize; 2]> {
     // Mostly powers of two, as real meshes are (and as local all-gather needs to split tiles).
     let axis = || prop_oneof![3 => prop::sample::select(vec![1usize, 2, 4, 8]), 1 => 1usize..=8];
-    (axis(), axis(), any::<bool>())
-        .prop_map(|(n0, n1, one_d)| if one_d { [1, n1] } else { [n0, n1] })
+    (axis(), axis(), any::<bool>()).prop_map(|(n0, n1, one_d)| if one_d { [1, n1] } else { [n0, n1] })
 }
 
 fn spec_choice() -> impl Strategy<Value = SpecChoice> {
-    (
-        prop::option::of(0usize..4),
-        prop::option::of(0usize..4),
-        any::<bool>(),
-    )
+    (prop::option::of(0usize..4), prop::option::of(0usize..4), any::<bool>())
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -68,27 +63,12 @@ fn case() -> impl Strategy<Value = Case> {
     // Sizes like 8, 12, 24 divide by most part and replica counts (local all-gather applies);
     // 1..=9 gives uneven tiles; 0 gives empty ones.
     let dim = prop_oneof![10 => 1i64..=9, 6 => prop::sample::select(vec![8i64, 12, 16, 24]), 1 => Just(0i64)];
-    let devices = prop_oneof![
-        Just(Devices::Disjoint),
-        Just(Devices::Overlapping),
-        Just(Devices::Same)
-    ];
+    let devices = prop_oneof![Just(Devices::Disjoint), Just(Devices::Overlapping), Just(Devices::Same)];
     (
         prop::collection::vec(dim, 0..=4),
-        (
-            mesh(),
-            mesh(),
-            spec_choice(),
-            spec_choice(),
-            any::<bool>(),
-            any::<bool>(),
-        ),
+        (mesh(), mesh(), spec_choice(), spec_choice(), any::<bool>(), any::<bool>()),
         (devices, any::<bool>(), any::<u64>()),
-        (
-            1usize..=4,
-            0usize..=2,
-            prop::sample::select(vec![1u64, 2, 4, 8]),
-        ),
+        (1usize..=4, 0usize..=2, prop::sample::select(vec![1u64, 2, 4, 8])),
         (10.0f64..1000.0, 0.0f64..1.0, 1.0f64..100.0, 0.0f64..5.0),
     )
         .prop_map(
@@ -100,23 +80,14 @@ fn case() -> impl Strategy<Value = Case> {
                 (intra_bw, intra_lat, inter_bw, inter_lat),
             )| {
                 let rank = shape.len();
-                let dst_mesh = if matches!(devices, Devices::Same) {
-                    src_mesh
-                } else {
-                    dst_mesh
-                };
+                let dst_mesh = if matches!(devices, Devices::Same) { src_mesh } else { dst_mesh };
                 let (n_src, n_dst) = (src_mesh[0] * src_mesh[1], dst_mesh[0] * dst_mesh[1]);
                 let needed = match devices {
                     Devices::Disjoint => n_src + n_dst,
                     _ => n_src.max(n_dst),
                 };
                 let per_host = needed.div_ceil(hosts) + spare;
-                let cluster = links(
-                    hosts,
-                    per_host,
-                    (intra_bw, intra_lat),
-                    (inter_bw, inter_lat),
-                );
+                let cluster = links(hosts, per_host, (intra_bw, intra_lat), (inter_bw, inter_lat));
                 let mut rng = SplitMix64::new(seed);
                 let mut pool: Vec<usize> = (0..hosts * per_host).collect();
                 if !contiguous {
@@ -135,27 +106,14 @@ fn case() -> impl Strategy<Value = Case> {
                 // Half the destinations leave their larger mesh axis unused: tiles replicated there.
                 let dst_spec = match (same_spec, dst_replicates) {
                     (true, _) => src_spec.clone(),
-                    (false, true) if dst_mesh[0] > dst_mesh[1] => {
-                        spec_of(rank, (None, dst_spec.1, false))
-                    }
+                    (false, true) if dst_mesh[0] > dst_mesh[1] => spec_of(rank, (None, dst_spec.1, false)),
                     (false, true) => spec_of(rank, (dst_spec.0, None, false)),
                     (false, false) => spec_of(rank, dst_spec),
                 };
                 Case {
-                    tensor: TensorDesc {
-                        shape,
-                        element_bytes,
-                    },
-                    src: Layout {
-                        devices: src_devices,
-                        mesh: src_mesh,
-                        spec: src_spec,
-                    },
-                    dst: Layout {
-                        devices: dst_devices,
-                        mesh: dst_mesh,
-                        spec: dst_spec,
-                    },
+                    tensor: TensorDesc { shape, element_bytes },
+                    src: Layout { devices: src_devices, mesh: src_mesh, spec: src_spec },
+                    dst: Layout { devices: dst_devices, mesh: dst_mesh, spec: dst_spec },
                     cluster,
                 }
             },
@@ -169,15 +127,8 @@ fn shuffle(v: &mut [usize], rng: &mut SplitMix64) {
 }
 
 fn plan_of(case: &Case, mode: Mode, senders: SenderPolicy) -> TransferPlan {
-    plan_with(
-        &case.tensor,
-        &case.src,
-        &case.dst,
-        &case.cluster,
-        mode,
-        PlanOptions { senders },
-    )
-    .unwrap_or_else(|e| panic!("{e} for {case:?}"))
+    plan_with(&case.tensor, &case.src, &case.dst, &case.cluster, mode, PlanOptions { senders })
+        .unwrap_or_else(|e| panic!("{e} for {case:?}"))
 }
 
 fn most_sent_by_one_device(p: &TransferPlan) -> u64 {

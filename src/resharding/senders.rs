@@ -32,11 +32,7 @@ pub(crate) struct Request {
 
 /// Turns requests into pieces (in request order; local copies of a request first) and the
 /// traffic of their hops.
-pub(crate) fn assign(
-    requests: &[Request],
-    cluster: &Cluster,
-    policy: SenderPolicy,
-) -> (Vec<Piece>, Traffic) {
+pub(crate) fn assign(requests: &[Request], cluster: &Cluster, policy: SenderPolicy) -> (Vec<Piece>, Traffic) {
     let mut traffic = Traffic::default();
     let mut order: Vec<usize> = (0..requests.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(requests[i].bytes));
@@ -47,15 +43,10 @@ pub(crate) fn assign(
             SenderPolicy::Balanced => request.holders.contains(d),
             SenderPolicy::FirstReplica => request.holders.first() == Some(d),
         };
-        let (local, remote): (Vec<usize>, Vec<usize>) =
-            request.receivers.iter().partition(|d| has_it(d));
+        let (local, remote): (Vec<usize>, Vec<usize>) = request.receivers.iter().partition(|d| has_it(d));
         let pieces = &mut per_request[i];
         for &d in &local {
-            pieces.push(Piece {
-                src: d,
-                dsts: vec![d],
-                slice: request.slice.clone(),
-            });
+            pieces.push(Piece { src: d, dsts: vec![d], slice: request.slice.clone() });
         }
         if remote.is_empty() {
             continue;
@@ -66,11 +57,7 @@ pub(crate) fn assign(
         for (from, to) in chain(src, &remote, cluster) {
             traffic.hop(cluster, from, to, request.bytes);
         }
-        pieces.push(Piece {
-            src,
-            dsts: remote,
-            slice: request.slice.clone(),
-        });
+        pieces.push(Piece { src, dsts: remote, slice: request.slice.clone() });
     }
     (per_request.into_iter().flatten().collect(), traffic)
 }
@@ -86,24 +73,12 @@ fn choose_sender(
         return holders.first().copied();
     }
     let receiver_hosts: BTreeSet<usize> = receivers.iter().map(|&d| host_of(cluster, d)).collect();
-    let near: Vec<usize> = holders
-        .iter()
-        .copied()
-        .filter(|&d| receiver_hosts.contains(&host_of(cluster, d)))
-        .collect();
-    let candidates = if near.is_empty() {
-        holders.to_vec()
-    } else {
-        near
-    };
+    let near: Vec<usize> = holders.iter().copied().filter(|&d| receiver_hosts.contains(&host_of(cluster, d))).collect();
+    let candidates = if near.is_empty() { holders.to_vec() } else { near };
     candidates.into_iter().min_by_key(|&d| {
         let host = host_of(cluster, d);
         let crosses = receiver_hosts.iter().any(|&h| h != host);
-        let link_load = if crosses {
-            traffic.sent_by_host(host)
-        } else {
-            0
-        };
+        let link_load = if crosses { traffic.sent_by_host(host) } else { 0 };
         (link_load, traffic.sent_by_device(d), d)
     })
 }
@@ -118,8 +93,5 @@ pub(crate) fn chain(src: usize, receivers: &[usize], cluster: &Cluster) -> Vec<(
         let h = host_of(cluster, d);
         (h != home, h, d)
     });
-    std::iter::once(src)
-        .chain(order.iter().copied())
-        .zip(order.iter().copied())
-        .collect()
+    std::iter::once(src).chain(order.iter().copied()).zip(order.iter().copied()).collect()
 }

@@ -35,16 +35,10 @@ pub fn execute_on_host<T: Copy>(
     dst: &Layout,
     plan: &TransferPlan,
 ) -> Result<BTreeMap<usize, HostTile<T>>, ReshardingError> {
-    let whole = Slice {
-        offset: vec![0; shape.len()],
-        sizes: shape.to_vec(),
-    };
+    let whole = Slice { offset: vec![0; shape.len()], sizes: shape.to_vec() };
     let volume = element_count(&whole)?;
     if volume != data.len() {
-        return Err(ReshardingError::DataLength {
-            expected: volume as u128,
-            got: data.len(),
-        });
+        return Err(ReshardingError::DataLength { expected: volume as u128, got: data.len() });
     }
     let mut sources = BTreeMap::new();
     for (position, &device) in src.devices.iter().enumerate() {
@@ -62,12 +56,7 @@ pub fn execute_on_host<T: Copy>(
         let sender = sources
             .get(&piece.src)
             .filter(|s| s.slice.contains(&piece.slice))
-            .ok_or_else(|| {
-                invalid(format!(
-                    "device {} does not hold {:?}",
-                    piece.src, piece.slice
-                ))
-            })?;
+            .ok_or_else(|| invalid(format!("device {} does not hold {:?}", piece.src, piece.slice)))?;
         if piece.dsts.is_empty() {
             return Err(invalid(format!("piece {:?} has no receiver", piece.slice)));
         }
@@ -86,19 +75,10 @@ pub fn execute_on_host<T: Copy>(
         .map(|(device, r)| {
             let missing = r.data.iter().filter(|v| v.is_none()).count();
             if missing > 0 {
-                return Err(invalid(format!(
-                    "device {device} lacks {missing} elements of its tile {:?}",
-                    r.slice
-                )));
+                return Err(invalid(format!("device {device} lacks {missing} elements of its tile {:?}", r.slice)));
             }
             let data = r.data.into_iter().flatten().collect();
-            Ok((
-                device,
-                HostTile {
-                    slice: r.slice,
-                    data,
-                },
-            ))
+            Ok((device, HostTile { slice: r.slice, data }))
         })
         .collect()
 }
@@ -112,31 +92,17 @@ fn apply_gathers<T: Copy>(
     for g in &plan.gathers {
         check_parts_tile(&g.tile, g.dim, &g.parts)?;
         if g.devices.len() != g.parts.len() {
-            return Err(invalid(format!(
-                "gather of {} devices with {} parts",
-                g.devices.len(),
-                g.parts.len()
-            )));
+            return Err(invalid(format!("gather of {} devices with {} parts", g.devices.len(), g.parts.len())));
         }
-        let mut tile = Receiving {
-            slice: g.tile.clone(),
-            data: vec![None; element_count(&g.tile)?],
-        };
+        let mut tile = Receiving { slice: g.tile.clone(), data: vec![None; element_count(&g.tile)?] };
         for (d, part) in g.devices.iter().zip(&g.parts) {
             let r = receiving
                 .get(d)
                 .filter(|r| r.slice == g.tile)
-                .ok_or_else(|| {
-                    invalid(format!(
-                        "device {d} does not hold the gathered tile {:?}",
-                        g.tile
-                    ))
-                })?;
+                .ok_or_else(|| invalid(format!("device {d} does not hold the gathered tile {:?}", g.tile)))?;
             let values = copy_box(&r.slice, &r.data, part);
             if values.iter().any(|v| v.is_none()) {
-                return Err(invalid(format!(
-                    "device {d} gathers part {part:?} it did not receive"
-                )));
+                return Err(invalid(format!("device {d} gathers part {part:?} it did not receive")));
             }
             let values: Vec<T> = values.into_iter().flatten().collect();
             write_box(&mut tile, part, &values);
@@ -155,11 +121,7 @@ fn apply_gathers<T: Copy>(
 
 /// The parts are `tile` cut along `dim` into consecutive, possibly empty, chunks.
 fn check_parts_tile(tile: &Slice, dim: usize, parts: &[Slice]) -> Result<(), ReshardingError> {
-    let bad = || {
-        invalid(format!(
-            "gather parts {parts:?} do not tile {tile:?} along dim {dim}"
-        ))
-    };
+    let bad = || invalid(format!("gather parts {parts:?} do not tile {tile:?} along dim {dim}"));
     if dim >= tile.rank() {
         return Err(bad());
     }
@@ -168,11 +130,7 @@ fn check_parts_tile(tile: &Slice, dim: usize, parts: &[Slice]) -> Result<(), Res
         let same_elsewhere = (0..tile.rank())
             .filter(|&d| d != dim)
             .all(|d| part.offset[d] == tile.offset[d] && part.sizes[d] == tile.sizes[d]);
-        if part.rank() != tile.rank()
-            || !same_elsewhere
-            || part.offset[dim] != next
-            || part.sizes[dim] < 0
-        {
+        if part.rank() != tile.rank() || !same_elsewhere || part.offset[dim] != next || part.sizes[dim] < 0 {
             return Err(bad());
         }
         next += part.sizes[dim];
@@ -188,27 +146,17 @@ fn invalid(message: String) -> ReshardingError {
 }
 
 fn element_count(slice: &Slice) -> Result<usize, ReshardingError> {
-    slice
-        .volume()
-        .and_then(|v| usize::try_from(v).ok())
-        .ok_or_else(|| {
-            ReshardingError::Overflow(format!(
-                "{} elements",
-                slice
-                    .sizes
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join("x")
-            ))
-        })
+    slice.volume().and_then(|v| usize::try_from(v).ok()).ok_or_else(|| {
+        ReshardingError::Overflow(format!(
+            "{} elements",
+            slice.sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join("x")
+        ))
+    })
 }
 
 /// Row-major position of global index `index` inside `outer`.
 fn flat_in(outer: &Slice, index: &[i64]) -> usize {
-    (0..outer.rank()).fold(0usize, |acc, d| {
-        acc * outer.sizes[d] as usize + (index[d] - outer.offset[d]) as usize
-    })
+    (0..outer.rank()).fold(0usize, |acc, d| acc * outer.sizes[d] as usize + (index[d] - outer.offset[d]) as usize)
 }
 
 /// Calls `f` with every global index of `inner`, row-major.

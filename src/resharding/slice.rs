@@ -25,9 +25,7 @@ impl Slice {
 
     /// Number of elements; `None` when it does not fit a `u64`.
     pub fn volume(&self) -> Option<u64> {
-        self.sizes.iter().try_fold(1u64, |acc, &s| {
-            acc.checked_mul(u64::try_from(s.max(0)).ok()?)
-        })
+        self.sizes.iter().try_fold(1u64, |acc, &s| acc.checked_mul(u64::try_from(s.max(0)).ok()?))
     }
 
     /// The common box of two slices of the same rank, `None` when it holds no element.
@@ -50,8 +48,7 @@ impl Slice {
     pub fn contains(&self, inner: &Slice) -> bool {
         inner.rank() == self.rank()
             && (inner.is_empty()
-                || (0..self.rank())
-                    .all(|d| inner.offset[d] >= self.offset[d] && inner.end(d) <= self.end(d)))
+                || (0..self.rank()).all(|d| inner.offset[d] >= self.offset[d] && inner.end(d) <= self.end(d)))
     }
 
     /// Part `part` of `parts` of this slice along `dim`, where the parts are `chunk` wide and
@@ -59,9 +56,7 @@ impl Slice {
     pub(crate) fn chunk_along(&self, dim: usize, chunk: i64, part: usize) -> Slice {
         let mut out = self.clone();
         let end = self.end(dim);
-        let lo = self.offset[dim]
-            .saturating_add(chunk.saturating_mul(part as i64))
-            .min(end);
+        let lo = self.offset[dim].saturating_add(chunk.saturating_mul(part as i64)).min(end);
         let hi = lo.saturating_add(chunk).min(end);
         out.offset[dim] = lo;
         out.sizes[dim] = hi - lo;

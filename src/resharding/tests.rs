@@ -12,16 +12,8 @@ pub(crate) fn cluster(hosts: usize, per_host: usize) -> Cluster {
     links(hosts, per_host, (100.0, 0.5), (10.0, 2.0))
 }
 
-pub(crate) fn links(
-    hosts: usize,
-    per_host: usize,
-    intra: (f64, f64),
-    inter: (f64, f64),
-) -> Cluster {
-    let link = |(bandwidth_bytes_per_s, latency_s)| LinkSpec {
-        bandwidth_bytes_per_s,
-        latency_s,
-    };
+pub(crate) fn links(hosts: usize, per_host: usize, intra: (f64, f64), inter: (f64, f64)) -> Cluster {
+    let link = |(bandwidth_bytes_per_s, latency_s)| LinkSpec { bandwidth_bytes_per_s, latency_s };
     Cluster {
         name: "test".into(),
         hosts,
@@ -39,25 +31,15 @@ pub(crate) fn links(
 }
 
 fn layout(devices: &[usize], mesh: [usize; 2], spec: &str) -> Layout {
-    Layout {
-        devices: devices.to_vec(),
-        mesh,
-        spec: spec.parse::<ShardingSpec>().unwrap(),
-    }
+    Layout { devices: devices.to_vec(), mesh, spec: spec.parse::<ShardingSpec>().unwrap() }
 }
 
 fn f32s(shape: &[i64]) -> TensorDesc {
-    TensorDesc {
-        shape: shape.to_vec(),
-        element_bytes: 4,
-    }
+    TensorDesc { shape: shape.to_vec(), element_bytes: 4 }
 }
 
 fn slice(offset: &[i64], sizes: &[i64]) -> Slice {
-    Slice {
-        offset: offset.to_vec(),
-        sizes: sizes.to_vec(),
-    }
+    Slice { offset: offset.to_vec(), sizes: sizes.to_vec() }
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -72,12 +54,7 @@ pub(crate) fn expected_tile(shape: &[i64], tile: &Slice) -> Vec<u64> {
     }
     let mut index = tile.offset.clone();
     loop {
-        out.push(
-            index
-                .iter()
-                .zip(shape)
-                .fold(0u64, |acc, (&i, &n)| acc * n as u64 + i as u64),
-        );
+        out.push(index.iter().zip(shape).fold(0u64, |acc, (&i, &n)| acc * n as u64 + i as u64));
         let mut d = index.len();
         loop {
             if d == 0 {
@@ -97,16 +74,11 @@ pub(crate) fn expected_tile(shape: &[i64], tile: &Slice) -> Vec<u64> {
 pub(crate) fn check_delivers(tensor: &TensorDesc, src: &Layout, dst: &Layout, plan: &TransferPlan) {
     let n: i64 = tensor.shape.iter().product();
     let data: Vec<u64> = (0..n as u64).collect();
-    let got = execute_on_host(&data, &tensor.shape, src, dst, plan)
-        .unwrap_or_else(|e| panic!("{e}\n{plan:#?}"));
+    let got = execute_on_host(&data, &tensor.shape, src, dst, plan).unwrap_or_else(|e| panic!("{e}\n{plan:#?}"));
     assert_eq!(got.len(), dst.devices.len());
     for (position, device) in dst.devices.iter().enumerate() {
         let tile = tile_of(dst, position, &tensor.shape).unwrap();
-        assert_eq!(
-            got[device].data,
-            expected_tile(&tensor.shape, &tile),
-            "device {device}"
-        );
+        assert_eq!(got[device].data, expected_tile(&tensor.shape, &tile), "device {device}");
         assert_eq!(got[device].slice, tile);
     }
 }
@@ -115,25 +87,14 @@ pub(crate) fn check_delivers(tensor: &TensorDesc, src: &Layout, dst: &Layout, pl
 fn uneven_tiles_are_ceil_sized_and_clipped() {
     let l = layout(&[0, 1, 2, 3], [1, 4], "S1");
     let tiles: Vec<Slice> = (0..4).map(|p| tile_of(&l, p, &[10]).unwrap()).collect();
-    assert_eq!(
-        tiles,
-        vec![
-            slice(&[0], &[3]),
-            slice(&[3], &[3]),
-            slice(&[6], &[3]),
-            slice(&[9], &[1])
-        ]
-    );
+    assert_eq!(tiles, vec![slice(&[0], &[3]), slice(&[3], &[3]), slice(&[6], &[3]), slice(&[9], &[1])]);
     // 5 in 4 parts: chunks of 2, the last part empty.
     assert_eq!(tile_of(&l, 3, &[5]).unwrap(), slice(&[5], &[0]));
     assert_eq!(tile_of(&l, 2, &[5]).unwrap(), slice(&[4], &[1]));
     // S10 on 2x2: position 1 = (0, 1) holds part 1 * 2 + 0 = 2.
     let l = layout(&[0, 1, 2, 3], [2, 2], "S10R");
     assert_eq!(tile_of(&l, 1, &[8, 3]).unwrap(), slice(&[4, 0], &[2, 3]));
-    assert!(matches!(
-        tile_of(&l, 4, &[8, 3]),
-        Err(ReshardingError::PositionOutOfRange { .. })
-    ));
+    assert!(matches!(tile_of(&l, 4, &[8, 3]), Err(ReshardingError::PositionOutOfRange { .. })));
 }
 
 /// The paper's case: S0 on 4 devices of host 0 to R on 4 devices of host 1.
@@ -159,17 +120,9 @@ fn local_all_gather_sends_a_quarter_of_send_recv_across_hosts() {
     let g = &lag.gathers[0];
     assert_eq!((g.devices.clone(), g.dim), (vec![4, 5, 6, 7], 0));
     assert_eq!(g.parts[2], slice(&[4, 0], &[2, 4]));
-    let moves: Vec<(usize, Vec<usize>, Slice)> = lag
-        .pieces
-        .iter()
-        .map(|p| (p.src, p.dsts.clone(), p.slice.clone()))
-        .collect();
-    assert_eq!(
-        moves,
-        (0..4)
-            .map(|j| (j, vec![4 + j], slice(&[2 * j as i64, 0], &[2, 4])))
-            .collect::<Vec<_>>()
-    );
+    let moves: Vec<(usize, Vec<usize>, Slice)> =
+        lag.pieces.iter().map(|p| (p.src, p.dsts.clone(), p.slice.clone())).collect();
+    assert_eq!(moves, (0..4).map(|j| (j, vec![4 + j], slice(&[2 * j as i64, 0], &[2, 4]))).collect::<Vec<_>>());
     assert!(close(lag.cost, 14.8 + 1.46), "{}", lag.cost);
     // Broadcast: each 32-byte tile goes once to host 1, then along 4 -> 5 -> 6 -> 7:
     // host 1 receives 128 bytes (2 + 12.8); devices 4, 5, 6 each forward 128 (0.5 + 1.28).
@@ -192,20 +145,14 @@ fn local_all_gather_falls_back_when_no_dimension_divides() {
     // 6 elements over 3 replicas: chunks of 2.
     let t = f32s(&[6]);
     let lag = plan(&t, &src, &dst, &c, Mode::LocalAllGather).unwrap();
-    assert_eq!(
-        (lag.mode, lag.fallback.is_none()),
-        (Mode::LocalAllGather, true)
-    );
+    assert_eq!((lag.mode, lag.fallback.is_none()), (Mode::LocalAllGather, true));
     assert_eq!(lag.gathers[0].parts[1], slice(&[2], &[2]));
     check_delivers(&t, &src, &dst, &lag);
     // 5 elements do not split in 3.
     let t = f32s(&[5]);
     let lag = plan(&t, &src, &dst, &c, Mode::LocalAllGather).unwrap();
     assert_eq!(lag.mode, Mode::SendRecv);
-    assert!(
-        lag.fallback.as_deref().unwrap().contains("divides"),
-        "{lag:?}"
-    );
+    assert!(lag.fallback.as_deref().unwrap().contains("divides"), "{lag:?}");
     let mut sr = plan(&t, &src, &dst, &c, Mode::SendRecv).unwrap();
     sr.fallback = lag.fallback.clone();
     assert_eq!(lag, sr);
@@ -213,11 +160,7 @@ fn local_all_gather_falls_back_when_no_dimension_divides() {
     let dst = layout(&[4, 5, 6], [1, 3], "S1");
     let lag = plan(&f32s(&[6]), &src, &dst, &c, Mode::LocalAllGather).unwrap();
     assert_eq!(lag.mode, Mode::SendRecv);
-    assert!(lag
-        .fallback
-        .as_deref()
-        .unwrap()
-        .contains("replicates nothing"));
+    assert!(lag.fallback.as_deref().unwrap().contains("replicates nothing"));
 }
 
 #[test]
@@ -231,10 +174,7 @@ fn uneven_local_all_gather_uses_padded_chunks() {
     let lag = plan(&t, &src, &dst, &c, Mode::LocalAllGather).unwrap();
     assert_eq!(lag.mode, Mode::LocalAllGather);
     assert_eq!(lag.gathers[1].tile, slice(&[4, 0], &[3, 3]));
-    assert_eq!(
-        lag.gathers[1].parts,
-        vec![slice(&[4, 0], &[2, 3]), slice(&[6, 0], &[1, 3])]
-    );
+    assert_eq!(lag.gathers[1].parts, vec![slice(&[4, 0], &[2, 3]), slice(&[6, 0], &[1, 3])]);
     check_delivers(&t, &src, &dst, &lag);
 }
 
@@ -247,17 +187,8 @@ fn replicas_share_the_sending_and_the_host_link_is_preferred() {
     let dst = layout(&[4, 5, 6, 7], [1, 4], "S1");
     let t = f32s(&[8]);
     let balanced = plan(&t, &src, &dst, &c, Mode::SendRecv).unwrap();
-    let naive = plan_with(
-        &t,
-        &src,
-        &dst,
-        &c,
-        Mode::SendRecv,
-        PlanOptions {
-            senders: SenderPolicy::FirstReplica,
-        },
-    )
-    .unwrap();
+    let naive =
+        plan_with(&t, &src, &dst, &c, Mode::SendRecv, PlanOptions { senders: SenderPolicy::FirstReplica }).unwrap();
     let senders: Vec<usize> = balanced.pieces.iter().map(|p| p.src).collect();
     assert_eq!(senders, vec![0, 1, 0, 1]);
     assert_eq!(balanced.traffic.sent_by_device(0), 16);
@@ -269,8 +200,7 @@ fn replicas_share_the_sending_and_the_host_link_is_preferred() {
     let src = layout(&[0, 5], [2, 1], "R");
     let dst = layout(&[4, 5], [1, 2], "R");
     let p = plan(&t, &src, &dst, &c, Mode::SendRecv).unwrap();
-    let moves: Vec<(usize, Vec<usize>)> =
-        p.pieces.iter().map(|p| (p.src, p.dsts.clone())).collect();
+    let moves: Vec<(usize, Vec<usize>)> = p.pieces.iter().map(|p| (p.src, p.dsts.clone())).collect();
     assert_eq!(moves, vec![(5, vec![4]), (5, vec![5])]);
     assert_eq!(p.bytes_across_hosts, 0);
     assert!(close(p.cost, 0.5 + 32.0 / 100.0));
@@ -350,23 +280,12 @@ fn rank_zero_and_empty_tensors() {
 
 #[test]
 fn modes_have_a_text_form() {
-    for m in [
-        Mode::SendRecv,
-        Mode::LocalAllGather,
-        Mode::Broadcast,
-        Mode::Auto,
-    ] {
+    for m in [Mode::SendRecv, Mode::LocalAllGather, Mode::Broadcast, Mode::Auto] {
         assert_eq!(m.to_string().parse::<Mode>().unwrap(), m);
     }
-    assert_eq!(
-        "local-all-gather".parse::<Mode>().unwrap(),
-        Mode::LocalAllGather
-    );
+    assert_eq!("local-all-gather".parse::<Mode>().unwrap(), Mode::LocalAllGather);
     assert!("sendrecv".parse::<Mode>().is_err());
-    assert_eq!(
-        serde_json::to_string(&Mode::SendRecv).unwrap(),
-        "\"send-recv\""
-    );
+    assert_eq!(serde_json::to_string(&Mode::SendRecv).unwrap(), "\"send-recv\"");
 }
 
 #[test]
@@ -375,18 +294,9 @@ fn bad_inputs_are_errors() {
     let ok = layout(&[0, 1], [1, 2], "S1");
     let t = f32s(&[4]);
     let run = |t: &TensorDesc, src: &Layout, dst: &Layout| plan(t, src, dst, &c, Mode::Auto);
-    assert!(matches!(
-        run(&f32s(&[4, 4]), &ok, &ok),
-        Err(ReshardingError::RankMismatch { .. })
-    ));
-    assert!(matches!(
-        run(&t, &layout(&[0, 1, 2], [1, 2], "S1"), &ok),
-        Err(ReshardingError::DeviceCount { .. })
-    ));
-    assert!(matches!(
-        run(&t, &ok, &layout(&[], [0, 2], "S1")),
-        Err(ReshardingError::EmptyMesh { .. })
-    ));
+    assert!(matches!(run(&f32s(&[4, 4]), &ok, &ok), Err(ReshardingError::RankMismatch { .. })));
+    assert!(matches!(run(&t, &layout(&[0, 1, 2], [1, 2], "S1"), &ok), Err(ReshardingError::DeviceCount { .. })));
+    assert!(matches!(run(&t, &ok, &layout(&[], [0, 2], "S1")), Err(ReshardingError::EmptyMesh { .. })));
     assert!(matches!(
         run(&t, &ok, &layout(&[2, 2], [1, 2], "S1")),
         Err(ReshardingError::DuplicateDevice { device: 2, .. })
@@ -395,45 +305,19 @@ fn bad_inputs_are_errors() {
         run(&t, &layout(&[0, 4], [1, 2], "S1"), &ok),
         Err(ReshardingError::DeviceOutsideCluster { device: 4, .. })
     ));
-    let zero = TensorDesc {
-        shape: vec![4],
-        element_bytes: 0,
-    };
+    let zero = TensorDesc { shape: vec![4], element_bytes: 0 };
+    assert!(matches!(run(&zero, &ok, &ok), Err(ReshardingError::ZeroElementSize)));
+    assert!(matches!(run(&f32s(&[-1]), &ok, &ok), Err(ReshardingError::NegativeDim { dim: 0, .. })));
     assert!(matches!(
-        run(&zero, &ok, &ok),
-        Err(ReshardingError::ZeroElementSize)
-    ));
-    assert!(matches!(
-        run(&f32s(&[-1]), &ok, &ok),
-        Err(ReshardingError::NegativeDim { dim: 0, .. })
-    ));
-    assert!(matches!(
-        run(
-            &f32s(&[i64::MAX, 4]),
-            &layout(&[0, 1], [1, 2], "RS1"),
-            &layout(&[2, 3], [1, 2], "S1R")
-        ),
+        run(&f32s(&[i64::MAX, 4]), &layout(&[0, 1], [1, 2], "RS1"), &layout(&[2, 3], [1, 2], "S1R")),
         Err(ReshardingError::Overflow(_))
     ));
     // A mesh whose axes multiply past usize is a count mismatch, not a panic.
-    assert!(matches!(
-        run(&t, &layout(&[0, 1], [usize::MAX, 2], "S1"), &ok),
-        Err(ReshardingError::DeviceCount { .. })
-    ));
+    assert!(matches!(run(&t, &layout(&[0, 1], [usize::MAX, 2], "S1"), &ok), Err(ReshardingError::DeviceCount { .. })));
     let mut broken = c.clone();
     broken.intra_host.bandwidth_bytes_per_s = 0.0;
-    assert!(matches!(
-        plan(&t, &ok, &ok, &broken, Mode::SendRecv),
-        Err(ReshardingError::Cluster(_))
-    ));
-    assert!(execute_on_host(
-        &[1u8, 2, 3],
-        &[4],
-        &ok,
-        &ok,
-        &plan(&t, &ok, &ok, &c, Mode::SendRecv).unwrap()
-    )
-    .is_err());
+    assert!(matches!(plan(&t, &ok, &ok, &broken, Mode::SendRecv), Err(ReshardingError::Cluster(_))));
+    assert!(execute_on_host(&[1u8, 2, 3], &[4], &ok, &ok, &plan(&t, &ok, &ok, &c, Mode::SendRecv).unwrap()).is_err());
 }
 
 #[test]

@@ -4,22 +4,12 @@
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShardingError {
     #[error("cannot parse `{input}` at byte {offset}: {message}")]
-    Parse {
-        input: String,
-        offset: usize,
-        message: String,
-    },
+    Parse { input: String, offset: usize, message: String },
     #[error("invalid sharding: {0}")]
     Invalid(String),
     #[error("sharding of rank {sharding_rank} does not fit a tensor of rank {tensor_rank}")]
-    RankMismatch {
-        sharding_rank: usize,
-        tensor_rank: usize,
-    },
-    #[error(
-        "tensor dimensions not divisible by their number of shards: {}",
-        describe_dims(dims)
-    )]
+    RankMismatch { sharding_rank: usize, tensor_rank: usize },
+    #[error("tensor dimensions not divisible by their number of shards: {}", describe_dims(dims))]
     NotDivisible { dims: Vec<IndivisibleDim> },
     #[error("invalid mesh: {0}")]
     Mesh(String),

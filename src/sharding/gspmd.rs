@@ -51,32 +51,19 @@ pub struct TileAssignment {
 
 impl TileAssignment {
     /// Checks sizes, the iota's permutation and that no device appears twice.
-    pub fn new(
-        dims: Vec<usize>,
-        devices: DeviceOrder,
-        subgroups: Vec<SubgroupKind>,
-    ) -> Result<Self, ShardingError> {
+    pub fn new(dims: Vec<usize>, devices: DeviceOrder, subgroups: Vec<SubgroupKind>) -> Result<Self, ShardingError> {
         let invalid = |m: String| Err(ShardingError::Invalid(m));
         if dims.is_empty() || subgroups.len() > dims.len() {
-            return invalid(format!(
-                "tile assignment dims {dims:?} with {} subgroup dims",
-                subgroups.len()
-            ));
+            return invalid(format!("tile assignment dims {dims:?} with {} subgroup dims", subgroups.len()));
         }
-        let count = dims
-            .iter()
-            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-            .filter(|&n| n <= u32::MAX as usize);
+        let count = dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)).filter(|&n| n <= u32::MAX as usize);
         let Some(count) = count.filter(|&n| n > 0) else {
             return invalid(format!("bad tile assignment dims {dims:?}"));
         };
         match &devices {
             DeviceOrder::Explicit(list) => {
                 if list.len() != count {
-                    return invalid(format!(
-                        "devices={dims:?} needs {count} devices, the list has {}",
-                        list.len()
-                    ));
+                    return invalid(format!("devices={dims:?} needs {count} devices, the list has {}", list.len()));
                 }
                 let mut sorted = list.clone();
                 sorted.sort_unstable();
@@ -85,11 +72,7 @@ impl TileAssignment {
                 }
             }
             DeviceOrder::Iota { reshape, transpose } => {
-                if reshape
-                    .iter()
-                    .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-                    != Some(count)
-                {
+                if reshape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)) != Some(count) {
                     return invalid(format!(
                         "iota <=[{}] does not have the {count} devices of {dims:?}",
                         join(reshape)
@@ -99,32 +82,16 @@ impl TileAssignment {
                 sorted.sort_unstable();
                 let is_perm = sorted.iter().enumerate().all(|(i, &p)| p == i);
                 if !transpose.is_empty() && (transpose.len() != reshape.len() || !is_perm) {
-                    return invalid(format!(
-                        "T({}) is not a permutation of {} dims",
-                        join(transpose),
-                        reshape.len()
-                    ));
+                    return invalid(format!("T({}) is not a permutation of {} dims", join(transpose), reshape.len()));
                 }
             }
         }
-        Ok(TileAssignment {
-            dims,
-            devices,
-            subgroups,
-        })
+        Ok(TileAssignment { dims, devices, subgroups })
     }
 
     /// For callers that build a valid assignment by construction.
-    pub(crate) fn new_unchecked(
-        dims: Vec<usize>,
-        devices: DeviceOrder,
-        subgroups: Vec<SubgroupKind>,
-    ) -> Self {
-        TileAssignment {
-            dims,
-            devices,
-            subgroups,
-        }
+    pub(crate) fn new_unchecked(dims: Vec<usize>, devices: DeviceOrder, subgroups: Vec<SubgroupKind>) -> Self {
+        TileAssignment { dims, devices, subgroups }
     }
 
     pub fn dims(&self) -> &[usize] {
@@ -155,9 +122,7 @@ impl TileAssignment {
     /// Which device holds which tile; subgroup dims must all be replicated.
     pub fn placement(&self) -> Result<Placement, ShardingError> {
         if self.subgroups.contains(&SubgroupKind::Manual) {
-            return Err(ShardingError::Unsupported(
-                "manual subgroups have no tile placement".into(),
-            ));
+            return Err(ShardingError::Unsupported("manual subgroups have no tile placement".into()));
         }
         let rank = self.tensor_rank();
         let mut tiles = BTreeMap::new();
@@ -258,13 +223,10 @@ impl GspmdSharding {
                 Placement::new(vec![1; rank], tiles)
             }
             GspmdSharding::Tiled(t) if t.tensor_rank() == rank => t.placement(),
-            GspmdSharding::Tiled(t) => Err(ShardingError::RankMismatch {
-                sharding_rank: t.tensor_rank(),
-                tensor_rank: rank,
-            }),
-            other => Err(ShardingError::Unsupported(format!(
-                "{other} has no tile placement"
-            ))),
+            GspmdSharding::Tiled(t) => {
+                Err(ShardingError::RankMismatch { sharding_rank: t.tensor_rank(), tensor_rank: rank })
+            }
+            other => Err(ShardingError::Unsupported(format!("{other} has no tile placement"))),
         }
     }
 }
@@ -277,19 +239,13 @@ mod tests {
     fn iota_expansion() {
         assert_eq!(expand_iota(&[8], &[]), (0..8).collect::<Vec<_>>());
         assert_eq!(expand_iota(&[2, 4], &[1, 0]), vec![0, 4, 1, 5, 2, 6, 3, 7]);
-        assert_eq!(
-            expand_iota(&[2, 2, 2], &[2, 0, 1]),
-            vec![0, 2, 4, 6, 1, 3, 5, 7]
-        );
+        assert_eq!(expand_iota(&[2, 2, 2], &[2, 0, 1]), vec![0, 2, 4, 6, 1, 3, 5, 7]);
         assert_eq!(expand_iota(&[2, 3], &[0, 1]), (0..6).collect::<Vec<_>>());
     }
 
     #[test]
     fn tile_assignment_validation() {
-        let iota = |r: Vec<usize>, t: Vec<usize>| DeviceOrder::Iota {
-            reshape: r,
-            transpose: t,
-        };
+        let iota = |r: Vec<usize>, t: Vec<usize>| DeviceOrder::Iota { reshape: r, transpose: t };
         assert!(TileAssignment::new(vec![2, 2], iota(vec![4], vec![]), vec![]).is_ok());
         assert!(TileAssignment::new(vec![2, 2], iota(vec![8], vec![]), vec![]).is_err());
         assert!(TileAssignment::new(vec![2, 2], iota(vec![2, 2], vec![0, 0]), vec![]).is_err());
@@ -298,23 +254,15 @@ mod tests {
         assert!(TileAssignment::new(vec![2], DeviceOrder::Explicit(vec![1]), vec![]).is_err());
         assert!(TileAssignment::new(vec![], DeviceOrder::Explicit(vec![]), vec![]).is_err());
         assert!(TileAssignment::new(vec![0], DeviceOrder::Explicit(vec![]), vec![]).is_err());
-        let manual = TileAssignment::new(
-            vec![2, 2],
-            iota(vec![4], vec![]),
-            vec![SubgroupKind::Manual],
-        )
-        .unwrap();
+        let manual = TileAssignment::new(vec![2, 2], iota(vec![4], vec![]), vec![SubgroupKind::Manual]).unwrap();
         assert!(manual.placement().is_err());
     }
     #[test]
     fn placement_of_an_explicit_list_with_replication() {
         // 2 tiles along dim 0, each on 2 devices: tile 0 on 0 and 2, tile 1 on 1 and 3.
-        let t = TileAssignment::new(
-            vec![2, 1, 2],
-            DeviceOrder::Explicit(vec![0, 2, 1, 3]),
-            vec![SubgroupKind::Replicated],
-        )
-        .unwrap();
+        let t =
+            TileAssignment::new(vec![2, 1, 2], DeviceOrder::Explicit(vec![0, 2, 1, 3]), vec![SubgroupKind::Replicated])
+                .unwrap();
         assert_eq!(t.tensor_rank(), 2);
         let p = t.placement().unwrap();
         assert_eq!(p.parts_per_dim, vec![2, 1]);
@@ -322,15 +270,7 @@ mod tests {
         assert_eq!(p.devices_of(&[1, 0]), vec![1, 3]);
         let g = GspmdSharding::Tiled(t);
         assert!(g.placement(3, &[]).is_err());
-        assert_eq!(
-            GspmdSharding::Replicated
-                .placement(1, &[5, 6])
-                .unwrap()
-                .devices_of(&[0]),
-            vec![5, 6]
-        );
-        assert!(GspmdSharding::Maximal { device: 0 }
-            .placement(1, &[0])
-            .is_err());
+        assert_eq!(GspmdSharding::Replicated.placement(1, &[5, 6]).unwrap().devices_of(&[0]), vec![5, 6]);
+        assert!(GspmdSharding::Maximal { device: 0 }.placement(1, &[0]).is_err());
     }
 }

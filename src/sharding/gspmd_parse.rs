@@ -60,11 +60,7 @@ fn tiled(c: &mut Cursor) -> Result<GspmdSharding, ShardingError> {
     let devices = if c.eat("<=") {
         let reshape = c.usize_list("[", "]")?;
         // `T(` must follow `]` directly, as XLA prints it.
-        let transpose = if c.eat("T") {
-            c.usize_list("(", ")")?
-        } else {
-            vec![]
-        };
+        let transpose = if c.eat("T") { c.usize_list("(", ")")? } else { vec![] };
         DeviceOrder::Iota { reshape, transpose }
     } else {
         let mut list = vec![c.u32()?];
@@ -85,9 +81,7 @@ fn tiled(c: &mut Cursor) -> Result<GspmdSharding, ShardingError> {
             } else if c.eat_word("manual") {
                 SubgroupKind::Manual
             } else {
-                return Err(c.error(
-                    "expected `replicated` or `manual` (other subgroup kinds are unsupported)",
-                ));
+                return Err(c.error("expected `replicated` or `manual` (other subgroup kinds are unsupported)"));
             };
             subgroups.push(kind);
             if c.eat("}") {
@@ -132,10 +126,7 @@ mod tests {
     fn whitespace_and_metadata() {
         let text = " { devices = [ 2 , 1 , 4 ] <= [ 8 ] last_tile_dim_replicate metadata={op_name=\"a}b\"} } ";
         let parsed = parse_gspmd(text).unwrap();
-        assert_eq!(
-            parsed.to_string(),
-            "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"
-        );
+        assert_eq!(parsed.to_string(), "{devices=[2,1,4]<=[8] last_tile_dim_replicate}");
         let parsed = parse_gspmd("{replicated metadata={}}").unwrap();
         assert_eq!(parsed, GspmdSharding::Replicated);
     }
@@ -152,10 +143,7 @@ mod tests {
         let iota = parse_gspmd("{devices=[4,2]<=[2,4]T(1,0)}").unwrap();
         let list = parse_gspmd("{devices=[4,2]0,4,1,5,2,6,3,7}").unwrap();
         assert_ne!(iota, list);
-        assert_eq!(
-            iota.placement(2, &[]).unwrap(),
-            list.placement(2, &[]).unwrap()
-        );
+        assert_eq!(iota.placement(2, &[]).unwrap(), list.placement(2, &[]).unwrap());
     }
 
     #[test]

@@ -22,12 +22,7 @@ impl NamedMesh {
         if n0 == 0 || n1 == 0 || n0.checked_mul(n1).is_none_or(|n| n > u32::MAX as usize) {
             return Err(ShardingError::Mesh(format!("bad mesh shape {n0}x{n1}")));
         }
-        Ok(NamedMesh {
-            name: "mesh".into(),
-            axis_names: ["x".into(), "y".into()],
-            shape,
-            device_ids: None,
-        })
+        Ok(NamedMesh { name: "mesh".into(), axis_names: ["x".into(), "y".into()], shape, device_ids: None })
     }
 
     /// The logical shape of a cost-model mesh (its physical device ids are not partition ids).
@@ -37,13 +32,9 @@ impl NamedMesh {
 
     pub fn with_name(mut self, name: &str) -> Result<Self, ShardingError> {
         let ok = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_$.-".contains(c));
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || "_$.-".contains(c));
         if !ok {
-            return Err(ShardingError::Mesh(format!(
-                "`{name}` is not a valid mesh symbol name"
-            )));
+            return Err(ShardingError::Mesh(format!("`{name}` is not a valid mesh symbol name")));
         }
         self.name = name.to_string();
         Ok(self)
@@ -52,15 +43,11 @@ impl NamedMesh {
     pub fn with_axis_names(mut self, axis0: &str, axis1: &str) -> Result<Self, ShardingError> {
         for n in [axis0, axis1] {
             if n.is_empty() || n.contains(['"', '\\']) || n.chars().any(char::is_control) {
-                return Err(ShardingError::Mesh(format!(
-                    "`{n}` is not a valid axis name"
-                )));
+                return Err(ShardingError::Mesh(format!("`{n}` is not a valid axis name")));
             }
         }
         if axis0 == axis1 {
-            return Err(ShardingError::Mesh(format!(
-                "both mesh axes are named `{axis0}`"
-            )));
+            return Err(ShardingError::Mesh(format!("both mesh axes are named `{axis0}`")));
         }
         self.axis_names = [axis0.to_string(), axis1.to_string()];
         Ok(self)
@@ -129,20 +116,9 @@ mod tests {
     #[test]
     fn defaults_and_builders() {
         let m = NamedMesh::new([2, 4]).unwrap();
-        assert_eq!(
-            (
-                m.name(),
-                m.axis_names()[0].as_str(),
-                m.axis_names()[1].as_str()
-            ),
-            ("mesh", "x", "y")
-        );
+        assert_eq!((m.name(), m.axis_names()[0].as_str(), m.axis_names()[1].as_str()), ("mesh", "x", "y"));
         assert_eq!(m.device_ids(), (0..8).collect::<Vec<_>>());
-        let m = m
-            .with_name("m2")
-            .unwrap()
-            .with_axis_names("data", "model")
-            .unwrap();
+        let m = m.with_name("m2").unwrap().with_axis_names("data", "model").unwrap();
         assert_eq!(m.axis_index("model"), Some(1));
         let m = m.with_device_ids(vec![1, 0, 2, 3, 4, 5, 6, 7]).unwrap();
         assert_eq!(m.device_id(0), 1);

@@ -29,7 +29,5 @@ pub use gspmd_parse::parse_gspmd;
 pub use mesh::NamedMesh;
 pub use placement::Placement;
 pub use sdy::{sharding_per_value, SdyAxis, SdyDim, SdyMesh, SdyMeshRef, SdySharding};
-pub use sdy_parse::{
-    parse_sdy_mesh, parse_sdy_mesh_decl, parse_sdy_sharding, parse_sdy_sharding_per_value,
-};
+pub use sdy_parse::{parse_sdy_mesh, parse_sdy_mesh_decl, parse_sdy_sharding, parse_sdy_sharding_per_value};
 pub use spec::{DimSharding, ShardingSpec};

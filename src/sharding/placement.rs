@@ -17,30 +17,17 @@ pub struct Placement {
 impl Placement {
     /// Builds a placement and checks that each device's tile index is in range and that every
     /// tile is held by the same number of devices.
-    pub fn new(
-        parts_per_dim: Vec<usize>,
-        tiles: BTreeMap<u32, Vec<usize>>,
-    ) -> Result<Self, ShardingError> {
-        let placement = Placement {
-            parts_per_dim,
-            tiles,
-        };
+    pub fn new(parts_per_dim: Vec<usize>, tiles: BTreeMap<u32, Vec<usize>>) -> Result<Self, ShardingError> {
+        let placement = Placement { parts_per_dim, tiles };
         for (device, tile) in &placement.tiles {
             let in_range = tile.len() == placement.parts_per_dim.len()
-                && tile
-                    .iter()
-                    .zip(&placement.parts_per_dim)
-                    .all(|(&t, &p)| t < p);
+                && tile.iter().zip(&placement.parts_per_dim).all(|(&t, &p)| t < p);
             if !in_range {
-                return Err(ShardingError::Invalid(format!(
-                    "device {device} holds tile {tile:?} out of range"
-                )));
+                return Err(ShardingError::Invalid(format!("device {device} holds tile {tile:?} out of range")));
             }
         }
         if placement.num_replicas().is_none() {
-            return Err(ShardingError::Invalid(
-                "tiles are not held by equally many devices".into(),
-            ));
+            return Err(ShardingError::Invalid("tiles are not held by equally many devices".into()));
         }
         Ok(placement)
     }
@@ -65,11 +52,7 @@ impl Placement {
 
     /// The devices holding `tile`, ascending.
     pub fn devices_of(&self, tile: &[usize]) -> Vec<u32> {
-        self.tiles
-            .iter()
-            .filter(|(_, t)| t.as_slice() == tile)
-            .map(|(&d, _)| d)
-            .collect()
+        self.tiles.iter().filter(|(_, t)| t.as_slice() == tile).map(|(&d, _)| d).collect()
     }
 }
 
@@ -77,13 +60,8 @@ impl ShardingSpec {
     /// Placement on `mesh`, straight from the definition of R/S0/S1/S01/S10.
     pub fn placement(&self, mesh: &NamedMesh) -> Placement {
         let shape = mesh.shape();
-        let tiles = (0..mesh.num_devices())
-            .map(|p| (mesh.device_id(p), self.tile_at(shape, p)))
-            .collect();
-        Placement {
-            parts_per_dim: self.parts_per_dim(shape),
-            tiles,
-        }
+        let tiles = (0..mesh.num_devices()).map(|p| (mesh.device_id(p), self.tile_at(shape, p))).collect();
+        Placement { parts_per_dim: self.parts_per_dim(shape), tiles }
     }
 }
 
@@ -93,10 +71,7 @@ mod tests {
 
     #[test]
     fn spec_placement_on_permuted_mesh() {
-        let mesh = NamedMesh::new([2, 2])
-            .unwrap()
-            .with_device_ids(vec![3, 2, 1, 0])
-            .unwrap();
+        let mesh = NamedMesh::new([2, 2]).unwrap().with_device_ids(vec![3, 2, 1, 0]).unwrap();
         let p: ShardingSpec = "S0R".parse().unwrap();
         let placement = p.placement(&mesh);
         assert_eq!(placement.devices_of(&[0, 0]), vec![2, 3]);

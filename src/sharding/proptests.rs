@@ -7,20 +7,11 @@ use crate::sharding::*;
 /// A random mesh: axis sizes, axis names, and an identity or shuffled device order.
 fn mesh_strategy() -> impl Strategy<Value = NamedMesh> {
     let size = prop::sample::select(vec![1usize, 2, 3, 4, 8]);
-    let names = prop::sample::select(vec![
-        ("x", "y"),
-        ("data", "model"),
-        ("b", "a"),
-        ("dp", "mp.1"),
-    ]);
+    let names = prop::sample::select(vec![("x", "y"), ("data", "model"), ("b", "a"), ("dp", "mp.1")]);
     (size.clone(), size, names, any::<bool>())
         .prop_flat_map(|(n0, n1, names, shuffle)| {
             let ids: Vec<u32> = (0..(n0 * n1) as u32).collect();
-            let order = if shuffle {
-                Just(ids).prop_shuffle().boxed()
-            } else {
-                Just(ids).boxed()
-            };
+            let order = if shuffle { Just(ids).prop_shuffle().boxed() } else { Just(ids).boxed() };
             (Just((n0, n1, names)), order)
         })
         .prop_map(|((n0, n1, (a, b)), ids)| {
@@ -37,13 +28,7 @@ fn spec_strategy(shape: [usize; 2]) -> impl Strategy<Value = (ShardingSpec, Vec<
     (0usize..=4)
         .prop_flat_map(|rank| {
             let axis = prop::option::of(0..rank.max(1));
-            (
-                Just(rank),
-                axis.clone(),
-                axis,
-                any::<bool>(),
-                prop::collection::vec(1i64..4, rank),
-            )
+            (Just(rank), axis.clone(), axis, any::<bool>(), prop::collection::vec(1i64..4, rank))
         })
         .prop_map(move |(rank, a0, a1, axis1_major, factors)| {
             let mut dims = vec![DimSharding::R; rank];
@@ -63,12 +48,7 @@ fn spec_strategy(shape: [usize; 2]) -> impl Strategy<Value = (ShardingSpec, Vec<
                 };
             }
             let spec = ShardingSpec::new(dims).expect("each axis used once");
-            let tensor = spec
-                .parts_per_dim(shape)
-                .iter()
-                .zip(&factors)
-                .map(|(&p, &k)| p as i64 * k)
-                .collect();
+            let tensor = spec.parts_per_dim(shape).iter().zip(&factors).map(|(&p, &k)| p as i64 * k).collect();
             (spec, tensor)
         })
 }

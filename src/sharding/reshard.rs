@@ -86,12 +86,7 @@ pub struct Resharding {
 
 impl Resharding {
     pub fn free() -> Self {
-        Resharding {
-            cost: 0.0,
-            collectives: Vec::new(),
-            steps: Vec::new(),
-            moves: Vec::new(),
-        }
+        Resharding { cost: 0.0, collectives: Vec::new(), steps: Vec::new(), moves: Vec::new() }
     }
 }
 
@@ -116,20 +111,13 @@ pub fn resharding_shape(
 ) -> Result<Resharding, ShardingError> {
     for spec in [from, to] {
         if spec.rank() != shape.len() {
-            return Err(ShardingError::RankMismatch {
-                sharding_rank: spec.rank(),
-                tensor_rank: shape.len(),
-            });
+            return Err(ShardingError::RankMismatch { sharding_rank: spec.rank(), tensor_rank: shape.len() });
         }
     }
     if refines(from, to, mesh.shape) {
         return Ok(Resharding::free());
     }
-    let tensor = Tensor {
-        shape,
-        bits: element_bits,
-        mesh,
-    };
+    let tensor = Tensor { shape, bits: element_bits, mesh };
     Ok(tensor.shortest_path(Layout::of(from, mesh.shape), Layout::of(to, mesh.shape)))
 }
 
@@ -137,25 +125,15 @@ pub fn resharding_shape(
 /// `to`'s, ignoring axes of size 1): then every device slices `to`'s tile out of its own.
 pub fn refines(from: &ShardingSpec, to: &ShardingSpec, mesh_shape: [usize; 2]) -> bool {
     from.rank() == to.rank()
-        && from
-            .normalized(mesh_shape)
-            .dims()
-            .iter()
-            .zip(to.normalized(mesh_shape).dims())
-            .all(|(f, t)| {
-                let (f, t) = (f.mesh_axes(), t.mesh_axes());
-                t.starts_with(f)
-            })
+        && from.normalized(mesh_shape).dims().iter().zip(to.normalized(mesh_shape).dims()).all(|(f, t)| {
+            let (f, t) = (f.mesh_axes(), t.mesh_axes());
+            t.starts_with(f)
+        })
 }
 
 /// Bytes of one device's tile of a `shape` tensor of `element_bits`-bit elements under `spec`
 /// (uneven splits padded up, as XLA pads them; sub-byte elements packed).
-pub fn tile_bytes(
-    shape: &[i64],
-    element_bits: u32,
-    spec: &ShardingSpec,
-    mesh_shape: [usize; 2],
-) -> u64 {
+pub fn tile_bytes(shape: &[i64], element_bits: u32, spec: &ShardingSpec, mesh_shape: [usize; 2]) -> u64 {
     let parts = spec.parts_per_dim(mesh_shape);
     padded_bytes(shape, element_bits, |d| parts.get(d).copied().unwrap_or(1))
 }
@@ -188,9 +166,8 @@ impl Layout {
 
     /// Axes on `dim`, major first.
     fn axes_of(&self, dim: usize) -> Vec<usize> {
-        let mut axes: Vec<(usize, usize)> = (0..2)
-            .filter_map(|a| self.at[a].filter(|&(d, _)| d == dim).map(|(_, p)| (p, a)))
-            .collect();
+        let mut axes: Vec<(usize, usize)> =
+            (0..2).filter_map(|a| self.at[a].filter(|&(d, _)| d == dim).map(|(_, p)| (p, a))).collect();
         axes.sort_unstable();
         axes.into_iter().map(|(_, a)| a).collect()
     }
@@ -231,12 +208,7 @@ impl Tensor<'_> {
         padded_bytes(self.shape, self.bits, |d| layout.parts(d, self.mesh.shape))
     }
 
-    fn collective(
-        &self,
-        kind: Collective,
-        axes: MeshAxes,
-        bytes: u64,
-    ) -> (f64, Option<CollectiveUse>) {
+    fn collective(&self, kind: Collective, axes: MeshAxes, bytes: u64) -> (f64, Option<CollectiveUse>) {
         let c = CollectiveUse { kind, axes, bytes };
         (c.cost(self.mesh), Some(c))
     }
@@ -269,8 +241,7 @@ impl Tensor<'_> {
                 }
                 Some((d, _)) if cur.is_minor_most(a) && wrong(a) => {
                     let gathered = cur.with(a, None);
-                    let (cost, c) =
-                        self.collective(Collective::AllGather, single[a], self.bytes(&gathered));
+                    let (cost, c) = self.collective(Collective::AllGather, single[a], self.bytes(&gathered));
                     out.push((gathered, cost, c));
                     for other in (0..rank).filter(|&o| o != d && extended(o, a)) {
                         let moved = cur.with(a, Some(other));
@@ -294,12 +265,7 @@ impl Tensor<'_> {
             prev: Option<(usize, Option<CollectiveUse>)>,
             done: bool,
         }
-        let mut nodes = vec![Node {
-            layout: from,
-            dist: 0.0,
-            prev: None,
-            done: false,
-        }];
+        let mut nodes = vec![Node { layout: from, dist: 0.0, prev: None, done: false }];
         loop {
             let Some(i) = (0..nodes.len())
                 .filter(|&i| !nodes[i].done)
@@ -347,12 +313,7 @@ impl Tensor<'_> {
                         nodes[j].dist = d;
                         nodes[j].prev = Some((i, c));
                     }
-                    None => nodes.push(Node {
-                        layout: next,
-                        dist: d,
-                        prev: Some((i, c)),
-                        done: false,
-                    }),
+                    None => nodes.push(Node { layout: next, dist: d, prev: Some((i, c)), done: false }),
                 }
             }
         }
@@ -407,13 +368,7 @@ mod tests {
     #[test]
     fn equal_and_refining_specs_are_free() {
         let m = mesh24();
-        for (from, to) in [
-            ("S0R", "S0R"),
-            ("RR", "S0S1"),
-            ("S0R", "S01R"),
-            ("RS1", "RS10"),
-            ("RR", "RS01"),
-        ] {
+        for (from, to) in [("S0R", "S0R"), ("RR", "S0S1"), ("S0R", "S01R"), ("RS1", "RS10"), ("RR", "RS01")] {
             let r = reshard(&[8, 16], from, to, &m);
             assert_eq!(r, Resharding::free(), "{from} -> {to}");
         }
@@ -442,10 +397,7 @@ mod tests {
         // S01R -> RR: one gather over all 8 devices (1 + 1 * 7/8 * 512 = 449) loses to axis 1
         // first (1 + 0.1 * 3/4 * 256 = 20.2) then axis 0 (257).
         let r = reshard(&[8, 16], "S01R", "RR", &m);
-        assert_eq!(
-            r.collectives,
-            vec![cu(AllGather, Axis1, 256), cu(AllGather, Axis0, 512)]
-        );
+        assert_eq!(r.collectives, vec![cu(AllGather, Axis1, 256), cu(AllGather, Axis0, 512)]);
         assert!(close(r.cost, 277.2));
         // With a fast axis 0 and a slow axis 1 the per-axis order is still forced (axis 1 is
         // the minor split) and the all-mesh gather takes the slower link.
@@ -453,10 +405,7 @@ mod tests {
         let r = resharding(&f32t(&[8, 16]), &spec("S01R"), &spec("RR"), &fast0).unwrap();
         // Axis 1 is minor in S01, so it must go first: 1 + 1 * 3/4 * 256 = 193, then axis 0:
         // 1 + 0.1 * 1/2 * 512 = 26.6.
-        assert_eq!(
-            r.collectives,
-            vec![cu(AllGather, Axis1, 256), cu(AllGather, Axis0, 512)]
-        );
+        assert_eq!(r.collectives, vec![cu(AllGather, Axis1, 256), cu(AllGather, Axis0, 512)]);
         assert!(close(r.cost, 219.6));
     }
 
@@ -488,19 +437,13 @@ mod tests {
         // S0S1 -> S1S0 (axes swap dims): gather axis 0 (1 + 1/2 * 128 = 65), move axis 1 to dim
         // 0 (1 + 0.1 * 3/16 * 128 = 3.4), slice axis 0 onto dim 1.
         let r = reshard(&[8, 16], "S0S1", "S1S0", &m);
-        assert_eq!(
-            r.collectives,
-            vec![cu(AllGather, Axis0, 128), cu(AllToAll, Axis1, 128)]
-        );
+        assert_eq!(r.collectives, vec![cu(AllGather, Axis0, 128), cu(AllToAll, Axis1, 128)]);
         assert!(close(r.cost, 68.4));
         // S01 -> S10 on a vector of 64 f32 (256 bytes): gathering axis 1 into the 128-byte half
         // (1 + 0.1 * 3/4 * 128 = 10.6) then axis 0 (1 + 1/2 * 256 = 129) and slicing: 139.6;
         // one 8-way gather would cost 1 + 7/8 * 256 = 225.
         let r = reshard(&[64], "S01", "S10", &m);
-        assert_eq!(
-            r.collectives,
-            vec![cu(AllGather, Axis1, 128), cu(AllGather, Axis0, 256)]
-        );
+        assert_eq!(r.collectives, vec![cu(AllGather, Axis1, 128), cu(AllGather, Axis0, 256)]);
         assert!(close(r.cost, 139.6));
         // RS1 -> RS01: axis 1 is in the way of axis 0: gather it (39.4), then slice.
         let r = reshard(&[8, 16], "RS1", "RS01", &m);
@@ -547,11 +490,7 @@ mod tests {
             let specs = all_layout_specs(rank, shape);
             let n = shape[0] * shape[1];
             let dims = prop::collection::vec(if uneven { 1i64..13 } else { 1i64..3 }, rank)
-                .prop_map(move |v| {
-                    v.into_iter()
-                        .map(|k| if uneven { k } else { k * n as i64 })
-                        .collect()
-                });
+                .prop_map(move |v| v.into_iter().map(|k| if uneven { k } else { k * n as i64 }).collect());
             let pick = prop::sample::select(specs);
             (Just(shape), dims, [pick.clone(), pick.clone(), pick])
         })

@@ -91,22 +91,13 @@ impl SdyMesh {
     pub fn validate(&self) -> Result<(), ShardingError> {
         for (i, axis) in self.axes.iter().enumerate() {
             if axis.size == 0 {
-                return Err(ShardingError::Mesh(format!(
-                    "axis \"{}\" has size 0",
-                    axis.name
-                )));
+                return Err(ShardingError::Mesh(format!("axis \"{}\" has size 0", axis.name)));
             }
             if self.axes[..i].iter().any(|a| a.name == axis.name) {
-                return Err(ShardingError::Mesh(format!(
-                    "duplicate axis name \"{}\"",
-                    axis.name
-                )));
+                return Err(ShardingError::Mesh(format!("duplicate axis name \"{}\"", axis.name)));
             }
         }
-        let n = self
-            .axes
-            .iter()
-            .try_fold(1usize, |acc, a| acc.checked_mul(a.size));
+        let n = self.axes.iter().try_fold(1usize, |acc, a| acc.checked_mul(a.size));
         let Some(n) = n.filter(|&n| n <= u32::MAX as usize) else {
             return Err(ShardingError::Mesh("too many devices".into()));
         };
@@ -115,12 +106,8 @@ impl SdyMesh {
             sorted.sort_unstable();
             // A mesh without axes may name its single device (a maximal mesh).
             let maximal = self.axes.is_empty() && ids.len() == 1;
-            if !maximal
-                && (sorted.len() != n || sorted.iter().enumerate().any(|(i, &d)| d as usize != i))
-            {
-                return Err(ShardingError::Mesh(format!(
-                    "device_ids must be a permutation of 0..{n}"
-                )));
+            if !maximal && (sorted.len() != n || sorted.iter().enumerate().any(|(i, &d)| d as usize != i)) {
+                return Err(ShardingError::Mesh(format!("device_ids must be a permutation of 0..{n}")));
             }
         }
         Ok(())
@@ -168,10 +155,7 @@ impl SdySharding {
         };
         let dims: Vec<String> = self.dims.iter().map(SdyDim::to_string).collect();
         let mut out = format!("<{mesh}, [{}]", dims.join(", "));
-        for (key, axes) in [
-            ("replicated", &self.replicated),
-            ("unreduced", &self.unreduced),
-        ] {
+        for (key, axes) in [("replicated", &self.replicated), ("unreduced", &self.unreduced)] {
             if !axes.is_empty() {
                 let names: Vec<String> = axes.iter().map(|a| format!("\"{a}\"")).collect();
                 out += &format!(", {key}={{{}}}", names.join(", "));
@@ -186,16 +170,11 @@ impl SdySharding {
         mesh.validate()?;
         self.check_axes(mesh)?;
         if !self.unreduced.is_empty() {
-            return Err(ShardingError::Unsupported(
-                "unreduced axes hold partial values, not tiles".into(),
-            ));
+            return Err(ShardingError::Unsupported("unreduced axes hold partial values, not tiles".into()));
         }
         let axis_of = |name: &String| mesh.axis_index(name).unwrap_or(0);
-        let parts_per_dim: Vec<usize> = self
-            .dims
-            .iter()
-            .map(|d| d.axes.iter().map(|a| mesh.axes[axis_of(a)].size).product())
-            .collect();
+        let parts_per_dim: Vec<usize> =
+            self.dims.iter().map(|d| d.axes.iter().map(|a| mesh.axes[axis_of(a)].size).product()).collect();
         let mut tiles = std::collections::BTreeMap::new();
         for position in 0..mesh.num_devices() {
             // Mesh coordinates of `position`, row-major over the axes.
@@ -208,11 +187,7 @@ impl SdySharding {
             let tile = self
                 .dims
                 .iter()
-                .map(|d| {
-                    d.axes.iter().fold(0, |acc, a| {
-                        acc * mesh.axes[axis_of(a)].size + coord[axis_of(a)]
-                    })
-                })
+                .map(|d| d.axes.iter().fold(0, |acc, a| acc * mesh.axes[axis_of(a)].size + coord[axis_of(a)]))
                 .collect();
             tiles.insert(mesh.device_id(position), tile);
         }
@@ -221,23 +196,14 @@ impl SdySharding {
 
     /// Every axis named exists in `mesh` and is used once in dims, replicated and unreduced.
     pub fn check_axes(&self, mesh: &SdyMesh) -> Result<(), ShardingError> {
-        let all = self
-            .dims
-            .iter()
-            .flat_map(|d| &d.axes)
-            .chain(&self.replicated)
-            .chain(&self.unreduced);
+        let all = self.dims.iter().flat_map(|d| &d.axes).chain(&self.replicated).chain(&self.unreduced);
         let mut seen: Vec<&String> = Vec::new();
         for name in all {
             if mesh.axis_index(name).is_none() {
-                return Err(ShardingError::Invalid(format!(
-                    "unknown axis name \"{name}\""
-                )));
+                return Err(ShardingError::Invalid(format!("unknown axis name \"{name}\"")));
             }
             if seen.contains(&name) {
-                return Err(ShardingError::Invalid(format!(
-                    "axis \"{name}\" is used more than once"
-                )));
+                return Err(ShardingError::Invalid(format!("axis \"{name}\" is used more than once")));
             }
             seen.push(name);
         }
@@ -263,68 +229,31 @@ mod tests {
     use super::*;
 
     fn mesh_2x4() -> SdyMesh {
-        let axis = |name: &str, size| SdyAxis {
-            name: name.into(),
-            size,
-        };
-        SdyMesh {
-            axes: vec![axis("x", 2), axis("y", 4)],
-            device_ids: None,
-        }
+        let axis = |name: &str, size| SdyAxis { name: name.into(), size };
+        SdyMesh { axes: vec![axis("x", 2), axis("y", 4)], device_ids: None }
     }
 
     fn sharding(dims: &[&[&str]]) -> SdySharding {
         let dims = dims
             .iter()
-            .map(|axes| SdyDim {
-                axes: axes.iter().map(|a| a.to_string()).collect(),
-                ..SdyDim::default()
-            })
+            .map(|axes| SdyDim { axes: axes.iter().map(|a| a.to_string()).collect(), ..SdyDim::default() })
             .collect();
-        SdySharding {
-            mesh: SdyMeshRef::Symbol("mesh".into()),
-            dims,
-            replicated: vec![],
-            unreduced: vec![],
-        }
+        SdySharding { mesh: SdyMeshRef::Symbol("mesh".into()), dims, replicated: vec![], unreduced: vec![] }
     }
 
     #[test]
     fn prints() {
-        assert_eq!(
-            mesh_2x4().decl("mesh"),
-            r#"sdy.mesh @mesh = <["x"=2, "y"=4]>"#
-        );
+        assert_eq!(mesh_2x4().decl("mesh"), r#"sdy.mesh @mesh = <["x"=2, "y"=4]>"#);
         assert_eq!(mesh_2x4().attr(), r#"#sdy.mesh<["x"=2, "y"=4]>"#);
-        assert_eq!(
-            sharding(&[&["x"], &[]]).to_string(),
-            r#"#sdy.sharding<@mesh, [{"x"}, {}]>"#
-        );
-        assert_eq!(
-            sharding(&[&["y", "x"]]).to_string(),
-            r#"#sdy.sharding<@mesh, [{"y", "x"}]>"#
-        );
+        assert_eq!(sharding(&[&["x"], &[]]).to_string(), r#"#sdy.sharding<@mesh, [{"x"}, {}]>"#);
+        assert_eq!(sharding(&[&["y", "x"]]).to_string(), r#"#sdy.sharding<@mesh, [{"y", "x"}]>"#);
         let per_value = sharding_per_value(&[sharding(&[&["x"]]), sharding(&[])]);
-        assert_eq!(
-            per_value,
-            r#"#sdy.sharding_per_value<[<@mesh, [{"x"}]>, <@mesh, []>]>"#
-        );
+        assert_eq!(per_value, r#"#sdy.sharding_per_value<[<@mesh, [{"x"}]>, <@mesh, []>]>"#);
         let s = SdySharding {
-            mesh: SdyMeshRef::Inline(SdyMesh {
-                device_ids: Some(vec![1, 0]),
-                ..mesh_2x4()
-            }),
+            mesh: SdyMeshRef::Inline(SdyMesh { device_ids: Some(vec![1, 0]), ..mesh_2x4() }),
             dims: vec![
-                SdyDim {
-                    axes: vec!["x".into()],
-                    open: true,
-                    priority: Some(1),
-                },
-                SdyDim {
-                    axes: vec![],
-                    open: true,
-                    priority: None,
-                },
+                SdyDim { axes: vec!["x".into()], open: true, priority: Some(1) },
+                SdyDim { axes: vec![], open: true, priority: None },
             ],
             replicated: vec!["y".into()],
             unreduced: vec![],
@@ -361,9 +290,6 @@ mod tests {
         assert!(s.placement(&m).is_err());
         let mut s = sharding(&[&["x"]]);
         s.unreduced = vec!["y".into()];
-        assert!(matches!(
-            s.placement(&m),
-            Err(ShardingError::Unsupported(_))
-        ));
+        assert!(matches!(s.placement(&m), Err(ShardingError::Unsupported(_))));
     }
 }

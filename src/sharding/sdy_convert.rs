@@ -10,10 +10,7 @@ impl NamedMesh {
         let [n0, n1] = self.shape();
         let [a0, a1] = self.axis_names().clone();
         SdyMesh {
-            axes: vec![
-                SdyAxis { name: a0, size: n0 },
-                SdyAxis { name: a1, size: n1 },
-            ],
+            axes: vec![SdyAxis { name: a0, size: n0 }, SdyAxis { name: a1, size: n1 }],
             device_ids: self.explicit_device_ids().map(<[u32]>::to_vec),
         }
     }
@@ -40,9 +37,7 @@ impl NamedMesh {
                 )))
             }
         };
-        let named = NamedMesh::new(shape)?
-            .with_name(name)?
-            .with_axis_names(&names[0], &names[1])?;
+        let named = NamedMesh::new(shape)?.with_name(name)?.with_axis_names(&names[0], &names[1])?;
         match &mesh.device_ids {
             Some(ids) => named.with_device_ids(ids.clone()),
             None => Ok(named),
@@ -59,42 +54,24 @@ impl ShardingSpec {
             .dims()
             .iter()
             .map(|d| SdyDim {
-                axes: d
-                    .mesh_axes()
-                    .iter()
-                    .map(|&a| mesh.axis_names()[a].clone())
-                    .collect(),
+                axes: d.mesh_axes().iter().map(|&a| mesh.axis_names()[a].clone()).collect(),
                 ..SdyDim::default()
             })
             .collect();
-        SdySharding {
-            mesh: SdyMeshRef::Symbol(mesh.name().to_string()),
-            dims,
-            replicated: vec![],
-            unreduced: vec![],
-        }
+        SdySharding { mesh: SdyMeshRef::Symbol(mesh.name().to_string()), dims, replicated: vec![], unreduced: vec![] }
     }
 
     /// The spec an sdy sharding denotes on `mesh` (normalized: size-1 axes dropped). Open
     /// dimensions, unreduced axes and meshes other than `mesh` are errors.
-    pub fn from_sdy(
-        sharding: &SdySharding,
-        mesh: &NamedMesh,
-    ) -> Result<ShardingSpec, ShardingError> {
+    pub fn from_sdy(sharding: &SdySharding, mesh: &NamedMesh) -> Result<ShardingSpec, ShardingError> {
         match &sharding.mesh {
             SdyMeshRef::Symbol(name) if name == mesh.name() => {}
             SdyMeshRef::Symbol(name) => {
-                return Err(ShardingError::Invalid(format!(
-                    "sharding refers to @{name}, expected @{}",
-                    mesh.name()
-                )))
+                return Err(ShardingError::Invalid(format!("sharding refers to @{name}, expected @{}", mesh.name())))
             }
             SdyMeshRef::Inline(inline) => {
                 if NamedMesh::from_sdy(mesh.name(), inline)? != *mesh {
-                    return Err(ShardingError::Invalid(format!(
-                        "inline mesh {inline} is not {}",
-                        mesh.to_sdy()
-                    )));
+                    return Err(ShardingError::Invalid(format!("inline mesh {inline} is not {}", mesh.to_sdy())));
                 }
             }
         }
@@ -106,19 +83,12 @@ impl ShardingSpec {
         let mut dims = Vec::with_capacity(sharding.dims.len());
         for (d, dim) in sharding.dims.iter().enumerate() {
             if dim.open {
-                return Err(ShardingError::Unsupported(format!(
-                    "dimension {d} is open (`?`)"
-                )));
+                return Err(ShardingError::Unsupported(format!("dimension {d} is open (`?`)")));
             }
-            let axes: Vec<usize> = dim
-                .axes
-                .iter()
-                .filter_map(|a| mesh.axis_index(a))
-                .filter(|&a| shape[a] > 1)
-                .collect();
-            let ds = DimSharding::from_mesh_axes(&axes).ok_or_else(|| {
-                ShardingError::Invalid(format!("dimension {d} uses axes {axes:?}"))
-            })?;
+            let axes: Vec<usize> =
+                dim.axes.iter().filter_map(|a| mesh.axis_index(a)).filter(|&a| shape[a] > 1).collect();
+            let ds = DimSharding::from_mesh_axes(&axes)
+                .ok_or_else(|| ShardingError::Invalid(format!("dimension {d} uses axes {axes:?}")))?;
             dims.push(ds);
         }
         ShardingSpec::new(dims)
@@ -139,27 +109,12 @@ mod tests {
         let mesh = NamedMesh::new([2, 4]).unwrap();
         assert_eq!(mesh.sdy_decl(), r#"sdy.mesh @mesh = <["x"=2, "y"=4]>"#);
         assert_eq!(mesh.to_sdy().attr(), r#"#sdy.mesh<["x"=2, "y"=4]>"#);
-        assert_eq!(
-            spec("S0R").to_sdy(&mesh).to_string(),
-            r#"#sdy.sharding<@mesh, [{"x"}, {}]>"#
-        );
-        assert_eq!(
-            spec("RS01").to_sdy(&mesh).to_string(),
-            r#"#sdy.sharding<@mesh, [{}, {"x", "y"}]>"#
-        );
-        assert_eq!(
-            spec("S10").to_sdy(&mesh).to_string(),
-            r#"#sdy.sharding<@mesh, [{"y", "x"}]>"#
-        );
-        assert_eq!(
-            spec("[]").to_sdy(&mesh).to_string(),
-            r#"#sdy.sharding<@mesh, []>"#
-        );
+        assert_eq!(spec("S0R").to_sdy(&mesh).to_string(), r#"#sdy.sharding<@mesh, [{"x"}, {}]>"#);
+        assert_eq!(spec("RS01").to_sdy(&mesh).to_string(), r#"#sdy.sharding<@mesh, [{}, {"x", "y"}]>"#);
+        assert_eq!(spec("S10").to_sdy(&mesh).to_string(), r#"#sdy.sharding<@mesh, [{"y", "x"}]>"#);
+        assert_eq!(spec("[]").to_sdy(&mesh).to_string(), r#"#sdy.sharding<@mesh, []>"#);
         let per_value = sharding_per_value(&[spec("S0").to_sdy(&mesh), spec("S1").to_sdy(&mesh)]);
-        assert_eq!(
-            per_value,
-            r#"#sdy.sharding_per_value<[<@mesh, [{"x"}]>, <@mesh, [{"y"}]>]>"#
-        );
+        assert_eq!(per_value, r#"#sdy.sharding_per_value<[<@mesh, [{"x"}]>, <@mesh, [{"y"}]>]>"#);
     }
 
     #[test]
@@ -168,22 +123,13 @@ mod tests {
         assert_eq!(mesh.sdy_decl(), r#"sdy.mesh @mesh = <["x"=4, "y"=1]>"#);
         let s01 = spec("S01R").to_sdy(&mesh).to_string();
         assert_eq!(s01, r#"#sdy.sharding<@mesh, [{"x"}, {}]>"#);
-        assert_eq!(
-            spec("RS1").to_sdy(&mesh).to_string(),
-            r#"#sdy.sharding<@mesh, [{}, {}]>"#
-        );
+        assert_eq!(spec("RS1").to_sdy(&mesh).to_string(), r#"#sdy.sharding<@mesh, [{}, {}]>"#);
     }
 
     #[test]
     fn prints_device_order() {
-        let mesh = NamedMesh::new([2, 1])
-            .unwrap()
-            .with_device_ids(vec![1, 0])
-            .unwrap();
-        assert_eq!(
-            mesh.sdy_decl(),
-            r#"sdy.mesh @mesh = <["x"=2, "y"=1], device_ids=[1, 0]>"#
-        );
+        let mesh = NamedMesh::new([2, 1]).unwrap().with_device_ids(vec![1, 0]).unwrap();
+        assert_eq!(mesh.sdy_decl(), r#"sdy.mesh @mesh = <["x"=2, "y"=1], device_ids=[1, 0]>"#);
     }
 
     #[test]
@@ -191,11 +137,7 @@ mod tests {
         let mesh = NamedMesh::new([2, 4]).unwrap();
         for s in ShardingSpec::enumerate(2, [2, 4]) {
             let sdy = s.to_sdy(&mesh);
-            assert_eq!(
-                sdy.placement(&mesh.to_sdy()).unwrap(),
-                s.placement(&mesh),
-                "{s}"
-            );
+            assert_eq!(sdy.placement(&mesh.to_sdy()).unwrap(), s.placement(&mesh), "{s}");
         }
     }
 
@@ -205,10 +147,7 @@ mod tests {
         let mut s = spec("S0S1").to_sdy(&mesh);
         assert_eq!(ShardingSpec::from_sdy(&s, &mesh).unwrap(), spec("S0S1"));
         s.dims[0].open = true;
-        assert!(matches!(
-            ShardingSpec::from_sdy(&s, &mesh),
-            Err(ShardingError::Unsupported(_))
-        ));
+        assert!(matches!(ShardingSpec::from_sdy(&s, &mesh), Err(ShardingError::Unsupported(_))));
         s.dims[0].open = false;
         s.mesh = SdyMeshRef::Symbol("other".into());
         assert!(ShardingSpec::from_sdy(&s, &mesh).is_err());
@@ -222,22 +161,9 @@ mod tests {
 
     #[test]
     fn one_axis_meshes() {
-        let sdy = SdyMesh {
-            axes: vec![SdyAxis {
-                name: "d".into(),
-                size: 8,
-            }],
-            device_ids: None,
-        };
+        let sdy = SdyMesh { axes: vec![SdyAxis { name: "d".into(), size: 8 }], device_ids: None };
         let named = NamedMesh::from_sdy("m", &sdy).unwrap();
         assert_eq!(named.shape(), [8, 1]);
-        assert!(NamedMesh::from_sdy(
-            "m",
-            &SdyMesh {
-                axes: vec![],
-                device_ids: None
-            }
-        )
-        .is_err());
+        assert!(NamedMesh::from_sdy("m", &SdyMesh { axes: vec![], device_ids: None }).is_err());
     }
 }

@@ -92,19 +92,13 @@ fn mesh_body(c: &mut Cursor) -> Result<SdyMesh, ShardingError> {
         }
         c.expect("=")?;
         let ids = c.usize_list("[", "]")?;
-        let ids = ids
-            .into_iter()
-            .map(u32::try_from)
-            .collect::<Result<Vec<_>, _>>();
+        let ids = ids.into_iter().map(u32::try_from).collect::<Result<Vec<_>, _>>();
         device_ids = Some(ids.map_err(|_| c.error("device id too large"))?);
     }
     c.expect(">")?;
     let mut mesh = SdyMesh { axes, device_ids };
     mesh.validate().map_err(|e| c.error(e.to_string()))?;
-    let is_iota = mesh
-        .device_ids
-        .as_ref()
-        .is_some_and(|ids| ids.iter().enumerate().all(|(i, &d)| d as usize == i));
+    let is_iota = mesh.device_ids.as_ref().is_some_and(|ids| ids.iter().enumerate().all(|(i, &d)| d as usize == i));
     if is_iota && !mesh.axes.is_empty() {
         mesh.device_ids = None;
     }
@@ -132,12 +126,7 @@ fn sharding_body(c: &mut Cursor) -> Result<SdySharding, ShardingError> {
             c.expect(",")?;
         }
     }
-    let mut sharding = SdySharding {
-        mesh,
-        dims,
-        replicated: vec![],
-        unreduced: vec![],
-    };
+    let mut sharding = SdySharding { mesh, dims, replicated: vec![], unreduced: vec![] };
     while c.eat(",") {
         let list = if c.eat_word("replicated") {
             &mut sharding.replicated
@@ -192,9 +181,7 @@ fn dim(c: &mut Cursor) -> Result<SdyDim, ShardingError> {
 fn axis_ref(c: &mut Cursor) -> Result<String, ShardingError> {
     let name = c.quoted()?;
     if c.peek() == Some(':') {
-        return Err(ShardingError::Unsupported(format!(
-            "sub-axis of \"{name}\" (`\"{name}\":(k)m`)"
-        )));
+        return Err(ShardingError::Unsupported(format!("sub-axis of \"{name}\" (`\"{name}\":(k)m`)")));
     }
     Ok(name)
 }
@@ -208,16 +195,10 @@ mod tests {
         let (name, mesh) = parse_sdy_mesh_decl(r#"sdy.mesh @mesh = <["x"=2, "y"=4]>"#).unwrap();
         assert_eq!(name, "mesh");
         assert_eq!(mesh.to_string(), r#"<["x"=2, "y"=4]>"#);
-        let mesh =
-            parse_sdy_mesh(r#" #sdy.mesh< [ "a" = 2 ] , device_ids = [ 1 , 0 ] > "#).unwrap();
+        let mesh = parse_sdy_mesh(r#" #sdy.mesh< [ "a" = 2 ] , device_ids = [ 1 , 0 ] > "#).unwrap();
         assert_eq!(mesh.device_ids, Some(vec![1, 0]));
         // An identity order is dropped, as Shardy prints it.
-        assert_eq!(
-            parse_sdy_mesh(r#"<["a"=2], device_ids=[0, 1]>"#)
-                .unwrap()
-                .device_ids,
-            None
-        );
+        assert_eq!(parse_sdy_mesh(r#"<["a"=2], device_ids=[0, 1]>"#).unwrap().device_ids, None);
         assert_eq!(parse_sdy_mesh("<[]>").unwrap().axes, vec![]);
         let (name, _) = parse_sdy_mesh_decl(r#"sdy.mesh @"my mesh" = <["a"=1]>"#).unwrap();
         assert_eq!(name, "my mesh");
@@ -253,10 +234,8 @@ mod tests {
         assert!(s.dims[0].open && s.dims[1].open);
         assert_eq!(s.dims[0].priority, Some(1));
         assert_eq!(s.replicated, vec!["y".to_string()]);
-        let spaced = parse_sdy_sharding(
-            "  #sdy.sharding < @mesh ,\n [ { \"x\" , \"y\" } ] , unreduced = { } >  ",
-        )
-        .unwrap();
+        let spaced =
+            parse_sdy_sharding("  #sdy.sharding < @mesh ,\n [ { \"x\" , \"y\" } ] , unreduced = { } >  ").unwrap();
         assert_eq!(spaced.to_string(), r#"#sdy.sharding<@mesh, [{"x", "y"}]>"#);
         assert_eq!(parse_sdy_sharding(r#"<@m, []>"#).unwrap().dims.len(), 0);
     }
@@ -267,9 +246,7 @@ mod tests {
         let all = parse_sdy_sharding_per_value(text).unwrap();
         assert_eq!(all.len(), 2);
         assert_eq!(crate::sharding::sdy::sharding_per_value(&all), text);
-        assert!(parse_sdy_sharding_per_value("#sdy.sharding_per_value<[]>")
-            .unwrap()
-            .is_empty());
+        assert!(parse_sdy_sharding_per_value("#sdy.sharding_per_value<[]>").unwrap().is_empty());
     }
 
     #[test]

@@ -28,13 +28,8 @@ pub enum DimSharding {
 }
 
 impl DimSharding {
-    pub const ALL: [DimSharding; 5] = [
-        DimSharding::R,
-        DimSharding::S0,
-        DimSharding::S1,
-        DimSharding::S01,
-        DimSharding::S10,
-    ];
+    pub const ALL: [DimSharding; 5] =
+        [DimSharding::R, DimSharding::S0, DimSharding::S1, DimSharding::S01, DimSharding::S10];
 
     /// The mesh axes this dimension is split over, major first.
     pub fn mesh_axes(self) -> &'static [usize] {
@@ -76,19 +71,12 @@ impl DimSharding {
 
     /// The part held by the device at mesh coordinates `coord`.
     pub fn part_at(self, shape: [usize; 2], coord: [usize; 2]) -> usize {
-        self.mesh_axes()
-            .iter()
-            .fold(0, |acc, &a| acc * shape[a] + coord[a])
+        self.mesh_axes().iter().fold(0, |acc, &a| acc * shape[a] + coord[a])
     }
 
     /// The same split with mesh axes of size 1 dropped (S01 on a 1xN mesh is S1).
     pub fn normalized(self, shape: [usize; 2]) -> DimSharding {
-        let axes: Vec<usize> = self
-            .mesh_axes()
-            .iter()
-            .copied()
-            .filter(|&a| shape[a] > 1)
-            .collect();
+        let axes: Vec<usize> = self.mesh_axes().iter().copied().filter(|&a| shape[a] > 1).collect();
         DimSharding::from_mesh_axes(&axes).unwrap_or(self)
     }
 
@@ -128,9 +116,7 @@ impl ShardingSpec {
     pub fn new(dims: Vec<DimSharding>) -> Result<Self, ShardingError> {
         let spec = ShardingSpec { dims };
         for axis in 0..2 {
-            let users: Vec<usize> = (0..spec.rank())
-                .filter(|&d| spec.dims[d].mesh_axes().contains(&axis))
-                .collect();
+            let users: Vec<usize> = (0..spec.rank()).filter(|&d| spec.dims[d].mesh_axes().contains(&axis)).collect();
             if users.len() > 1 {
                 return Err(ShardingError::Invalid(format!(
                     "mesh axis {axis} shards dimensions {users:?} of {spec}; an axis can shard one dimension"
@@ -141,9 +127,7 @@ impl ShardingSpec {
     }
 
     pub fn replicated(rank: usize) -> Self {
-        ShardingSpec {
-            dims: vec![DimSharding::R; rank],
-        }
+        ShardingSpec { dims: vec![DimSharding::R; rank] }
     }
 
     pub fn dims(&self) -> &[DimSharding] {
@@ -174,64 +158,37 @@ impl ShardingSpec {
 
     /// How many devices hold each tile: the product of the mesh axes no dimension uses.
     pub fn num_replicas(&self, shape: [usize; 2]) -> usize {
-        (0..2)
-            .filter(|&a| self.dim_of_axis(a).is_none())
-            .map(|a| shape[a])
-            .product()
+        (0..2).filter(|&a| self.dim_of_axis(a).is_none()).map(|a| shape[a]).product()
     }
 
     /// The spec with mesh axes of size 1 dropped; specs that place tiles identically on a mesh
     /// of `shape` have the same normal form.
     pub fn normalized(&self, shape: [usize; 2]) -> ShardingSpec {
-        ShardingSpec {
-            dims: self.dims.iter().map(|d| d.normalized(shape)).collect(),
-        }
+        ShardingSpec { dims: self.dims.iter().map(|d| d.normalized(shape)).collect() }
     }
 
     /// Checks rank and that every dimension divides evenly; lists every offending dimension.
-    pub fn check_shape(
-        &self,
-        tensor_shape: &[i64],
-        mesh_shape: [usize; 2],
-    ) -> Result<(), ShardingError> {
+    pub fn check_shape(&self, tensor_shape: &[i64], mesh_shape: [usize; 2]) -> Result<(), ShardingError> {
         self.tile_shape(tensor_shape, mesh_shape).map(|_| ())
     }
 
     /// The shape of one tile.
-    pub fn tile_shape(
-        &self,
-        tensor_shape: &[i64],
-        mesh_shape: [usize; 2],
-    ) -> Result<Vec<i64>, ShardingError> {
+    pub fn tile_shape(&self, tensor_shape: &[i64], mesh_shape: [usize; 2]) -> Result<Vec<i64>, ShardingError> {
         if tensor_shape.len() != self.rank() {
-            return Err(ShardingError::RankMismatch {
-                sharding_rank: self.rank(),
-                tensor_rank: tensor_shape.len(),
-            });
+            return Err(ShardingError::RankMismatch { sharding_rank: self.rank(), tensor_rank: tensor_shape.len() });
         }
         if let Some(dim) = tensor_shape.iter().position(|&s| s < 0) {
-            return Err(ShardingError::Invalid(format!(
-                "dimension {dim} has negative size {}",
-                tensor_shape[dim]
-            )));
+            return Err(ShardingError::Invalid(format!("dimension {dim} has negative size {}", tensor_shape[dim])));
         }
         let parts = self.parts_per_dim(mesh_shape);
         let bad: Vec<IndivisibleDim> = (0..self.rank())
             .filter(|&d| tensor_shape[d] % parts[d] as i64 != 0)
-            .map(|d| IndivisibleDim {
-                dim: d,
-                size: tensor_shape[d],
-                shards: parts[d],
-            })
+            .map(|d| IndivisibleDim { dim: d, size: tensor_shape[d], shards: parts[d] })
             .collect();
         if !bad.is_empty() {
             return Err(ShardingError::NotDivisible { dims: bad });
         }
-        Ok(tensor_shape
-            .iter()
-            .zip(&parts)
-            .map(|(&s, &p)| s / p as i64)
-            .collect())
+        Ok(tensor_shape.iter().zip(&parts).map(|(&s, &p)| s / p as i64).collect())
     }
 
     /// Bytes of one device's tile of a tensor of `total_bytes` (assumes divisibility).
@@ -242,10 +199,7 @@ impl ShardingSpec {
     /// The tile index per dimension held by the device at row-major mesh position `position`.
     pub fn tile_at(&self, mesh_shape: [usize; 2], position: usize) -> Vec<usize> {
         let coord = [position / mesh_shape[1], position % mesh_shape[1]];
-        self.dims
-            .iter()
-            .map(|d| d.part_at(mesh_shape, coord))
-            .collect()
+        self.dims.iter().map(|d| d.part_at(mesh_shape, coord)).collect()
     }
 
     /// Every distinct (normalized) spec of `rank` dimensions on a mesh of `shape`.
@@ -381,20 +335,12 @@ mod tests {
     #[test]
     fn divisibility_errors_list_every_dim() {
         let err = spec("S0S1").check_shape(&[3, 6], [2, 4]).unwrap_err();
-        let ShardingError::NotDivisible { dims } = &err else {
-            panic!("{err}")
-        };
+        let ShardingError::NotDivisible { dims } = &err else { panic!("{err}") };
         assert_eq!(dims.len(), 2);
         assert_eq!((dims[0].dim, dims[0].size, dims[0].shards), (0, 3, 2));
         assert_eq!((dims[1].dim, dims[1].size, dims[1].shards), (1, 6, 4));
-        assert!(
-            err.to_string().contains("dim 1 (size 6) into 4 shards"),
-            "{err}"
-        );
-        assert!(matches!(
-            spec("S0").check_shape(&[2, 2], [2, 1]),
-            Err(ShardingError::RankMismatch { .. })
-        ));
+        assert!(err.to_string().contains("dim 1 (size 6) into 4 shards"), "{err}");
+        assert!(matches!(spec("S0").check_shape(&[2, 2], [2, 1]), Err(ShardingError::RankMismatch { .. })));
         assert!(spec("R").check_shape(&[-1], [2, 1]).is_err());
     }
 
@@ -408,10 +354,7 @@ mod tests {
         assert_eq!(spec("RS1").tile_at(m, 6), vec![0, 2]);
         // The paper's example: S0R on 2x2 puts row block 0 on devices 0, 1.
         let s = spec("S0R");
-        assert_eq!(
-            (0..4).map(|p| s.tile_at([2, 2], p)[0]).collect::<Vec<_>>(),
-            vec![0, 0, 1, 1]
-        );
+        assert_eq!((0..4).map(|p| s.tile_at([2, 2], p)[0]).collect::<Vec<_>>(), vec![0, 0, 1, 1]);
     }
 
     #[test]
@@ -441,10 +384,7 @@ mod tests {
     fn serde_checks_validity() {
         let json = serde_json::to_string(&spec("S0S1")).unwrap();
         assert_eq!(json, r#"["S0","S1"]"#);
-        assert_eq!(
-            serde_json::from_str::<ShardingSpec>(&json).unwrap(),
-            spec("S0S1")
-        );
+        assert_eq!(serde_json::from_str::<ShardingSpec>(&json).unwrap(), spec("S0S1"));
         assert!(serde_json::from_str::<ShardingSpec>(r#"["S0","S0"]"#).is_err());
     }
 

@@ -72,9 +72,7 @@ impl Strategy {
         let mut axes: Vec<usize> = self.factor_axes.iter().flatten().copied().collect();
         axes.sort_unstable();
         axes.dedup();
-        axes.iter()
-            .map(|&a| mesh_shape.get(a).copied().unwrap_or(1))
-            .product()
+        axes.iter().map(|&a| mesh_shape.get(a).copied().unwrap_or(1)).product()
     }
 
     /// Whether every mesh axis of size > 1 splits some factor (no replicated computation).
@@ -101,10 +99,6 @@ pub struct StrategyOptions {
 
 impl Default for StrategyOptions {
     fn default() -> Self {
-        StrategyOptions {
-            heavy_op_uses_all_devices: true,
-            allow_replicated: false,
-            force_batch_dim_to_mesh_dim: None,
-        }
+        StrategyOptions { heavy_op_uses_all_devices: true, allow_replicated: false, force_batch_dim_to_mesh_dim: None }
     }
 }

@@ -23,11 +23,7 @@ impl<'a> Cursor<'a> {
     }
 
     pub(crate) fn error_at(&self, offset: usize, message: impl Into<String>) -> ShardingError {
-        ShardingError::Parse {
-            input: self.input.to_string(),
-            offset,
-            message: message.into(),
-        }
+        ShardingError::Parse { input: self.input.to_string(), offset, message: message.into() }
     }
 
     fn rest(&self) -> &'a str {
@@ -59,8 +55,8 @@ impl<'a> Cursor<'a> {
     pub(crate) fn eat_word(&mut self, word: &str) -> bool {
         self.skip_ws();
         let rest = self.rest();
-        let whole = rest.starts_with(word)
-            && !rest[word.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        let whole =
+            rest.starts_with(word) && !rest[word.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
         if whole {
             self.pos += word.len();
         }
@@ -95,9 +91,7 @@ impl<'a> Cursor<'a> {
         if digits == 0 {
             return Err(self.error("expected a non-negative integer"));
         }
-        let value = self.rest()[..digits]
-            .parse()
-            .map_err(|_| self.error("integer too large"))?;
+        let value = self.rest()[..digits].parse().map_err(|_| self.error("integer too large"))?;
         self.pos += digits;
         Ok(value)
     }
@@ -115,11 +109,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A comma-separated list of unsigned integers between `open` and `close`.
-    pub(crate) fn usize_list(
-        &mut self,
-        open: &str,
-        close: &str,
-    ) -> Result<Vec<usize>, ShardingError> {
+    pub(crate) fn usize_list(&mut self, open: &str, close: &str) -> Result<Vec<usize>, ShardingError> {
         self.expect(open)?;
         let mut out = Vec::new();
         if self.eat(close) {
@@ -138,9 +128,7 @@ impl<'a> Cursor<'a> {
     pub(crate) fn quoted(&mut self) -> Result<String, ShardingError> {
         self.expect("\"")?;
         let rest = self.rest();
-        let end = rest
-            .find('"')
-            .ok_or_else(|| self.error("unterminated string"))?;
+        let end = rest.find('"').ok_or_else(|| self.error("unterminated string"))?;
         let text = &rest[..end];
         if text.contains('\\') {
             return Err(self.error("escapes in names are not supported"));
@@ -154,9 +142,7 @@ impl<'a> Cursor<'a> {
         self.skip_ws();
         let rest = self.rest();
         let starts_ok = rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
-        let len = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || "_$.-".contains(c)))
-            .unwrap_or(rest.len());
+        let len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || "_$.-".contains(c))).unwrap_or(rest.len());
         if !starts_ok || len == 0 {
             return Err(self.error("expected an identifier"));
         }
@@ -208,10 +194,7 @@ mod tests {
     fn errors_carry_offsets() {
         let mut c = Cursor::new("[1,x]");
         let err = c.usize_list("[", "]").unwrap_err();
-        assert!(
-            matches!(err, ShardingError::Parse { offset: 3, .. }),
-            "{err}"
-        );
+        assert!(matches!(err, ShardingError::Parse { offset: 3, .. }), "{err}");
         assert!(Cursor::new("99999999999999999999999").uint().is_err());
         assert!(Cursor::new("\"abc").quoted().is_err());
         assert!(Cursor::new("{a{b}").skip_braced().is_err());

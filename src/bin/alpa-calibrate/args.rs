@@ -31,16 +31,11 @@ pub struct InterHost {
 
 fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
     let value = value.ok_or(format!("{flag} needs a value"))?;
-    value
-        .parse()
-        .map_err(|_| format!("{flag}: `{value}` is not a number"))
+    value.parse().map_err(|_| format!("{flag}: `{value}` is not a number"))
 }
 
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
-    let mut out = Args {
-        max_bytes: 256 << 20,
-        ..Default::default()
-    };
+    let mut out = Args { max_bytes: 256 << 20, ..Default::default() };
     let (mut inter, mut rank, mut world, mut coordinator, mut gpu) = (false, None, None, None, 0);
     let mut merging = false;
     let mut args = args.into_iter();
@@ -56,9 +51,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
             "--rank" => rank = Some(number("--rank", args.next())?),
             "--world" => world = Some(number("--world", args.next())?),
             "--gpu" => gpu = number("--gpu", args.next())?,
-            "--coordinator" => {
-                coordinator = Some(args.next().ok_or("--coordinator needs HOST:PORT")?)
-            }
+            "--coordinator" => coordinator = Some(args.next().ok_or("--coordinator needs HOST:PORT")?),
             file if merging && !file.starts_with('-') => out.merge.push(file.to_string()),
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -73,17 +66,10 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
         let world: usize = world.ok_or("--inter-host needs --world")?;
         let rank: usize = rank.ok_or("--inter-host needs --rank")?;
         if world < 2 || rank >= world {
-            return Err(format!(
-                "--rank {rank} --world {world}: need world >= 2 and rank < world"
-            ));
+            return Err(format!("--rank {rank} --world {world}: need world >= 2 and rank < world"));
         }
         let coordinator = coordinator.ok_or("--inter-host needs --coordinator HOST:PORT")?;
-        out.inter_host = Some(InterHost {
-            rank,
-            world,
-            coordinator,
-            gpu,
-        });
+        out.inter_host = Some(InterHost { rank, world, coordinator, gpu });
     } else if rank.is_some() || world.is_some() || coordinator.is_some() {
         return Err("--rank, --world and --coordinator belong to --inter-host".into());
     }
@@ -103,14 +89,8 @@ mod tests {
 
     #[test]
     fn modes() {
-        assert_eq!(
-            p("-o x.json --quick").unwrap().output.as_deref(),
-            Some("x.json")
-        );
-        assert_eq!(
-            p("--merge a.json b.json -o c.json").unwrap().merge,
-            vec!["a.json", "b.json"]
-        );
+        assert_eq!(p("-o x.json --quick").unwrap().output.as_deref(), Some("x.json"));
+        assert_eq!(p("--merge a.json b.json -o c.json").unwrap().merge, vec!["a.json", "b.json"]);
         let inter = p("--inter-host --rank 1 --world 2 --coordinator h:1234").unwrap();
         assert_eq!(inter.inter_host.unwrap().coordinator, "h:1234");
         for bad in [

@@ -39,12 +39,7 @@ impl Ranks {
             send.push(stream.alloc_zeros::<f32>(elements).map_err(err("alloc"))?);
             recv.push(stream.alloc_zeros::<f32>(elements).map_err(err("alloc"))?);
         }
-        Ok(Ranks {
-            comms,
-            send,
-            recv,
-            world,
-        })
+        Ok(Ranks { comms, send, recv, world })
     }
 
     /// Issues one `kind` on `bytes` from every local rank, grouped.
@@ -57,28 +52,17 @@ impl Ranks {
             let (send, recv) = (&self.send[i], &mut self.recv[i]);
             let rank = comm.rank();
             match kind {
-                Collective::AllReduce => comm
-                    .all_reduce(
-                        &send.slice(..all),
-                        &mut recv.slice_mut(..all),
-                        &ReduceOp::Sum,
-                    )
-                    .map(drop),
-                Collective::AllGather => comm
-                    .all_gather(&send.slice(..share), &mut recv.slice_mut(..all))
-                    .map(drop),
-                Collective::ReduceScatter => comm
-                    .reduce_scatter(
-                        &send.slice(..all),
-                        &mut recv.slice_mut(..share),
-                        &ReduceOp::Sum,
-                    )
-                    .map(drop),
+                Collective::AllReduce => {
+                    comm.all_reduce(&send.slice(..all), &mut recv.slice_mut(..all), &ReduceOp::Sum).map(drop)
+                }
+                Collective::AllGather => comm.all_gather(&send.slice(..share), &mut recv.slice_mut(..all)).map(drop),
+                Collective::ReduceScatter => {
+                    comm.reduce_scatter(&send.slice(..all), &mut recv.slice_mut(..share), &ReduceOp::Sum).map(drop)
+                }
                 // As XLA lowers it on GPUs: one send and one receive per peer, grouped.
                 Collective::AllToAll => (0..n).filter(|&p| p != rank).try_for_each(|p| {
                     comm.send(&send.slice(p * share..(p + 1) * share), p as i32)?;
-                    comm.recv(&mut recv.slice_mut(p * share..(p + 1) * share), p as i32)
-                        .map(drop)
+                    comm.recv(&mut recv.slice_mut(p * share..(p + 1) * share), p as i32).map(drop)
                 }),
                 Collective::PointToPoint => match rank {
                     0 => comm.send(&send.slice(..all), 1),
@@ -93,9 +77,7 @@ impl Ranks {
     }
 
     fn synchronize(&self) -> Result<(), String> {
-        self.comms
-            .iter()
-            .try_for_each(|c| c.stream().synchronize().map_err(err("synchronize")))
+        self.comms.iter().try_for_each(|c| c.stream().synchronize().map_err(err("synchronize")))
     }
 
     /// Seconds per call, wall clock over the streams of every local rank. The number of calls is
@@ -112,11 +94,7 @@ impl Ranks {
         Ok(start.elapsed().as_secs_f64() / reps as f64)
     }
 
-    fn measure_all(
-        &mut self,
-        max_bytes: u64,
-        inter_host: bool,
-    ) -> Result<Vec<CollectiveSamples>, String> {
+    fn measure_all(&mut self, max_bytes: u64, inter_host: bool) -> Result<Vec<CollectiveSamples>, String> {
         let n = self.world;
         let sizes = message_sizes(n, max_bytes);
         let mut out = Vec::new();
@@ -128,10 +106,7 @@ impl Ranks {
             let mut samples = Vec::new();
             for &bytes in &sizes {
                 let seconds = self.time(kind, bytes)?;
-                samples.push(Sample {
-                    bytes: bytes as f64,
-                    seconds,
-                });
+                samples.push(Sample { bytes: bytes as f64, seconds });
             }
             let place = if inter_host { "hosts" } else { "GPUs" };
             match fit_latency_bandwidth(&samples) {
@@ -143,12 +118,7 @@ impl Ranks {
                 )),
                 None => progress(&format!("nccl {name:<14} {n} {place}: no fit")),
             }
-            out.push(CollectiveSamples {
-                kind,
-                devices: n,
-                inter_host,
-                samples,
-            });
+            out.push(CollectiveSamples { kind, devices: n, inter_host, samples });
         }
         Ok(out)
     }
@@ -167,11 +137,7 @@ pub fn local(gpus: usize, max_bytes: u64) -> Result<Vec<CollectiveSamples>, Stri
     }
     for k in 2..=gpus {
         let streams: Vec<Arc<CudaStream>> = (0..k)
-            .map(|i| {
-                CudaContext::new(i)
-                    .and_then(|ctx| ctx.new_stream())
-                    .map_err(err("stream"))
-            })
+            .map(|i| CudaContext::new(i).and_then(|ctx| ctx.new_stream()).map_err(err("stream")))
             .collect::<Result<_, _>>()?;
         let comms = Comm::from_devices(streams).map_err(nccl("ncclCommInitAll"))?;
         out.extend(Ranks::new(comms, max_bytes)?.measure_all(max_bytes, false)?);
@@ -191,8 +157,7 @@ pub fn across_processes(
         return Err("NCCL cannot be loaded: the inter-host run needs it".into());
     }
     let stream = ctx.new_stream().map_err(err("stream"))?;
-    let comm =
-        Comm::from_rank(stream, inter.rank, inter.world, id).map_err(nccl("ncclCommInitRank"))?;
+    let comm = Comm::from_rank(stream, inter.rank, inter.world, id).map_err(nccl("ncclCommInitRank"))?;
     progress(&format!("rank {} of {} joined", inter.rank, inter.world));
     Ranks::new(vec![comm], max_bytes)?.measure_all(max_bytes, true)
 }

@@ -24,12 +24,7 @@ fn report(what: &str, samples: &[Sample]) {
     }
 }
 
-pub fn measure(
-    c: &mut Calibration,
-    ctx: &Arc<CudaContext>,
-    gpus: usize,
-    max_bytes: u64,
-) -> Result<(), String> {
+pub fn measure(c: &mut Calibration, ctx: &Arc<CudaContext>, gpus: usize, max_bytes: u64) -> Result<(), String> {
     let sizes = message_sizes(1, max_bytes);
     let stream = ctx.new_stream().map_err(err("stream"))?;
     let largest = *sizes.last().ok_or("--max-bytes too small")? as usize;
@@ -39,47 +34,31 @@ pub fn measure(
     for &bytes in &sizes {
         let b = bytes as usize;
         let s = time_on_stream(&stream, TARGET_S, || {
-            stream
-                .memcpy_dtod(&src.slice(..b), &mut dst.slice_mut(..b))
-                .map_err(err("copy"))
+            stream.memcpy_dtod(&src.slice(..b), &mut dst.slice_mut(..b)).map_err(err("copy"))
         })?;
         // A copy reads and writes every byte.
-        c.hbm.push(Sample {
-            bytes: 2.0 * bytes as f64,
-            seconds: s,
-        });
+        c.hbm.push(Sample { bytes: 2.0 * bytes as f64, seconds: s });
     }
     report("HBM device copy (read + write)", &c.hbm);
 
     // SAFETY: the pinned buffer is written by the copies below before it is read.
-    let mut pinned =
-        unsafe { ctx.alloc_pinned_with_flags::<u8>(largest, 0) }.map_err(err("pinned alloc"))?;
+    let mut pinned = unsafe { ctx.alloc_pinned_with_flags::<u8>(largest, 0) }.map_err(err("pinned alloc"))?;
     for &bytes in &sizes {
         let b = bytes as usize;
         let host = pinned.as_slice().map_err(err("pinned"))?;
         let s = time_on_stream(&stream, TARGET_S, || {
-            stream
-                .memcpy_htod(&host[..b], &mut dst.slice_mut(..b))
-                .map_err(err("copy to GPU"))
+            stream.memcpy_htod(&host[..b], &mut dst.slice_mut(..b)).map_err(err("copy to GPU"))
         })?;
-        c.host_to_device.push(Sample {
-            bytes: bytes as f64,
-            seconds: s,
-        });
+        c.host_to_device.push(Sample { bytes: bytes as f64, seconds: s });
     }
     report("host -> device", &c.host_to_device);
     for &bytes in &sizes {
         let b = bytes as usize;
         let host = pinned.as_mut_slice().map_err(err("pinned"))?;
         let s = time_on_stream(&stream, TARGET_S, || {
-            stream
-                .memcpy_dtoh(&src.slice(..b), &mut host[..b])
-                .map_err(err("copy to host"))
+            stream.memcpy_dtoh(&src.slice(..b), &mut host[..b]).map_err(err("copy to host"))
         })?;
-        c.device_to_host.push(Sample {
-            bytes: bytes as f64,
-            seconds: s,
-        });
+        c.device_to_host.push(Sample { bytes: bytes as f64, seconds: s });
     }
     report("device -> host", &c.device_to_host);
     drop((src, dst, pinned));
@@ -97,9 +76,7 @@ fn enable_peer_access(ctx: &Arc<CudaContext>, peer: &Arc<CudaContext>) -> Result
     // SAFETY: both contexts are alive; the call only changes their mapping.
     let result = unsafe { sys::cuCtxEnablePeerAccess(peer.cu_ctx(), 0) };
     match result {
-        sys::CUresult::CUDA_SUCCESS | sys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED => {
-            Ok(())
-        }
+        sys::CUresult::CUDA_SUCCESS | sys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED => Ok(()),
         sys::CUresult::CUDA_ERROR_PEER_ACCESS_UNSUPPORTED => Ok(()),
         other => other.result().map_err(err("cuCtxEnablePeerAccess")),
     }
@@ -107,9 +84,7 @@ fn enable_peer_access(ctx: &Arc<CudaContext>, peer: &Arc<CudaContext>) -> Result
 
 fn peers(c: &mut Calibration, gpus: usize, sizes: &[u64]) -> Result<(), String> {
     let largest = *sizes.last().unwrap_or(&4096) as usize;
-    let ctxs = (0..gpus)
-        .map(|i| CudaContext::new(i).map_err(err("opening GPU")))
-        .collect::<Result<Vec<_>, _>>()?;
+    let ctxs = (0..gpus).map(|i| CudaContext::new(i).map_err(err("opening GPU"))).collect::<Result<Vec<_>, _>>()?;
     for from in 0..gpus {
         for to in (0..gpus).filter(|&to| to != from) {
             enable_peer_access(&ctxs[to], &ctxs[from])?;
@@ -122,14 +97,9 @@ fn peers(c: &mut Calibration, gpus: usize, sizes: &[u64]) -> Result<(), String> 
             for &bytes in sizes {
                 let b = bytes as usize;
                 let s = time_on_stream(&dst_stream, TARGET_S, || {
-                    dst_stream
-                        .memcpy_dtod(&src.slice(..b), &mut dst.slice_mut(..b))
-                        .map_err(err("peer copy"))
+                    dst_stream.memcpy_dtod(&src.slice(..b), &mut dst.slice_mut(..b)).map_err(err("peer copy"))
                 })?;
-                samples.push(Sample {
-                    bytes: bytes as f64,
-                    seconds: s,
-                });
+                samples.push(Sample { bytes: bytes as f64, seconds: s });
             }
             report(&format!("peer GPU {from} -> {to}"), &samples);
             c.peer.push(((from, to), samples));

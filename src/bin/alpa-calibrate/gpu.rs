@@ -27,9 +27,7 @@ pub fn probe() -> Result<usize, String> {
 pub fn driver_version() -> Result<String, String> {
     let mut version = 0;
     // SAFETY: writes one int.
-    unsafe { sys::cuDriverGetVersion(&mut version) }
-        .result()
-        .map_err(|e| format!("cuDriverGetVersion: {e}"))?;
+    unsafe { sys::cuDriverGetVersion(&mut version) }.result().map_err(|e| format!("cuDriverGetVersion: {e}"))?;
     Ok(format!("{}.{}", version / 1000, version % 1000 / 10))
 }
 
@@ -45,10 +43,7 @@ pub fn time_on_stream(
     mut run: impl FnMut() -> Result<(), String>,
 ) -> Result<f64, String> {
     let ctx = stream.context();
-    let event = || {
-        ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
-            .map_err(err("event"))
-    };
+    let event = || ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(err("event"));
     let (start, end): (CudaEvent, CudaEvent) = (event()?, event()?);
     let mut timed = |reps: usize| -> Result<f64, String> {
         start.record(stream).map_err(err("record"))?;
@@ -84,12 +79,7 @@ pub fn measure(args: &Args, gpus: usize) -> Result<Calibration, String> {
         "{gpus} GPU(s), measuring on {gpu_name} ({:.1} GiB)",
         memory_bytes as f64 / f64::from(1u32 << 30)
     ));
-    let mut c = Calibration {
-        gpu_name,
-        driver_version: driver_version()?,
-        memory_bytes,
-        ..Default::default()
-    };
+    let mut c = Calibration { gpu_name, driver_version: driver_version()?, memory_bytes, ..Default::default() };
     c.matmul = matmul::measure(&ctx, memory_bytes, args.quick)?;
     let max_bytes = args.max_bytes.min(memory_bytes / 16);
     match &args.inter_host {

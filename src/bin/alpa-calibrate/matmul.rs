@@ -59,9 +59,7 @@ fn fill(ty: &ElementType, elements: usize) -> Vec<u8> {
         state ^= state << 5;
         match ty.bytes {
             4 => out.extend_from_slice(&(0x3f00_0000 | (state & 0x7f_ffff)).to_le_bytes()),
-            _ if ty.name == "bf16" => {
-                out.extend_from_slice(&(0x3f00 | (state & 0x7f) as u16).to_le_bytes())
-            }
+            _ if ty.name == "bf16" => out.extend_from_slice(&(0x3f00 | (state & 0x7f) as u16).to_le_bytes()),
             _ => out.extend_from_slice(&(0x3800 | (state & 0x3ff) as u16).to_le_bytes()),
         }
     }
@@ -130,11 +128,7 @@ pub fn measure(
                 .map_err(|e| format!("cublasGemmEx {} n={n}: {e}", ty.name))
             })?;
             let flops = 2.0 * (n as f64).powi(3) / seconds;
-            progress(&format!(
-                "matmul {:<4} n={n:<5} {:>8.1} TFLOP/s",
-                ty.name,
-                flops / 1e12
-            ));
+            progress(&format!("matmul {:<4} n={n:<5} {:>8.1} TFLOP/s", ty.name, flops / 1e12));
             points.push((n, flops));
         }
         out.insert(ty.name.to_string(), points);

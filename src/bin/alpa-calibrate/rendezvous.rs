@@ -20,15 +20,10 @@ pub fn nccl_id(inter: &InterHost) -> Result<Id, String> {
         let bytes: Vec<u8> = id.internal().iter().map(|&c| c as u8).collect();
         let listener = TcpListener::bind(&inter.coordinator)
             .map_err(|e| format!("cannot listen on {}: {e}", inter.coordinator))?;
-        progress(&format!(
-            "rank 0 waits for {} rank(s) on {}",
-            inter.world - 1,
-            inter.coordinator
-        ));
+        progress(&format!("rank 0 waits for {} rank(s) on {}", inter.world - 1, inter.coordinator));
         for _ in 1..inter.world {
             let (mut peer, addr) = listener.accept().map_err(|e| format!("accept: {e}"))?;
-            peer.write_all(&bytes)
-                .map_err(|e| format!("sending the NCCL id to {addr}: {e}"))?;
+            peer.write_all(&bytes).map_err(|e| format!("sending the NCCL id to {addr}: {e}"))?;
         }
         return Ok(id);
     }
@@ -43,8 +38,6 @@ pub fn nccl_id(inter: &InterHost) -> Result<Id, String> {
         }
     };
     let mut bytes = [0u8; ID_BYTES];
-    stream
-        .read_exact(&mut bytes)
-        .map_err(|e| format!("reading the NCCL id: {e}"))?;
+    stream.read_exact(&mut bytes).map_err(|e| format!("reading the NCCL id: {e}"))?;
     Ok(Id::uninit(bytes.map(|b| b as std::ffi::c_char)))
 }

@@ -6,7 +6,14 @@ use crate::inter::{
 };
 
 fn opts(b: usize, mem: f64) -> StageDpOptions {
-    StageDpOptions { microbatches: b, mem_device: mem, epsilon: 0.0, schedule: Schedule::OneFOneB, time_limit: None, progress: false }
+    StageDpOptions {
+        microbatches: b,
+        mem_device: mem,
+        epsilon: 0.0,
+        schedule: Schedule::OneFOneB,
+        time_limit: None,
+        progress: false,
+    }
 }
 
 #[test]
@@ -111,7 +118,12 @@ fn megatron_accepts_either_view_of_a_one_dimensional_mesh() {
     let cluster = ClusterShape::new(1, 4);
     let shapes = submesh_shapes(cluster, SubmeshSpace::PowerOfTwo);
     let table = CostTable::from_fn(4, cluster, shapes, |r, s| {
-        vec![StageCostResult { latency: r.len() as f64 / s.devices() as f64, mem_param: 0.0, mem_act: 0.0, logical_mesh: [1, s.devices()] }]
+        vec![StageCostResult {
+            latency: r.len() as f64 / s.devices() as f64,
+            mem_param: 0.0,
+            mem_act: 0.0,
+            logical_mesh: [1, s.devices()],
+        }]
     })
     .unwrap();
     let grid = megatron_grid(&table, &opts(4, f64::INFINITY));

@@ -15,7 +15,12 @@ impl StageCost for Counting {
     fn cost(&self, layers: Range<usize>, submesh: SubmeshShape) -> Option<StageCostResult> {
         self.calls.fetch_add(1, Ordering::Relaxed);
         let w: f64 = self.weights[layers].iter().sum();
-        Some(StageCostResult { latency: w / submesh.devices() as f64, mem_param: w, mem_act: 1.0, logical_mesh: [1, submesh.devices()] })
+        Some(StageCostResult {
+            latency: w / submesh.devices() as f64,
+            mem_param: w,
+            mem_act: 1.0,
+            logical_mesh: [1, submesh.devices()],
+        })
     }
 }
 
@@ -116,7 +121,10 @@ fn bad_oracle_answers_are_errors() {
         }
     }
     let c = CachedCost::new(Bad);
-    assert!(matches!(CostTable::build(&c, 2, ClusterShape::new(1, 2), &TableOptions::default()), Err(InterError::InvalidInput(_))));
+    assert!(matches!(
+        CostTable::build(&c, 2, ClusterShape::new(1, 2), &TableOptions::default()),
+        Err(InterError::InvalidInput(_))
+    ));
     struct Mesh;
     impl StageCost for Mesh {
         fn cost(&self, _: Range<usize>, _: SubmeshShape) -> Option<StageCostResult> {
@@ -124,7 +132,10 @@ fn bad_oracle_answers_are_errors() {
         }
     }
     let c = CachedCost::new(Mesh);
-    assert!(matches!(CostTable::build(&c, 2, ClusterShape::new(1, 2), &TableOptions::default()), Err(InterError::InvalidInput(_))));
+    assert!(matches!(
+        CostTable::build(&c, 2, ClusterShape::new(1, 2), &TableOptions::default()),
+        Err(InterError::InvalidInput(_))
+    ));
 }
 
 /// A chain of layers: each layer costs its weight, each inner boundary of a range adds
@@ -149,14 +160,29 @@ impl StageCost for Chain {
         let inner = (layers.len() - 1) as f64 * self.glue;
         // Two plans per mesh, as the oracle's sharded-parameter variant gives.
         vec![
-            StageCostResult { latency: (w + inner) / d, mem_param: w, mem_act: inner, logical_mesh: [1, submesh.devices()] },
-            StageCostResult { latency: 2.0 * (w + inner) / d, mem_param: w / d, mem_act: inner, logical_mesh: [1, submesh.devices()] },
+            StageCostResult {
+                latency: (w + inner) / d,
+                mem_param: w,
+                mem_act: inner,
+                logical_mesh: [1, submesh.devices()],
+            },
+            StageCostResult {
+                latency: 2.0 * (w + inner) / d,
+                mem_param: w / d,
+                mem_act: inner,
+                logical_mesh: [1, submesh.devices()],
+            },
         ]
     }
 }
 
 fn chain(n: usize) -> Chain {
-    Chain { weights: (0..n).map(|i| 1.0 + i as f64).collect(), glue: 0.5, calls: AtomicUsize::new(0), longest: AtomicUsize::new(0) }
+    Chain {
+        weights: (0..n).map(|i| 1.0 + i as f64).collect(),
+        glue: 0.5,
+        calls: AtomicUsize::new(0),
+        longest: AtomicUsize::new(0),
+    }
 }
 
 #[test]
@@ -171,7 +197,10 @@ fn long_ranges_are_composed_from_windows() {
             let want = exact.cost_options(k..i, s);
             assert_eq!(got.len(), 2);
             for (g, w) in got.iter().zip(&want) {
-                assert!((g.latency - w.latency).abs() < 1e-12 && (g.mem_param - w.mem_param).abs() < 1e-12, "{g:?} vs {w:?}");
+                assert!(
+                    (g.latency - w.latency).abs() < 1e-12 && (g.mem_param - w.mem_param).abs() < 1e-12,
+                    "{g:?} vs {w:?}"
+                );
                 assert!((g.mem_act - w.mem_act).abs() < 1e-12);
             }
             assert_eq!(c.cost(k..i, s), Some(want[0]));
@@ -196,7 +225,8 @@ fn long_ranges_are_composed_from_windows() {
 fn a_parallel_table_with_composition_plans_each_window_once() {
     let cluster = ClusterShape::new(1, 4);
     let c = CachedCost::new(chain(10)).with_composition(2);
-    let t = CostTable::build_parallel(&c, 10, cluster, &TableOptions { threads: 3, ..TableOptions::default() }).unwrap();
+    let t =
+        CostTable::build_parallel(&c, 10, cluster, &TableOptions { threads: 3, ..TableOptions::default() }).unwrap();
     let shapes = t.shapes().len();
     // Windows: 10 single layers and 9 pairs per shape, each planned once.
     assert_eq!(c.inner().calls.load(Ordering::Relaxed), 19 * shapes);

@@ -1,8 +1,8 @@
 use super::util::{close, random_graph, Rng};
 use crate::inter::cluster_graph::CommGraph;
 use crate::inter::{
-    brute_force_clustering, cluster_operators, describe_clustering, equal_operator_boundaries, layer_comm, AutoFallback, AutoLayers,
-    ClusterOptions, InterError, LayerCount, OpNode, Operand, ValueRef,
+    brute_force_clustering, cluster_operators, describe_clustering, equal_operator_boundaries, layer_comm,
+    AutoFallback, AutoLayers, ClusterOptions, InterError, LayerCount, OpNode, Operand, ValueRef,
 };
 use proptest::prelude::*;
 
@@ -13,7 +13,10 @@ fn fixed(l: usize, delta: f64) -> ClusterOptions {
 fn op(flops: f64, operands: &[(usize, u64)]) -> OpNode {
     OpNode {
         flops,
-        operands: operands.iter().map(|&(p, b)| Operand { value: ValueRef::Op { op: p, result: 0 }, bytes: b }).collect(),
+        operands: operands
+            .iter()
+            .map(|&(p, b)| Operand { value: ValueRef::Op { op: p, result: 0 }, bytes: b })
+            .collect(),
     }
 }
 

@@ -22,7 +22,14 @@ impl Builder {
     }
 
     pub fn op(&mut self, name: &str, operands: Vec<ValueRef>, result: ValueType, attrs: Attrs) -> ValueRef {
-        self.ops.push(OpNode { name: name.into(), location: String::new(), operands, results: vec![result], attrs, regions: vec![] });
+        self.ops.push(OpNode {
+            name: name.into(),
+            location: String::new(),
+            operands,
+            results: vec![result],
+            attrs,
+            regions: vec![],
+        });
         v(self.ops.len() - 1)
     }
 
@@ -50,10 +57,7 @@ impl Builder {
     /// The sum of all elements of a rank-2 value.
     pub fn sum(&mut self, x: ValueRef) -> ValueRef {
         let mut zero = Attrs::new();
-        zero.insert(
-            "value".into(),
-            Attr::Elements { ty: TensorType::new(vec![], ElementType::f32()), splat: true },
-        );
+        zero.insert("value".into(), Attr::Elements { ty: TensorType::new(vec![], ElementType::f32()), splat: true });
         let init = self.op("stablehlo.constant", vec![], t(&[]), zero);
         let mut attrs = Attrs::new();
         attrs.insert("dimensions".into(), Attr::I64Array(vec![0, 1]));

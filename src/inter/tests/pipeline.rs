@@ -24,7 +24,8 @@ fn end_to_end_plan_is_placed() {
     let (a, _) = plan_pipeline(&seq, 12, cluster, &TableOptions::default(), &dp).unwrap();
     let par = CachedCost::new(FnCost(oracle));
     let (b, table) =
-        plan_pipeline_parallel(&par, 12, cluster, &TableOptions { threads: 3, ..TableOptions::default() }, &dp).unwrap();
+        plan_pipeline_parallel(&par, 12, cluster, &TableOptions { threads: 3, ..TableOptions::default() }, &dp)
+            .unwrap();
     assert_eq!(a.plan, b.plan);
     assert_eq!(a.devices, b.devices);
     assert_eq!(a.queries.queries, 12 * 13 / 2 * table.shapes().len());
@@ -50,7 +51,8 @@ fn all_submesh_shapes_yield_placed_plans() {
             .unwrap_or_else(|e| panic!("{n}x{m}: {e}"));
         assert_eq!(plan.devices.iter().map(Vec::len).sum::<usize>(), n * m);
         // At least as fast as the power-of-two shapes, which are one placeable family of them.
-        let (paper, _) = plan_pipeline(&CachedCost::new(FnCost(oracle)), 6, cluster, &TableOptions::default(), &dp).unwrap();
+        let (paper, _) =
+            plan_pipeline(&CachedCost::new(FnCost(oracle)), 6, cluster, &TableOptions::default(), &dp).unwrap();
         assert!(plan.plan.iteration_time <= paper.plan.iteration_time + 1e-12, "{n}x{m}");
         assert!(table.shapes().iter().all(|s| s.hosts == 1 || s.devices_per_host == m));
     }

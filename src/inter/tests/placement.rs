@@ -119,8 +119,7 @@ fn general_shapes_are_placed_exactly_when_possible() {
     let (mut ok, mut impossible) = (0, 0);
     for (n, m) in [(2, 3), (2, 4), (3, 4), (3, 3), (4, 2), (3, 5)] {
         let cluster = ClusterShape::new(n, m);
-        let shapes: Vec<SubmeshShape> =
-            (1..=n).flat_map(|h| (1..=m).map(move |w| SubmeshShape::new(h, w))).collect();
+        let shapes: Vec<SubmeshShape> = (1..=n).flat_map(|h| (1..=m).map(move |w| SubmeshShape::new(h, w))).collect();
         for _ in 0..300 {
             let plan = random_cover(&mut rng, cluster, &shapes);
             let expect = placeable(cluster, &plan, 0, &mut vec![m; n]);
@@ -146,7 +145,9 @@ fn invalid_plans_are_errors() {
     let cluster = ClusterShape::new(2, 4);
     assert!(place_stages(cluster, &[SubmeshShape::new(1, 4)]).is_err());
     assert!(place_stages(cluster, &[SubmeshShape::new(3, 4)]).is_err());
-    assert!(place_stages(cluster, &[SubmeshShape::new(1, 3), SubmeshShape::new(1, 3), SubmeshShape::new(1, 2)]).is_err());
+    assert!(
+        place_stages(cluster, &[SubmeshShape::new(1, 3), SubmeshShape::new(1, 3), SubmeshShape::new(1, 2)]).is_err()
+    );
     let p = place_stages(cluster, &[SubmeshShape::new(2, 4)]).unwrap();
     assert_eq!(p[0].iter().copied().collect::<BTreeSet<_>>().len(), 8);
 }

@@ -34,7 +34,9 @@ fn one_f_one_b_order_and_functions() {
     let order: Vec<String> = p
         .calls
         .iter()
-        .map(|c| format!("{}{}", p.functions[c.function].symbol(), c.microbatch.map_or(String::new(), |k| format!("/{k}"))))
+        .map(|c| {
+            format!("{}{}", p.functions[c.function].symbol(), c.microbatch.map_or(String::new(), |k| format!("/{k}")))
+        })
         .collect();
     assert_eq!(
         order,

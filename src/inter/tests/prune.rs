@@ -8,12 +8,12 @@ use crate::inter::layer_assignment::assign_layers;
 use crate::inter::table_prune::usable;
 use crate::inter::tests::graphs::tanh_mlp_step;
 use crate::inter::train_step::analyze;
-use crate::inter::{
-    equal_layer, inter_op_only, intra_op_only, plan_pipeline, plan_pipeline_parallel, CachedCost, ClusterShape, CostTable,
-    GraphStageOracle, OracleOptions, StageCost, StageCostResult, StageDpOptions, StageFloor, SubmeshShape, SubmeshSpace,
-    TableOptions,
-};
 use crate::inter::Schedule;
+use crate::inter::{
+    equal_layer, inter_op_only, intra_op_only, plan_pipeline, plan_pipeline_parallel, CachedCost, ClusterShape,
+    CostTable, GraphStageOracle, OracleOptions, StageCost, StageCostResult, StageDpOptions, StageFloor, SubmeshShape,
+    SubmeshSpace, TableOptions,
+};
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -48,7 +48,11 @@ impl StageCost for Floored {
         }
         let f = self.factor(&layers, submesh);
         let least = |g: fn(&StageCostResult) -> f64| options.iter().map(g).fold(f64::INFINITY, f64::min) * f;
-        Some(StageFloor { latency: least(|o| o.latency), mem_param: least(|o| o.mem_param), mem_act: least(|o| o.mem_act) })
+        Some(StageFloor {
+            latency: least(|o| o.latency),
+            mem_param: least(|o| o.mem_param),
+            mem_act: least(|o| o.mem_act),
+        })
     }
 }
 
@@ -67,8 +71,9 @@ fn skipping_pairs_never_changes_the_plan_or_the_baselines() {
     for seed in 0..400u64 {
         let mut rng = Rng::new(seed);
         let layers = 1 + rng.below(7);
-        let cluster = [ClusterShape::new(1, 4), ClusterShape::new(2, 2), ClusterShape::new(1, 8), ClusterShape::new(2, 4)]
-            [rng.below(4)];
+        let cluster =
+            [ClusterShape::new(1, 4), ClusterShape::new(2, 2), ClusterShape::new(1, 8), ClusterShape::new(2, 4)]
+                [rng.below(4)];
         let dp = StageDpOptions {
             microbatches: [1, 2, 3, 8, 64][rng.below(5)],
             mem_device: [f64::INFINITY, 10.0, 20.0, 40.0][rng.below(4)],
@@ -105,7 +110,14 @@ fn skipping_pairs_never_changes_the_plan_or_the_baselines() {
 /// Every cut of `layers` layers into stages with device counts from `sizes` that use exactly
 /// `devices` devices, as (range, stage devices) lists.
 fn plans(layers: usize, devices: usize, sizes: &[usize]) -> Vec<Vec<(Range<usize>, usize)>> {
-    fn go(from: usize, left: usize, layers: usize, sizes: &[usize], prefix: &mut Vec<(Range<usize>, usize)>, out: &mut Vec<Vec<(Range<usize>, usize)>>) {
+    fn go(
+        from: usize,
+        left: usize,
+        layers: usize,
+        sizes: &[usize],
+        prefix: &mut Vec<(Range<usize>, usize)>,
+        out: &mut Vec<Vec<(Range<usize>, usize)>>,
+    ) {
         if from == layers {
             if left == 0 {
                 out.push(prefix.clone());
@@ -139,7 +151,11 @@ fn usable_pairs_are_exactly_those_of_some_plan() {
                         // With enough layers around the stage the rule is exact; a stage of
                         // one-device shapes only may need more stages than layers are left.
                         if in_some || (layers - (i - k) >= devices - d && others > 0) || others == 0 {
-                            assert_eq!(usable(&(k..i), d, layers, devices), in_some, "{k}..{i} on {d} of {devices}, L = {layers}");
+                            assert_eq!(
+                                usable(&(k..i), d, layers, devices),
+                                in_some,
+                                "{k}..{i} on {d} of {devices}, L = {layers}"
+                            );
                         } else {
                             assert!(!in_some);
                         }
@@ -179,7 +195,11 @@ fn the_graph_floors_never_exceed_any_plan() {
                     }
                     if devices == 1 {
                         // One device shards nothing: the memory floors are the plan's memory.
-                        assert_eq!((floor.mem_param, floor.mem_act), (options[0].mem_param, options[0].mem_act), "{k}..{i}");
+                        assert_eq!(
+                            (floor.mem_param, floor.mem_act),
+                            (options[0].mem_param, options[0].mem_act),
+                            "{k}..{i}"
+                        );
                         assert!(floor.latency > 0.0 && floor.latency <= options[0].latency * (1.0 + 1e-12));
                     }
                 }
@@ -196,7 +216,9 @@ fn the_pruned_table_plans_each_cache_key_once() {
     let cached = CachedCost::with_signatures(o, signatures.clone());
     let cluster = ClusterShape::new(1, 4);
     let dp = StageDpOptions { microbatches: 4, ..StageDpOptions::default() };
-    let (plan, table) = plan_pipeline_parallel(&cached, 6, cluster, &TableOptions { threads: 2, ..TableOptions::default() }, &dp).unwrap();
+    let (plan, table) =
+        plan_pipeline_parallel(&cached, 6, cluster, &TableOptions { threads: 2, ..TableOptions::default() }, &dp)
+            .unwrap();
     let q = &plan.queries;
     let mut keys = std::collections::HashSet::new();
     for k in 0..6 {

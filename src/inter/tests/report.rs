@@ -58,9 +58,11 @@ fn cells(html: &str) -> Vec<(String, usize)> {
 fn json_has_every_stage_and_baseline() {
     let (plan, table) = sample();
     assert!(plan.plan.stages.len() > 1, "the sample should pipeline: {:?}", plan.plan.stages);
-    let work = LayerWork { ops: (0..8).map(|l| 10 + l).collect(), flops: (0..8).map(|l| 1e9 * (l + 1) as f64).collect() };
+    let work =
+        LayerWork { ops: (0..8).map(|l| 10 + l).collect(), flops: (0..8).map(|l| 1e9 * (l + 1) as f64).collect() };
     let eq_op = crate::inter::intra_op_only(&table, &dp_opts()).unwrap();
-    let extras = ReportExtras { layer_work: Some(work.clone()), equal_operator: Some(eq_op.clone()), microbatch_search: None };
+    let extras =
+        ReportExtras { layer_work: Some(work.clone()), equal_operator: Some(eq_op.clone()), microbatch_search: None };
     let report = InterReport::new(&plan, &table, &dp_opts(), cluster_2x4(), &extras);
     assert!(report.notes.is_empty(), "{:?}", report.notes);
     let v: serde_json::Value = serde_json::from_str(&report.to_json_pretty()).unwrap();
@@ -114,7 +116,8 @@ fn missing_inputs_are_null_not_errors() {
     assert!(r.options.mem_device_bytes.is_none());
     assert!(serde_json::from_str::<serde_json::Value>(&r.to_json_pretty()).is_ok());
     // Layer work of the wrong length is left out with a note.
-    let bad = ReportExtras { layer_work: Some(LayerWork { ops: vec![1; 3], flops: vec![1.0; 3] }), ..Default::default() };
+    let bad =
+        ReportExtras { layer_work: Some(LayerWork { ops: vec![1; 3], flops: vec![1.0; 3] }), ..Default::default() };
     let r = InterReport::new(&plan, &table, &dp_opts(), cluster_2x4(), &bad);
     assert!(r.stages.iter().all(|s| s.ops.is_none()));
     assert!(r.notes.iter().any(|n| n.contains("layer work")), "{:?}", r.notes);
@@ -165,14 +168,29 @@ fn html_escapes_text() {
 }
 
 fn stage(layers: Range<usize>, submesh: SubmeshShape) -> PlannedStage {
-    PlannedStage { layers, submesh, logical_mesh: [1, submesh.devices()], latency: 0.01, transfer: 0.0, mem_param: GIB, mem_act: GIB, memory: 2.0 * GIB }
+    PlannedStage {
+        layers,
+        submesh,
+        logical_mesh: [1, submesh.devices()],
+        latency: 0.01,
+        transfer: 0.0,
+        mem_param: GIB,
+        mem_act: GIB,
+        memory: 2.0 * GIB,
+    }
 }
 
 fn manual(stages: Vec<PlannedStage>, devices: Vec<Vec<usize>>) -> PipelinePlan {
     let sum: f64 = stages.iter().map(|s| s.latency).sum();
     let max = stages.iter().map(|s| s.latency).fold(0.0, f64::max);
     PipelinePlan {
-        plan: StagePlan { iteration_time: sum + 3.0 * max, sum_latency: sum, max_latency: max, microbatches: 4, stages },
+        plan: StagePlan {
+            iteration_time: sum + 3.0 * max,
+            sum_latency: sum,
+            max_latency: max,
+            microbatches: 4,
+            stages,
+        },
         devices,
         dp: DpStats::default(),
         queries: QueryStats::default(),
@@ -206,8 +224,13 @@ fn colours_cycle_past_the_palette() {
     let stages = (0..n).map(|i| stage(i..i + 1, SubmeshShape::new(1, 1))).collect();
     let devices = (0..n).map(|i| vec![i]).collect();
     let table = small_table(n, cluster);
-    let report =
-        InterReport::new(&manual(stages, devices), &table, &dp_opts(), ReportCluster::from_shape("tall", cluster), &ReportExtras::default());
+    let report = InterReport::new(
+        &manual(stages, devices),
+        &table,
+        &dp_opts(),
+        ReportCluster::from_shape("tall", cluster),
+        &ReportExtras::default(),
+    );
     assert!(report.notes.is_empty(), "{:?}", report.notes);
     let html = render_html(&report);
     let cells = cells(&html);
@@ -224,10 +247,15 @@ fn odd_plans_do_not_panic() {
     let cluster = ReportCluster::from_shape("odd", shape);
     // A device outside the cluster, a device listed twice, a stage without devices.
     let plan = manual(
-        vec![stage(0..2, SubmeshShape::new(1, 4)), stage(2..3, SubmeshShape::new(1, 2)), stage(3..9, SubmeshShape::new(1, 2))],
+        vec![
+            stage(0..2, SubmeshShape::new(1, 4)),
+            stage(2..3, SubmeshShape::new(1, 2)),
+            stage(3..9, SubmeshShape::new(1, 2)),
+        ],
         vec![vec![0, 1, 2, 99], vec![2, 3]],
     );
-    let extras = ReportExtras { layer_work: Some(LayerWork { ops: vec![1; 4], flops: vec![1.0; 4] }), ..Default::default() };
+    let extras =
+        ReportExtras { layer_work: Some(LayerWork { ops: vec![1; 4], flops: vec![1.0; 4] }), ..Default::default() };
     let report = InterReport::new(&plan, &table, &dp_opts(), cluster.clone(), &extras);
     let notes = report.notes.join("\n");
     assert!(notes.contains("device 99"), "{notes}");

@@ -14,11 +14,8 @@ fn options(b: usize, mem: f64, schedule: Schedule) -> StageDpOptions {
 /// The DP's plan is consistent: the stages tile the layers, use every device, each stage's
 /// option is the fastest that fits at its depth, and T is recomputed from the stages.
 fn check_plan(table: &CostTable, opts: &StageDpOptions, plan: &StagePlan) {
-    let cut: Vec<_> = plan
-        .stages
-        .iter()
-        .map(|s| (s.layers.clone(), table.shape_index(s.submesh).expect("shape in table")))
-        .collect();
+    let cut: Vec<_> =
+        plan.stages.iter().map(|s| (s.layers.clone(), table.shape_index(s.submesh).expect("shape in table"))).collect();
     let again = evaluate_stages(table, &cut, opts).expect("the DP's cut is valid");
     assert!(close(again.iteration_time, plan.iteration_time), "{} vs {}", again.iteration_time, plan.iteration_time);
     for (a, b) in again.stages.iter().zip(&plan.stages) {
@@ -28,7 +25,11 @@ fn check_plan(table: &CostTable, opts: &StageDpOptions, plan: &StagePlan) {
 }
 
 /// Checks the DP against the brute force; whether a plan exists.
-fn compare(table: &CostTable, opts: &StageDpOptions, allow: &dyn Fn(std::ops::Range<usize>, SubmeshShape) -> bool) -> bool {
+fn compare(
+    table: &CostTable,
+    opts: &StageDpOptions,
+    allow: &dyn Fn(std::ops::Range<usize>, SubmeshShape) -> bool,
+) -> bool {
     let brute = brute_force_stage_plan(table, opts, allow);
     let dp = solve_stage_dp_filtered(table, opts, allow);
     match (brute, dp) {
@@ -120,10 +121,19 @@ proptest! {
     }
 }
 
-fn fixed_table(layers: usize, cluster: ClusterShape, f: impl Fn(usize, SubmeshShape) -> Option<(f64, f64, f64)>) -> CostTable {
+fn fixed_table(
+    layers: usize,
+    cluster: ClusterShape,
+    f: impl Fn(usize, SubmeshShape) -> Option<(f64, f64, f64)>,
+) -> CostTable {
     CostTable::from_fn(layers, cluster, submesh_shapes(cluster, SubmeshSpace::PowerOfTwo), |r, s| {
         f(r.len(), s)
-            .map(|(latency, mem_param, mem_act)| StageCostResult { latency, mem_param, mem_act, logical_mesh: [1, s.devices()] })
+            .map(|(latency, mem_param, mem_act)| StageCostResult {
+                latency,
+                mem_param,
+                mem_act,
+                logical_mesh: [1, s.devices()],
+            })
             .into_iter()
             .collect()
     })
@@ -250,7 +260,10 @@ fn epsilon_regression_far_next_candidate() {
     let exact = solve_stage_dp(&table, &opts).unwrap().plan.iteration_time;
     opts.epsilon = 0.3;
     let approx = solve_stage_dp(&table, &opts).unwrap().plan.iteration_time;
-    assert!(approx >= exact - 1e-9 && approx <= exact + (opts.microbatches - 1) as f64 * 0.3 + 1e-9, "{approx} vs {exact}");
+    assert!(
+        approx >= exact - 1e-9 && approx <= exact + (opts.microbatches - 1) as f64 * 0.3 + 1e-9,
+        "{approx} vs {exact}"
+    );
 }
 
 #[test]

@@ -49,10 +49,16 @@ fn momentum_step() -> Graph {
     let mut reduce = op("stablehlo.reduce", &[f32t(&[])], &[("dimensions", ints(&[0, 1]))]);
     reduce.regions = vec![add_body()];
     let ops = vec![
-        with(op("stablehlo.dot_general", &[f32t(&[1024, 8])], &[("dot_dimension_numbers", opaque(matmul))]), vec![ValueRef::Arg(X), ValueRef::Arg(W)]),
+        with(
+            op("stablehlo.dot_general", &[f32t(&[1024, 8])], &[("dot_dimension_numbers", opaque(matmul))]),
+            vec![ValueRef::Arg(X), ValueRef::Arg(W)],
+        ),
         op("stablehlo.constant", &[f32t(&[])], &[]),
         with(reduce, vec![v(0), v(1)]),
-        with(op("stablehlo.dot_general", &[f32t(&[16, 8])], &[("dot_dimension_numbers", opaque(contract_batch))]), vec![ValueRef::Arg(X), v(0)]),
+        with(
+            op("stablehlo.dot_general", &[f32t(&[16, 8])], &[("dot_dimension_numbers", opaque(contract_batch))]),
+            vec![ValueRef::Arg(X), v(0)],
+        ),
         op("stablehlo.constant", &[f32t(&[])], &[]),
         scalar_broadcast(4),
         elementwise("stablehlo.multiply", vec![v(5), ValueRef::Arg(M)]),
@@ -127,7 +133,10 @@ fn a_data_parallel_gradient_is_reduce_scattered_and_the_momentum_sharded() {
     assert_eq!(spec(&zero, v(NEW_W)), "RR");
     assert_eq!(spec(&zero, ValueRef::Arg(W)), spec(&plain, ValueRef::Arg(W)));
     let [gather] = zero.reshardings.as_slice() else { panic!("{:#?}", zero.reshardings) };
-    assert_eq!((gather.op, gather.operand, gather.from.to_string(), gather.to.to_string()), (NEW_W, 1, "S0R".into(), "RR".into()));
+    assert_eq!(
+        (gather.op, gather.operand, gather.from.to_string(), gather.to.to_string()),
+        (NEW_W, 1, "S0R".into(), "RR".into())
+    );
     // The loss' all-reduce is not a gradient's: it stays.
     assert_eq!(
         collectives(&zero),
@@ -146,11 +155,20 @@ fn a_data_parallel_gradient_is_reduce_scattered_and_the_momentum_sharded() {
     let alpha = 1.0;
     let extra = alpha - ALL_REDUCE_TIE_BREAK * alpha;
     assert!((zero.objective - plain.objective - extra).abs() < 1e-9, "{} vs {}", zero.objective, plain.objective);
-    assert!((zero.communication_cost + zero.resharding_cost - plain.communication_cost - plain.resharding_cost - extra).abs() < 1e-9);
+    assert!(
+        (zero.communication_cost + zero.resharding_cost - plain.communication_cost - plain.resharding_cost - extra)
+            .abs()
+            < 1e-9
+    );
     // Memory is measured as the solver measured it, and goes down: dw, m, m' and the step
     // are a quarter as large (3 x 384 B here; the scattered dw shares its node's peak).
     assert_eq!(peak_memory(&graph, &plain), plain.peak_memory_bytes);
-    assert!(zero.peak_memory_bytes < plain.peak_memory_bytes, "{} vs {}", zero.peak_memory_bytes, plain.peak_memory_bytes);
+    assert!(
+        zero.peak_memory_bytes < plain.peak_memory_bytes,
+        "{} vs {}",
+        zero.peak_memory_bytes,
+        plain.peak_memory_bytes
+    );
 }
 
 #[test]

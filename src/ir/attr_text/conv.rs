@@ -91,24 +91,14 @@ impl ConvDimensionNumbers {
             return Err(p.err("input, kernel and output name different numbers of spatial dimensions"));
         }
         for (what, a, b, s) in [
-            (
-                "input",
-                self.input_batch_dimension,
-                self.input_feature_dimension,
-                &self.input_spatial_dimensions,
-            ),
+            ("input", self.input_batch_dimension, self.input_feature_dimension, &self.input_spatial_dimensions),
             (
                 "kernel",
                 self.kernel_input_feature_dimension,
                 self.kernel_output_feature_dimension,
                 &self.kernel_spatial_dimensions,
             ),
-            (
-                "output",
-                self.output_batch_dimension,
-                self.output_feature_dimension,
-                &self.output_spatial_dimensions,
-            ),
+            ("output", self.output_batch_dimension, self.output_feature_dimension, &self.output_spatial_dimensions),
         ] {
             let all: Vec<i64> = [a, b].into_iter().chain(s.iter().copied()).collect();
             check_dims(p, what, &all)?;
@@ -168,11 +158,7 @@ fn list_string(v: &[i64]) -> String {
 
 /// One compact layout such as `[b, 0, 1, f]`: returns the positions of the two letters and of
 /// spatial dimension 0, 1, ... in order.
-fn conv_layout(
-    p: &mut Parser<'_>,
-    what: &str,
-    letters: [char; 2],
-) -> Result<(i64, i64, Vec<i64>), AttrError> {
+fn conv_layout(p: &mut Parser<'_>, what: &str, letters: [char; 2]) -> Result<(i64, i64, Vec<i64>), AttrError> {
     p.expect('[')?;
     let mut first = None;
     let mut second = None;
@@ -180,9 +166,7 @@ fn conv_layout(
     let mut pos = 0i64;
     loop {
         match p.peek() {
-            Some(Tok::Ident(s))
-                if s.len() == 1 && (s.starts_with(letters[0]) || s.starts_with(letters[1])) =>
-            {
+            Some(Tok::Ident(s)) if s.len() == 1 && (s.starts_with(letters[0]) || s.starts_with(letters[1])) => {
                 let slot = if s.starts_with(letters[0]) { &mut first } else { &mut second };
                 if slot.is_some() {
                     return Err(p.err(format!("`{s}` appears twice in the {what} layout")));

@@ -48,16 +48,8 @@ impl DotDimensionNumbers {
         if d.lhs_contracting_dimensions.len() != d.rhs_contracting_dimensions.len() {
             return Err(p.err("lhs and rhs contracting dimensions differ in number"));
         }
-        check_distinct(
-            &p,
-            "the lhs dimensions",
-            &[&d.lhs_batching_dimensions, &d.lhs_contracting_dimensions],
-        )?;
-        check_distinct(
-            &p,
-            "the rhs dimensions",
-            &[&d.rhs_batching_dimensions, &d.rhs_contracting_dimensions],
-        )?;
+        check_distinct(&p, "the lhs dimensions", &[&d.lhs_batching_dimensions, &d.lhs_contracting_dimensions])?;
+        check_distinct(&p, "the rhs dimensions", &[&d.rhs_batching_dimensions, &d.rhs_contracting_dimensions])?;
         Ok(d)
     }
 }
@@ -192,8 +184,7 @@ impl ScatterDimensionNumbers {
             update_window_dims: f.list(&["update_window_dims"])?,
             inserted_window_dims: f.list(&["inserted_window_dims"])?,
             input_batching_dims: f.list(&["input_batching_dims", "operand_batching_dims"])?,
-            scatter_indices_batching_dims: f
-                .list(&["scatter_indices_batching_dims", "start_indices_batching_dims"])?,
+            scatter_indices_batching_dims: f.list(&["scatter_indices_batching_dims", "start_indices_batching_dims"])?,
             scatter_dims_to_operand_dims: f.list(&["scatter_dims_to_operand_dims"])?,
             index_vector_dim: f.int(&["index_vector_dim"])?,
         };

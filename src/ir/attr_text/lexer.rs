@@ -42,9 +42,8 @@ pub(super) fn lex(text: &str) -> Result<Vec<Tok<'_>>, String> {
             while i < bytes.len() && bytes[i].is_ascii_digit() {
                 i += 1;
             }
-            let value = text[start..i]
-                .parse::<i64>()
-                .map_err(|_| format!("integer `{}` out of range", &text[start..i]))?;
+            let value =
+                text[start..i].parse::<i64>().map_err(|_| format!("integer `{}` out of range", &text[start..i]))?;
             toks.push(Tok::Int(value));
         } else if c == b'-' && bytes.get(i + 1) == Some(&b'>') {
             toks.push(Tok::Arrow);

@@ -76,7 +76,10 @@ fn created_tensors_that_meet_the_batch_are_split_too() {
     // shares its dims with x.
     let mut b = Builder::new();
     let mut value = Attrs::new();
-    value.insert("value".into(), Attr::Elements { ty: TensorType::new(vec![], crate::ir::types::ElementType::f32()), splat: true });
+    value.insert(
+        "value".into(),
+        Attr::Elements { ty: TensorType::new(vec![], crate::ir::types::ElementType::f32()), splat: true },
+    );
     let c = b.op("stablehlo.constant", vec![], t(&[]), value);
     let mut bcast = Attrs::new();
     bcast.insert("broadcast_dimensions".into(), ints(&[]));

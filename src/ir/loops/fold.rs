@@ -97,7 +97,11 @@ mod tests {
     #[test]
     fn jax_index_arithmetic_folds() {
         // JAX's `i < 0 ? i + n : i` on i = 1, n = 4
-        let lt = op("stablehlo.compare", &[typed(&[], "i1")], &[("comparison_direction", opaque("<comparison_direction LT>"))]);
+        let lt = op(
+            "stablehlo.compare",
+            &[typed(&[], "i1")],
+            &[("comparison_direction", opaque("<comparison_direction LT>"))],
+        );
         assert_eq!(fold(&lt, &[1, 0]), Some(0));
         assert_eq!(fold(&op("stablehlo.add", &[i32s()], &[]), &[1, 4]), Some(5));
         assert_eq!(fold(&op("stablehlo.select", &[i32s()], &[]), &[0, 5, 1]), Some(1));

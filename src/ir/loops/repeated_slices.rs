@@ -17,7 +17,9 @@ pub fn repeated_slices(block: &Block) -> Vec<(usize, usize)> {
             continue;
         }
         let array = |name: &str| op.attr(name).and_then(|a| a.as_i64_array()).map(<[i64]>::to_vec);
-        let (Some(start), Some(limit), Some(strides)) = (array("start_indices"), array("limit_indices"), array("strides")) else {
+        let (Some(start), Some(limit), Some(strides)) =
+            (array("start_indices"), array("limit_indices"), array("strides"))
+        else {
             continue;
         };
         match first.entry((op.operands[0], start, limit, strides)) {
@@ -42,7 +44,14 @@ mod tests {
         attrs.insert("limit_indices".into(), Attr::I64Array(vec![start + 1, 4]));
         attrs.insert("strides".into(), Attr::I64Array(vec![1, 1]));
         let row = ValueType::Tensor(TensorType::new(vec![1, 4], ElementType::f32()));
-        OpNode { name: "stablehlo.slice".into(), location: String::new(), operands: vec![operand], results: vec![row], attrs, regions: vec![] }
+        OpNode {
+            name: "stablehlo.slice".into(),
+            location: String::new(),
+            operands: vec![operand],
+            results: vec![row],
+            attrs,
+            regions: vec![],
+        }
     }
 
     #[test]

@@ -38,7 +38,11 @@ fn row_write(block: &Block, op: usize) -> Option<(usize, ValueRef)> {
     }
     let stack = tensor(block, node.operands[0])?;
     let update = tensor(block, node.operands[1])?;
-    if stack.rank() == 0 || update.rank() != stack.rank() || update.shape[0] != 1 || update.shape[1..] != stack.shape[1..] {
+    if stack.rank() == 0
+        || update.rank() != stack.rank()
+        || update.shape[0] != 1
+        || update.shape[1..] != stack.shape[1..]
+    {
         return None;
     }
     let starts: Vec<i64> = node.operands[2..].iter().map(|v| value_of(block, *v, &|_| None)).collect::<Option<_>>()?;

@@ -73,7 +73,8 @@ pub fn unroll_plan(outer: &Block, index: usize, max_ops: u64) -> Result<Unrolled
     if ops > max_ops {
         return Err(UnrollError::TooLarge { trips: counted.trips, body_ops, max_ops });
     }
-    let element = super::fold::scalar_int_element(&body.args[counted.counter]).expect("a counted loop's counter is a scalar integer");
+    let element = super::fold::scalar_int_element(&body.args[counted.counter])
+        .expect("a counted loop's counter is a scalar integer");
     let invariants: HashMap<usize, i64> = (0..op.operands.len())
         .filter(|&i| body.terminator.as_ref().and_then(|t| t.operands.get(i)) == Some(&ValueRef::Arg(i)))
         .filter_map(|i| Some((i, value_of(outer, op.operands[i], &|_| None)?)))

@@ -18,9 +18,7 @@
 //!   (a halo), so input, kernel and output spatial dims are then need-replication, as in Alpa,
 //!   whose convolution strategies shard batch and channels only.
 
-use super::{
-    check_dim_list, int_attr, ints_attr, parsed_attr, FactorKind, OpRule, OpTableError, RuleBuilder,
-};
+use super::{check_dim_list, int_attr, ints_attr, parsed_attr, FactorKind, OpRule, OpTableError, RuleBuilder};
 use crate::ir::attr_text::{ConvDimensionNumbers, DotDimensionNumbers};
 use crate::ir::types::TensorType;
 use FactorKind::*;
@@ -56,10 +54,9 @@ fn dot_general(mut b: RuleBuilder<'_>, dn: &DotDimensionNumbers) -> Result<OpRul
     let rf = other_dims(rhs.rank(), &[&rb, &rc]);
     for (&l, &r) in lb.iter().zip(&rb) {
         if lhs.shape[l] != rhs.shape[r] {
-            return Err(b.shape_err(format!(
-                "batch dims lhs {l} and rhs {r} differ: {} vs {}",
-                lhs.shape[l], rhs.shape[r]
-            )));
+            return Err(
+                b.shape_err(format!("batch dims lhs {l} and rhs {r} differ: {} vs {}", lhs.shape[l], rhs.shape[r]))
+            );
         }
     }
     for (&l, &r) in lc.iter().zip(&rc) {
@@ -148,19 +145,13 @@ pub(crate) fn conv_shape(
         return Err(super::bad_attr(op, "batch_group_count", format!("{batch_groups} is not positive")));
     }
     if feature_groups > 1 && batch_groups > 1 {
-        return Err(super::bad_attr(
-            op,
-            "batch_group_count",
-            "feature and batch groups cannot both exceed 1",
-        ));
+        return Err(super::bad_attr(op, "batch_group_count", "feature and batch groups cannot both exceed 1"));
     }
     let rank = dn.input_spatial_dimensions.len() + 2;
     for (what, t) in [("input", Some(input)), ("kernel", Some(kernel)), ("output", output)] {
         if let Some(t) = t {
             if t.rank() != rank {
-                return Err(
-                    b.shape_err(format!("{what} has rank {}, the dimension numbers say {rank}", t.rank()))
-                );
+                return Err(b.shape_err(format!("{what} has rank {}, the dimension numbers say {rank}", t.rank())));
             }
         }
     }
@@ -180,11 +171,7 @@ pub(crate) fn conv_shape(
         .chain(&dn.output_spatial_dimensions)
         .all(|&d| in_range(d))
     {
-        return Err(super::bad_attr(
-            op,
-            "dimension_numbers",
-            format!("a dimension is out of range for rank {rank}"),
-        ));
+        return Err(super::bad_attr(op, "dimension_numbers", format!("a dimension is out of range for rank {rank}")));
     }
     let n = input.shape[dn.input_batch_dimension as usize];
     let c_in = input.shape[dn.input_feature_dimension as usize];
@@ -202,13 +189,9 @@ pub(crate) fn conv_shape(
         return Err(b.shape_err(format!("batch {n} not divisible by batch_group_count {batch_groups}")));
     }
     if let Some(out) = output {
-        let (ob, of) =
-            (out.shape[dn.output_batch_dimension as usize], out.shape[dn.output_feature_dimension as usize]);
+        let (ob, of) = (out.shape[dn.output_batch_dimension as usize], out.shape[dn.output_feature_dimension as usize]);
         if ob != n / batch_groups || of != c_out {
-            return Err(b.shape_err(format!(
-                "output batch/features {ob}/{of}, expected {}/{c_out}",
-                n / batch_groups
-            )));
+            return Err(b.shape_err(format!("output batch/features {ob}/{of}, expected {}/{c_out}", n / batch_groups)));
         }
     }
     Ok(ConvShape { dn, feature_groups, batch_groups })
@@ -256,11 +239,8 @@ fn convolution(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     let strides = ints_attr(b.op, "window_strides")?.or_fill(ns, 1);
     let lhs_dilation = ints_attr(b.op, "lhs_dilation")?.or_fill(ns, 1);
     for k in 0..ns {
-        let (id, kd, od) = (
-            d(dn.input_spatial_dimensions[k]),
-            d(dn.kernel_spatial_dimensions[k]),
-            d(dn.output_spatial_dimensions[k]),
-        );
+        let (id, kd, od) =
+            (d(dn.input_spatial_dimensions[k]), d(dn.kernel_spatial_dimensions[k]), d(dn.output_spatial_dimensions[k]));
         let unit = |v: &Option<Vec<i64>>| v.as_ref().is_some_and(|v| v.get(k) == Some(&1));
         let pointwise = kernel.shape[kd] == 1
             && unit(&strides)
@@ -290,10 +270,7 @@ mod tests {
             &[f32t(out)],
             &[
                 ("dot_dimension_numbers", opaque(dn)),
-                (
-                    "precision_config",
-                    Attr::Array(vec![opaque("<precision DEFAULT>"), opaque("<precision DEFAULT>")]),
-                ),
+                ("precision_config", Attr::Array(vec![opaque("<precision DEFAULT>"), opaque("<precision DEFAULT>")])),
             ],
         )
     }
@@ -349,22 +326,17 @@ mod tests {
     fn inconsistent_dots_are_errors() {
         let o = dot_op("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[32, 512]);
         err(&o, &[&f32t(&[32, 255]), &f32t(&[256, 512])]);
-        let wrong_out =
-            dot_op("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[32, 511]);
+        let wrong_out = dot_op("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[32, 511]);
         err(&wrong_out, &[&f32t(&[32, 256]), &f32t(&[256, 512])]);
         let out_of_range =
             dot_op("dot<lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>", &[32, 512]);
         let e = err(&out_of_range, &[&f32t(&[32, 256]), &f32t(&[256, 512])]);
         assert!(e.to_string().contains("dot_dimension_numbers"), "{e}");
-        let malformed =
-            dot_op("dot<lhs_contracting_dimensions = [1, rhs_contracting_dimensions = [0]>", &[32, 512]);
+        let malformed = dot_op("dot<lhs_contracting_dimensions = [1, rhs_contracting_dimensions = [0]>", &[32, 512]);
         let e = err(&malformed, &[&f32t(&[32, 256]), &f32t(&[256, 512])]);
         assert!(e.to_string().contains("dot_dimension_numbers"), "{e}");
         let missing = op("stablehlo.dot_general", &[f32t(&[32, 512])], &[]);
-        assert!(matches!(
-            err(&missing, &[&f32t(&[32, 256]), &f32t(&[256, 512])]),
-            OpTableError::MissingAttr { .. }
-        ));
+        assert!(matches!(err(&missing, &[&f32t(&[32, 256]), &f32t(&[256, 512])]), OpTableError::MissingAttr { .. }));
     }
 
     #[test]
@@ -382,10 +354,7 @@ mod tests {
 
     #[test]
     fn conv_3x3_shards_batch_and_channels_but_not_space() {
-        let o = conv_op(
-            &[8, 32, 32, 64],
-            &[("window_strides", ints(&[1, 1])), ("feature_group_count", Attr::Int(1))],
-        );
+        let o = conv_op(&[8, 32, 32, 64], &[("window_strides", ints(&[1, 1])), ("feature_group_count", Attr::Int(1))]);
         let r = checked(&o, &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 16, 64])]);
         let batch = r.result_dims[0][0][0];
         assert_eq!(r.operand_dims[0][0], vec![batch]);
@@ -451,10 +420,8 @@ mod tests {
         let o = conv_op(&[8, 32, 32, 64], &[]);
         err(&o, &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 8, 64])]);
         err(&o, &[&f32t(&[8, 32, 32]), &f32t(&[3, 3, 16, 64])]);
-        let both = conv_op(
-            &[8, 32, 32, 64],
-            &[("feature_group_count", Attr::Int(2)), ("batch_group_count", Attr::Int(2))],
-        );
+        let both =
+            conv_op(&[8, 32, 32, 64], &[("feature_group_count", Attr::Int(2)), ("batch_group_count", Attr::Int(2))]);
         err(&both, &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 8, 64])]);
         let bad = op(
             "stablehlo.convolution",

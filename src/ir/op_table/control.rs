@@ -31,9 +31,7 @@ pub(super) fn rule(name: &str, b: RuleBuilder<'_>) -> Result<Option<OpRule>, OpT
         "while" => carried(b, NeedReplication)?,
         "optimization_barrier" | "sdy.sharding_constraint" | "sdy.reshard" => carried(b, PassThrough)?,
         "case" | "if" | "tuple" | "get_tuple_element" | "after_all" | "create_token" | "partition_id"
-        | "replica_id" | "get_dimension_size" | "rng_bit_generator" | "rng" | "return" => {
-            b.conservative(true)
-        }
+        | "replica_id" | "get_dimension_size" | "rng_bit_generator" | "rng" | "return" => b.conservative(true),
         "custom_call" => custom_call(b)?,
         "cholesky" => cholesky(b)?,
         "triangular_solve" => triangular_solve(b)?,
@@ -74,12 +72,7 @@ fn custom_call(b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
 
 /// Dims before the last `n`: pass through between operand `t`, result 0 and the other tensors
 /// listed; returns the index where the trailing dims start.
-fn batch_prefix(
-    b: &mut RuleBuilder<'_>,
-    rank: usize,
-    n: usize,
-    operands: &[usize],
-) -> Result<usize, OpTableError> {
+fn batch_prefix(b: &mut RuleBuilder<'_>, rank: usize, n: usize, operands: &[usize]) -> Result<usize, OpTableError> {
     if rank < n {
         return Err(b.shape_err(format!("rank {rank} is below {n}")));
     }
@@ -123,9 +116,7 @@ fn fft(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     let Some(x) = b.operand(0)? else { return Ok(b.conservative(true)) };
     let n = match ints_attr(b.op, "fft_length")? {
         Ints::Values(v) => v.len(),
-        _ => {
-            return Err(super::OpTableError::MissingAttr { op: b.op.name.clone(), attr: "fft_length".into() })
-        }
+        _ => return Err(super::OpTableError::MissingAttr { op: b.op.name.clone(), attr: "fft_length".into() }),
     };
     let start = batch_prefix(&mut b, x.rank(), n, &[0])?;
     for d in start..x.rank() {
@@ -160,8 +151,7 @@ mod tests {
         let r = checked(&op("stablehlo.optimization_barrier", &[x.clone(), x.clone()], &[]), &[&x, &x]);
         assert_eq!(r.operand_dims, r.result_dims);
         assert!(r.factors.iter().all(|f| f.kind == PassThrough));
-        let o =
-            op("stablehlo.custom_call", &[x.clone()], &[("call_target_name", Attr::Str("Sharding".into()))]);
+        let o = op("stablehlo.custom_call", &[x.clone()], &[("call_target_name", Attr::Str("Sharding".into()))]);
         let r = checked(&o, &[&x]);
         assert!(r.known);
         assert_eq!(r.operand_dims, r.result_dims);
@@ -170,8 +160,7 @@ mod tests {
     #[test]
     fn unknown_custom_calls_and_ops_are_conservative() {
         let x = f32t(&[4, 8]);
-        let o =
-            op("stablehlo.custom_call", &[x.clone()], &[("call_target_name", Attr::Str("my_kernel".into()))]);
+        let o = op("stablehlo.custom_call", &[x.clone()], &[("call_target_name", Attr::Str("my_kernel".into()))]);
         let r = checked(&o, &[&x]);
         assert!(!r.known);
         assert_eq!(r.factors.len(), 4);
@@ -211,11 +200,7 @@ mod tests {
         assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![NeedReplication]);
         let x = f32t(&[8, 16]);
         let y = typed(&[8, 9], "complex<f32>");
-        let o = op(
-            "stablehlo.fft",
-            &[y],
-            &[("fft_type", opaque("<fft_type RFFT>")), ("fft_length", ints(&[16]))],
-        );
+        let o = op("stablehlo.fft", &[y], &[("fft_type", opaque("<fft_type RFFT>")), ("fft_length", ints(&[16]))]);
         let r = checked(&o, &[&x]);
         assert_eq!(r.operand_dims[0][0], r.result_dims[0][0]);
         assert_ne!(r.operand_dims[0][1], r.result_dims[0][1]);

@@ -24,8 +24,7 @@ const fn plain(flops: u64) -> ElementwiseInfo {
     ElementwiseInfo { flops, transcendental: false, broadcasting: false }
 }
 
-const TRANSCENDENTAL: ElementwiseInfo =
-    ElementwiseInfo { flops: 1, transcendental: true, broadcasting: false };
+const TRANSCENDENTAL: ElementwiseInfo = ElementwiseInfo { flops: 1, transcendental: true, broadcasting: false };
 
 /// The elementwise op called `name` (canonical: `add`, `chlo.erf`, `chlo.broadcast_add`), if
 /// it is one. `bitcast_convert` and `map` are elementwise too but have their own rules.
@@ -67,8 +66,9 @@ pub fn elementwise_info(name: &str) -> Option<ElementwiseInfo> {
         | "compare"
         | "complex"
         | "select" => plain(1),
-        "chlo.conj" | "chlo.is_inf" | "chlo.is_neg_inf" | "chlo.is_pos_inf" | "chlo.square"
-        | "chlo.next_after" => plain(1),
+        "chlo.conj" | "chlo.is_inf" | "chlo.is_neg_inf" | "chlo.is_pos_inf" | "chlo.square" | "chlo.next_after" => {
+            plain(1)
+        }
         // min(max(x, lo), hi).
         "clamp" => plain(2),
         // Reading a component or filling a constant computes nothing.
@@ -88,9 +88,9 @@ pub fn elementwise_info(name: &str) -> Option<ElementwiseInfo> {
         | "cbrt"
         | "power"
         | "atan2" => TRANSCENDENTAL,
-        "chlo.acos" | "chlo.acosh" | "chlo.asin" | "chlo.asinh" | "chlo.atan" | "chlo.atanh"
-        | "chlo.bessel_i1e" | "chlo.cosh" | "chlo.sinh" | "chlo.tan" | "chlo.digamma" | "chlo.erf"
-        | "chlo.erfc" | "chlo.erf_inv" | "chlo.lgamma" | "chlo.polygamma" | "chlo.zeta" => TRANSCENDENTAL,
+        "chlo.acos" | "chlo.acosh" | "chlo.asin" | "chlo.asinh" | "chlo.atan" | "chlo.atanh" | "chlo.bessel_i1e"
+        | "chlo.cosh" | "chlo.sinh" | "chlo.tan" | "chlo.digamma" | "chlo.erf" | "chlo.erfc" | "chlo.erf_inv"
+        | "chlo.lgamma" | "chlo.polygamma" | "chlo.zeta" => TRANSCENDENTAL,
         _ => return None,
     })
 }
@@ -174,11 +174,7 @@ fn broadcasting(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
                 _ => (rank - t.rank() + d) as i64,
             };
             if target < 0 || target as usize >= rank {
-                return Err(super::bad_attr(
-                    b.op,
-                    "broadcast_dimensions",
-                    format!("dimension {target} out of range"),
-                ));
+                return Err(super::bad_attr(b.op, "broadcast_dimensions", format!("dimension {target} out of range")));
             }
             let target = target as usize;
             if size == shape[target] {
@@ -201,11 +197,7 @@ fn bitcast_convert(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     let (Some(input), Some(output)) = (b.operand(0)?, b.result(0)?) else { return Ok(b.conservative(true)) };
     let shared = input.rank().min(output.rank());
     if input.rank().abs_diff(output.rank()) > 1 {
-        return Err(b.shape_err(format!(
-            "ranks {} and {} differ by more than one",
-            input.rank(),
-            output.rank()
-        )));
+        return Err(b.shape_err(format!("ranks {} and {} differ by more than one", input.rank(), output.rank())));
     }
     for d in 0..shared {
         let f = b.result_factor(0, d, FactorKind::PassThrough);
@@ -253,25 +245,15 @@ mod tests {
         let t = f32t(&[2, 3, 5]);
         let b = typed(&[2, 3, 5], "i1");
         let r = checked(
-            &op(
-                "stablehlo.compare",
-                &[b.clone()],
-                &[("comparison_direction", opaque("<comparison_direction LT>"))],
-            ),
+            &op("stablehlo.compare", &[b.clone()], &[("comparison_direction", opaque("<comparison_direction LT>"))]),
             &[&t, &t],
         );
         assert_eq!(r.factors.len(), 3);
         let h = typed(&[2, 3, 5], "bf16");
         checked(&op("stablehlo.convert", &[h.clone()], &[]), &[&t]);
-        for name in [
-            "chlo.square",
-            "chlo.erf",
-            "chlo.tan",
-            "chlo.lgamma",
-            "chlo.digamma",
-            "chlo.erf_inv",
-            "stablehlo.logistic",
-        ] {
+        for name in
+            ["chlo.square", "chlo.erf", "chlo.tan", "chlo.lgamma", "chlo.digamma", "chlo.erf_inv", "stablehlo.logistic"]
+        {
             let r = checked(&op(name, &[t.clone()], &[]), &[&t]);
             assert_eq!(r.operand_dims[0], r.result_dims[0], "{name}");
         }

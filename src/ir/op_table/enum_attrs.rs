@@ -2,10 +2,10 @@
 //! no rule depends on them, but a malformed one means the module is not what we think it is.
 
 use super::{opaque_text, OpTableError};
+use crate::ir::attr_text::AttrError;
 use crate::ir::attr_text::{
     ComparisonDirection, ComparisonType, FftType, Precision, RngAlgorithm, RngDistribution, Transpose,
 };
-use crate::ir::attr_text::AttrError;
 use crate::ir::graph::{Attr, OpNode};
 
 type Parser = fn(&str) -> Result<(), AttrError>;
@@ -33,11 +33,7 @@ pub fn validate(op: &OpNode) -> Result<(), OpTableError> {
         };
         for item in items {
             let Some(text) = opaque_text(item) else { continue };
-            parse(text).map_err(|source| OpTableError::Attr {
-                op: op.name.clone(),
-                attr: name.to_string(),
-                source,
-            })?;
+            parse(text).map_err(|source| OpTableError::Attr { op: op.name.clone(), attr: name.to_string(), source })?;
         }
     }
     Ok(())

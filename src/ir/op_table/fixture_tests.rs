@@ -99,10 +99,7 @@ fn gpt_and_moe_reshapes() {
     // Split heads: [8, 16, 192] -> [8, 16, 3, 4, 16].
     let o = op("stablehlo.reshape", &[f32t(&[8, 16, 3, 4, 16])], &[]);
     let r = checked(&o, &[&f32t(&[8, 16, 192])]);
-    assert_eq!(
-        r.operand_dims[0][2],
-        vec![r.result_dims[0][2][0], r.result_dims[0][3][0], r.result_dims[0][4][0]]
-    );
+    assert_eq!(r.operand_dims[0][2], vec![r.result_dims[0][2][0], r.result_dims[0][3][0], r.result_dims[0][4][0]]);
     assert!(r.factors.iter().all(|f| f.kind == PassThrough));
     // MoE regrouping of tokens: [8, 16, 64] -> [4, 32, 64].
     let o = op("stablehlo.reshape", &[f32t(&[4, 32, 64])], &[]);
@@ -118,8 +115,7 @@ fn gpt_and_moe_reshapes() {
 #[test]
 fn wresnet_stem_conv_and_its_weight_gradient_have_equal_flops() {
     // Forward 7x7 stride 2, padding 3: [8, 32, 32, 3] * [7, 7, 3, 16] -> [8, 16, 16, 16].
-    let fwd =
-        conv("conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>", &[8, 16, 16, 16], &[2, 2], &[1, 1], &[1, 1]);
+    let fwd = conv("conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>", &[8, 16, 16, 16], &[2, 2], &[1, 1], &[1, 1]);
     let (x, w) = (f32t(&[8, 32, 32, 3]), f32t(&[7, 7, 3, 16]));
     let r = checked(&fwd, &[&x, &w]);
     assert_eq!(r.operand_dims[0][0], r.result_dims[0][0]);
@@ -129,8 +125,7 @@ fn wresnet_stem_conv_and_its_weight_gradient_have_equal_flops() {
     assert_eq!(forward_flops, 2 * (8 * 16 * 16 * 16) * (7 * 7 * 3));
     // Weight gradient as JAX writes it: the minibatch is the "feature" dim (reduced), the input
     // channels the "batch" dim, the output gradient the kernel (dilated by the stride).
-    let wgrad =
-        conv("conv<[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]>", &[7, 7, 3, 16], &[1, 1], &[1, 1], &[2, 2]);
+    let wgrad = conv("conv<[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]>", &[7, 7, 3, 16], &[1, 1], &[1, 1], &[2, 2]);
     let dy = f32t(&[8, 16, 16, 16]);
     let r = checked(&wgrad, &[&x, &dy]);
     let minibatch = r.operand_dims[0][0][0];
@@ -380,8 +375,7 @@ fn pad_slice_reverse_and_mask_ops() {
 #[test]
 fn unresolved_calls_are_unknown_not_errors() {
     // Before `alpa-inline`, the exports call private helpers.
-    let mut call =
-        op("func.call", &[f32t(&[8, 16, 256])], &[("callee", Attr::SymbolRef("log_softmax".into()))]);
+    let mut call = op("func.call", &[f32t(&[8, 16, 256])], &[("callee", Attr::SymbolRef("log_softmax".into()))]);
     call.operands = vec![ValueRef::Arg(0)];
     let r = checked(&call, &[&f32t(&[8, 16, 256])]);
     assert!(!r.known);

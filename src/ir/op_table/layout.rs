@@ -41,11 +41,7 @@ fn transpose(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     let Some(input) = b.operand(0)? else { return Ok(b.conservative(true)) };
     let perm = dims_attr(b.op, "permutation", input.rank())?;
     if perm.len() != input.rank() {
-        return Err(super::bad_attr(
-            b.op,
-            "permutation",
-            format!("{} entries for rank {}", perm.len(), input.rank()),
-        ));
+        return Err(super::bad_attr(b.op, "permutation", format!("{} entries for rank {}", perm.len(), input.rank())));
     }
     for (rd, &od) in perm.iter().enumerate() {
         let f = b.operand_factor(0, od, PassThrough);
@@ -293,43 +289,33 @@ mod tests {
     #[test]
     fn broadcast_in_dim_adds_result_only_factors() {
         // bias [H] -> [B, T, H]
-        let o =
-            op("stablehlo.broadcast_in_dim", &[f32t(&[4, 8, 16])], &[("broadcast_dimensions", ints(&[2]))]);
+        let o = op("stablehlo.broadcast_in_dim", &[f32t(&[4, 8, 16])], &[("broadcast_dimensions", ints(&[2]))]);
         let r = checked(&o, &[&f32t(&[16])]);
         assert_eq!(r.operand_dims[0][0], r.result_dims[0][2]);
         assert!(!r.in_operands(r.result_dims[0][0][0]));
         assert_eq!(kinds(&r, &r.result_dims[0][0]), vec![PassThrough]);
         // [4, 1] -> [4, 8] expands a unit dim.
-        let o =
-            op("stablehlo.broadcast_in_dim", &[f32t(&[4, 8])], &[("broadcast_dimensions", ints(&[0, 1]))]);
+        let o = op("stablehlo.broadcast_in_dim", &[f32t(&[4, 8])], &[("broadcast_dimensions", ints(&[0, 1]))]);
         let r = checked(&o, &[&f32t(&[4, 1])]);
         assert!(r.operand_dims[0][1].is_empty());
         // Scalar -> anything.
         let o = op("stablehlo.broadcast_in_dim", &[f32t(&[4, 8])], &[("broadcast_dimensions", ints(&[]))]);
         assert_eq!(checked(&o, &[&f32t(&[])]).factors.len(), 2);
-        let bad =
-            op("stablehlo.broadcast_in_dim", &[f32t(&[4, 8])], &[("broadcast_dimensions", ints(&[0, 1]))]);
+        let bad = op("stablehlo.broadcast_in_dim", &[f32t(&[4, 8])], &[("broadcast_dimensions", ints(&[0, 1]))]);
         err(&bad, &[&f32t(&[4, 3])]);
     }
 
     #[test]
     fn iota_constant_reverse_and_old_broadcast() {
         let r = checked(
-            &op(
-                "stablehlo.iota",
-                &[typed(&[4, 8], "i32")],
-                &[("iota_dimension", crate::ir::graph::Attr::Int(1))],
-            ),
+            &op("stablehlo.iota", &[typed(&[4, 8], "i32")], &[("iota_dimension", crate::ir::graph::Attr::Int(1))]),
             &[],
         );
         assert_eq!(r.factors.len(), 2);
         assert!(r.operand_dims.is_empty());
         let r = checked(&op("stablehlo.constant", &[f32t(&[3])], &[]), &[]);
         assert_eq!(r.factors.len(), 1);
-        let r = checked(
-            &op("stablehlo.reverse", &[f32t(&[3, 4])], &[("dimensions", ints(&[1]))]),
-            &[&f32t(&[3, 4])],
-        );
+        let r = checked(&op("stablehlo.reverse", &[f32t(&[3, 4])], &[("dimensions", ints(&[1]))]), &[&f32t(&[3, 4])]);
         assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![Permutation]);
         assert_eq!(kinds(&r, &r.result_dims[0][0]), vec![PassThrough]);
         let r = checked(

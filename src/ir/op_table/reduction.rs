@@ -64,20 +64,13 @@ fn unit_windows(b: &RuleBuilder<'_>, rank: usize, dilations: bool) -> Result<Vec
     let window = match ints_attr(b.op, "window_dimensions")?.or_fill(rank, 1) {
         Some(w) if w.len() == rank => Some(w),
         Some(w) => {
-            return Err(super::bad_attr(
-                b.op,
-                "window_dimensions",
-                format!("{} entries for rank {rank}", w.len()),
-            ))
+            return Err(super::bad_attr(b.op, "window_dimensions", format!("{} entries for rank {rank}", w.len())))
         }
         None => None,
     };
     let strides = ints_attr(b.op, "window_strides")?.or_fill(rank, 1);
     let (base, win) = if dilations {
-        (
-            ints_attr(b.op, "base_dilations")?.or_fill(rank, 1),
-            ints_attr(b.op, "window_dilations")?.or_fill(rank, 1),
-        )
+        (ints_attr(b.op, "base_dilations")?.or_fill(rank, 1), ints_attr(b.op, "window_dilations")?.or_fill(rank, 1))
     } else {
         (Some(vec![1; rank]), Some(vec![1; rank]))
     };
@@ -141,11 +134,7 @@ fn sort(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     let raw = super::int_attr(b.op, "dimension")?.unwrap_or(-1);
     let dim = if raw < 0 { raw + rank as i64 } else { raw };
     if dim < 0 || dim as usize >= rank.max(1) {
-        return Err(super::bad_attr(
-            b.op,
-            "dimension",
-            format!("dimension {raw} out of range for rank {rank}"),
-        ));
+        return Err(super::bad_attr(b.op, "dimension", format!("dimension {raw} out of range for rank {rank}")));
     }
     for d in 0..rank {
         let kind = if d == dim as usize { NeedReplication } else { PassThrough };
@@ -282,8 +271,7 @@ mod tests {
 
     #[test]
     fn sort_and_top_k() {
-        let o =
-            op("stablehlo.sort", &[f32t(&[4, 10]), typed(&[4, 10], "i32")], &[("dimension", Attr::Int(1))]);
+        let o = op("stablehlo.sort", &[f32t(&[4, 10]), typed(&[4, 10], "i32")], &[("dimension", Attr::Int(1))]);
         let r = checked(&o, &[&f32t(&[4, 10]), &typed(&[4, 10], "i32")]);
         assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![NeedReplication]);
         assert_eq!(r.operand_dims[1], r.result_dims[1]);

@@ -241,12 +241,7 @@ fn check_rule(node: &OpNode, operands: &[TensorType]) -> Result<(), TestCaseErro
     let refs: Vec<Option<&TensorType>> = operands.iter().map(Some).collect();
     let results: Vec<Option<&TensorType>> = node.results.iter().map(|r| r.tensor()).collect();
     if let Ok(rule) = op_rule(node, &refs) {
-        prop_assert!(
-            rule.check(&refs, &results).is_ok(),
-            "{}: {:?}\n{rule:?}",
-            node.name,
-            rule.check(&refs, &results)
-        );
+        prop_assert!(rule.check(&refs, &results).is_ok(), "{}: {:?}\n{rule:?}", node.name, rule.check(&refs, &results));
         let cost = op_cost(node, &refs);
         prop_assert!(cost.is_ok(), "{}: rule accepted but cost failed: {cost:?}", node.name);
     }

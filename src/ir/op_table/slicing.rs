@@ -48,10 +48,9 @@ fn concatenate(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
         total += t.shape[dim];
     }
     if total != out.shape[dim] {
-        return Err(b.shape_err(format!(
-            "operands add up to {total} along dim {dim}, the result has {}",
-            out.shape[dim]
-        )));
+        return Err(
+            b.shape_err(format!("operands add up to {total} along dim {dim}, the result has {}", out.shape[dim]))
+        );
     }
     for d in 0..out.rank() {
         if d == dim {
@@ -87,10 +86,9 @@ fn slice(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
             let stride = strides[d].max(1);
             let expected = ((limit[d] - start[d]).max(0) + stride - 1) / stride;
             if expected != out.shape[d] {
-                return Err(b.shape_err(format!(
-                    "dim {d}: slice gives {expected} elements, the result has {}",
-                    out.shape[d]
-                )));
+                return Err(
+                    b.shape_err(format!("dim {d}: slice gives {expected} elements, the result has {}", out.shape[d]))
+                );
             }
         }
     }
@@ -143,19 +141,14 @@ fn pad(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
             (Some(l), Some(h), Some(i)) => {
                 let (l, h, i) = (l.get(d).copied(), h.get(d).copied(), i.get(d).copied());
                 let (Some(l), Some(h), Some(i)) = (l, h, i) else {
-                    return Err(super::bad_attr(
-                        b.op,
-                        "edge_padding_low",
-                        "one entry per dimension expected",
-                    ));
+                    return Err(super::bad_attr(b.op, "edge_padding_low", "one entry per dimension expected"));
                 };
                 let n = input.shape[d];
                 let expected = l + h + n + (n - 1).max(0) * i;
                 if expected != out.shape[d] {
-                    return Err(b.shape_err(format!(
-                        "dim {d}: padding gives {expected}, the result has {}",
-                        out.shape[d]
-                    )));
+                    return Err(
+                        b.shape_err(format!("dim {d}: padding gives {expected}, the result has {}", out.shape[d]))
+                    );
                 }
                 l == 0 && h == 0 && i == 0
             }
@@ -196,11 +189,7 @@ fn gather(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     let slice_sizes = match ints_attr(op, "slice_sizes")? {
         Ints::Values(v) if v.len() == input.rank() => Some(v),
         Ints::Values(v) => {
-            return Err(super::bad_attr(
-                op,
-                "slice_sizes",
-                format!("{} entries for rank {}", v.len(), input.rank()),
-            ))
+            return Err(super::bad_attr(op, "slice_sizes", format!("{} entries for rank {}", v.len(), input.rank())))
         }
         _ => None,
     };
@@ -237,9 +226,7 @@ fn gather(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     for (&od, &rd) in offset_in.iter().zip(&offset) {
         let size = slice_sizes.as_ref().map_or(out.shape[rd], |s| s[od]);
         if size != out.shape[rd] {
-            return Err(
-                b.shape_err(format!("result dim {rd} has size {}, slice_sizes say {size}", out.shape[rd]))
-            );
+            return Err(b.shape_err(format!("result dim {rd} has size {}, slice_sizes say {size}", out.shape[rd])));
         }
         b.relate(0, od, 0, rd, PassThrough);
     }
@@ -252,10 +239,8 @@ pub(crate) fn associative_body(op: &OpNode) -> bool {
     let Some(block) = op.regions.first().and_then(|r| r.blocks.first()) else { return false };
     !block.ops.is_empty()
         && block.ops.iter().all(|inner| {
-            matches!(
-                canonical_name(&inner.name).as_str(),
-                "add" | "maximum" | "minimum" | "multiply" | "and" | "or"
-            ) && inner.operands.iter().all(|v| matches!(v, ValueRef::Arg(_)))
+            matches!(canonical_name(&inner.name).as_str(), "add" | "maximum" | "minimum" | "multiply" | "and" | "or")
+                && inner.operands.iter().all(|v| matches!(v, ValueRef::Arg(_)))
         })
 }
 
@@ -263,14 +248,11 @@ fn scatter(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     let dn = parsed_attr(b.op, "scatter_dimension_numbers", ScatterDimensionNumbers::parse)?;
     let total = b.operands.len();
     if total < 3 || total.is_multiple_of(2) {
-        return Err(b.shape_err(format!(
-            "expects inputs, indices and as many updates as inputs; has {total} operands"
-        )));
+        return Err(b.shape_err(format!("expects inputs, indices and as many updates as inputs; has {total} operands")));
     }
     let n = (total - 1) / 2;
     let idx = n;
-    let (Some(input), Some(indices), Some(update)) = (b.operand(0)?, b.operand(idx)?, b.operand(idx + 1)?)
-    else {
+    let (Some(input), Some(indices), Some(update)) = (b.operand(0)?, b.operand(idx)?, b.operand(idx + 1)?) else {
         return Ok(b.conservative(true));
     };
     let op = b.op;
@@ -302,10 +284,8 @@ fn scatter(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     // Input dims, shared with the results; window dims also with the updates.
     let mut input_factor = Vec::with_capacity(input.rank());
     for d in 0..input.rank() {
-        let whole_window = window_in
-            .iter()
-            .position(|&x| x == d)
-            .map(|p| (window[p], update.shape[window[p]] == input.shape[d]));
+        let whole_window =
+            window_in.iter().position(|&x| x == d).map(|p| (window[p], update.shape[window[p]] == input.shape[d]));
         let kind = match whole_window {
             Some((_, true)) => PassThrough,
             _ if in_batch.contains(&d) => PassThrough,
@@ -371,11 +351,7 @@ mod tests {
         let o = op(
             "stablehlo.slice",
             &[f32t(&[4, 5])],
-            &[
-                ("start_indices", ints(&[0, 2])),
-                ("limit_indices", ints(&[4, 12])),
-                ("strides", ints(&[1, 2])),
-            ],
+            &[("start_indices", ints(&[0, 2])), ("limit_indices", ints(&[4, 12])), ("strides", ints(&[1, 2]))],
         );
         let r = checked(&o, &[&f32t(&[4, 16])]);
         assert_eq!(r.operand_dims[0][0], r.result_dims[0][0]);
@@ -383,11 +359,7 @@ mod tests {
         let wrong = op(
             "stablehlo.slice",
             &[f32t(&[4, 6])],
-            &[
-                ("start_indices", ints(&[0, 2])),
-                ("limit_indices", ints(&[4, 12])),
-                ("strides", ints(&[1, 2])),
-            ],
+            &[("start_indices", ints(&[0, 2])), ("limit_indices", ints(&[4, 12])), ("strides", ints(&[1, 2]))],
         );
         err(&wrong, &[&f32t(&[4, 16])]);
         let i = typed(&[], "i32");

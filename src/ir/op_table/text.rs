@@ -29,11 +29,7 @@ fn write_tensor(f: &mut fmt::Formatter<'_>, dims: &[Vec<usize>], is_tensor: bool
         .iter()
         .map(|factors| match factors.as_slice() {
             [] => "1".to_string(),
-            _ => factors
-                .iter()
-                .map(|&id| factor_name(id))
-                .collect::<Vec<_>>()
-                .join("*"),
+            _ => factors.iter().map(|&id| factor_name(id)).collect::<Vec<_>>().join("*"),
         })
         .collect();
     write!(f, "[{}]", dims.join(","))
@@ -107,54 +103,29 @@ mod tests {
     use super::{factor_name, RuleText};
 
     fn text(rule: &OpRule, operands: usize, results: usize) -> String {
-        RuleText {
-            rule,
-            operand_is_tensor: vec![true; operands],
-            result_is_tensor: vec![true; results],
-        }
-        .to_string()
+        RuleText { rule, operand_is_tensor: vec![true; operands], result_is_tensor: vec![true; results] }.to_string()
     }
 
     #[test]
     fn batched_matmul_prints_like_an_einsum() {
         let dn = "dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], \
                   lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>";
-        let dot = op(
-            "stablehlo.dot_general",
-            &[f32t(&[4, 8, 32])],
-            &[("dot_dimension_numbers", opaque(dn))],
-        );
+        let dot = op("stablehlo.dot_general", &[f32t(&[4, 8, 32])], &[("dot_dimension_numbers", opaque(dn))]);
         let rule = checked(&dot, &[&f32t(&[4, 8, 16]), &f32t(&[4, 16, 32])]);
-        assert_eq!(
-            text(&rule, 2, 1),
-            "([i,j,l], [i,l,k]) -> [i,j,k] {i=4, j=8, k=32, l=16}, reduction {l}"
-        );
+        assert_eq!(text(&rule, 2, 1), "([i,j,l], [i,l,k]) -> [i,j,k] {i=4, j=8, k=32, l=16}, reduction {l}");
     }
 
     #[test]
     fn compound_and_unit_dims_scalars_tokens_and_unknown_rules() {
-        let pass = |size| Factor {
-            size,
-            kind: FactorKind::PassThrough,
-        };
+        let pass = |size| Factor { size, kind: FactorKind::PassThrough };
         let rule = OpRule {
-            factors: vec![
-                pass(2),
-                pass(3),
-                Factor {
-                    size: 5,
-                    kind: FactorKind::NeedReplication,
-                },
-            ],
+            factors: vec![pass(2), pass(3), Factor { size: 5, kind: FactorKind::NeedReplication }],
             operand_dims: vec![vec![vec![0], vec![1]], vec![], vec![vec![], vec![2]]],
             result_dims: vec![vec![vec![0, 1]], vec![]],
             known: false,
         };
-        let shown = RuleText {
-            rule: &rule,
-            operand_is_tensor: vec![true, false, true],
-            result_is_tensor: vec![true, true],
-        };
+        let shown =
+            RuleText { rule: &rule, operand_is_tensor: vec![true, false, true], result_is_tensor: vec![true, true] };
         assert_eq!(
             shown.to_string(),
             "([i,j], -, [1,k]) -> ([i*j], []) {i=2, j=3, k=5}, need-replication {k}, not in the op table"

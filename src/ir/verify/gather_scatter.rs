@@ -20,7 +20,14 @@ fn sorted(op: &OpNode, attr: &str, field: &str, dims: &[i64]) -> Result<(), OpTa
 }
 
 /// `start_index_map` / `scatter_dims_to_operand_dims` name one operand dim per index vector entry.
-fn index_vector_len(op: &OpNode, attr: &str, field: &str, map: &[i64], indices: &TensorType, ivd: i64) -> Result<(), OpTableError> {
+fn index_vector_len(
+    op: &OpNode,
+    attr: &str,
+    field: &str,
+    map: &[i64],
+    indices: &TensorType,
+    ivd: i64,
+) -> Result<(), OpTableError> {
     let len = usize::try_from(ivd).ok().and_then(|d| indices.shape.get(d)).copied().unwrap_or(1);
     if map.len() as i64 != len {
         return Err(bad_attr(op, attr, format!("{field} has {} entries, the index vector {len}", map.len())));
@@ -29,12 +36,23 @@ fn index_vector_len(op: &OpNode, attr: &str, field: &str, map: &[i64], indices: 
 }
 
 /// Operand batching dims have the sizes of the indices' batching dims.
-fn batching_sizes(op: &OpNode, attr: &str, operand: &TensorType, dims: &[i64], indices: &TensorType, index_dims: &[i64]) -> Result<(), OpTableError> {
+fn batching_sizes(
+    op: &OpNode,
+    attr: &str,
+    operand: &TensorType,
+    dims: &[i64],
+    indices: &TensorType,
+    index_dims: &[i64],
+) -> Result<(), OpTableError> {
     for (&d, &i) in dims.iter().zip(index_dims) {
         let (a, b) = (operand.shape.get(d as usize), indices.shape.get(i as usize));
         if let (Some(a), Some(b)) = (a, b) {
             if a != b {
-                return Err(bad_attr(op, attr, format!("batching dim {d} has size {a}, the indices' batching dim {i} {b}")));
+                return Err(bad_attr(
+                    op,
+                    attr,
+                    format!("batching dim {d} has size {a}, the indices' batching dim {i} {b}"),
+                ));
             }
         }
     }
@@ -75,10 +93,16 @@ pub(super) fn gather(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<()
         .map(|d| sizes[d as usize])
         .collect();
     if offsets.len() != dn.offset_dims.len() {
-        return Err(bad_attr(op, GATHER_DN, format!(
-            "{} offset_dims, but the operand's rank {} less its collapsed and batching dims leaves {}",
-            dn.offset_dims.len(), operand.rank(), offsets.len()
-        )));
+        return Err(bad_attr(
+            op,
+            GATHER_DN,
+            format!(
+                "{} offset_dims, but the operand's rank {} less its collapsed and batching dims leaves {}",
+                dn.offset_dims.len(),
+                operand.rank(),
+                offsets.len()
+            ),
+        ));
     }
     let expected = combine(indices_batch(indices, dn.index_vector_dim), offsets, &dn.offset_dims);
     let Some(result) = op.results.first().and_then(|r| r.tensor()) else { return Ok(()) };
@@ -86,7 +110,10 @@ pub(super) fn gather(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<()
         return Err(shape_err(op, format!("the result has shape {:?}, the gather gives {expected:?}", result.shape)));
     }
     if result.element != operand.element {
-        return Err(shape_err(op, format!("the result's element type {} is not the operand's {}", result.element, operand.element)));
+        return Err(shape_err(
+            op,
+            format!("the result's element type {} is not the operand's {}", result.element, operand.element),
+        ));
     }
     Ok(())
 }
@@ -109,7 +136,8 @@ pub(super) fn scatter(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(
         return Err(shape_err(op, format!("{n} inputs but {} results", op.results.len())));
     }
     let (Some(Some(input)), Some(indices)) = (inputs.first(), indices) else { return Ok(()) };
-    let Some(dn) = op.attr(SCATTER_DN).and_then(opaque_text).and_then(|t| ScatterDimensionNumbers::parse(t).ok()) else {
+    let Some(dn) = op.attr(SCATTER_DN).and_then(opaque_text).and_then(|t| ScatterDimensionNumbers::parse(t).ok())
+    else {
         return Ok(());
     };
     sorted(op, SCATTER_DN, "update_window_dims", &dn.update_window_dims)?;
@@ -118,31 +146,57 @@ pub(super) fn scatter(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(
     if let Some(d) = dn.scatter_dims_to_operand_dims.iter().find(|d| dn.input_batching_dims.contains(d)) {
         return Err(bad_attr(op, SCATTER_DN, format!("scatter_dims_to_operand_dims names input batching dim {d}")));
     }
-    index_vector_len(op, SCATTER_DN, "scatter_dims_to_operand_dims", &dn.scatter_dims_to_operand_dims, indices, dn.index_vector_dim)?;
+    index_vector_len(
+        op,
+        SCATTER_DN,
+        "scatter_dims_to_operand_dims",
+        &dn.scatter_dims_to_operand_dims,
+        indices,
+        dn.index_vector_dim,
+    )?;
     batching_sizes(op, SCATTER_DN, input, &dn.input_batching_dims, indices, &dn.scatter_indices_batching_dims)?;
     let window: Vec<usize> = (0..input.rank())
         .filter(|d| !dn.inserted_window_dims.contains(&(*d as i64)) && !dn.input_batching_dims.contains(&(*d as i64)))
         .collect();
     if window.len() != dn.update_window_dims.len() {
-        return Err(bad_attr(op, SCATTER_DN, format!(
-            "{} update_window_dims, but the input's rank {} less its inserted and batching dims leaves {}",
-            dn.update_window_dims.len(), input.rank(), window.len()
-        )));
+        return Err(bad_attr(
+            op,
+            SCATTER_DN,
+            format!(
+                "{} update_window_dims, but the input's rank {} less its inserted and batching dims leaves {}",
+                dn.update_window_dims.len(),
+                input.rank(),
+                window.len()
+            ),
+        ));
     }
     let batch = indices_batch(indices, dn.index_vector_dim);
     for (u, update) in updates.iter().enumerate() {
         let Some(update) = update else { continue };
         let Some(input_u) = inputs.get(u).copied().flatten() else { continue };
         if update.element != input_u.element {
-            return Err(shape_err(op, format!("update #{u}'s element type {} is not its input's {}", update.element, input_u.element)));
+            return Err(shape_err(
+                op,
+                format!("update #{u}'s element type {} is not its input's {}", update.element, input_u.element),
+            ));
         }
-        let window_sizes: Vec<i64> = dn.update_window_dims.iter().map(|&d| update.shape.get(d as usize).copied().unwrap_or(-1)).collect();
+        let window_sizes: Vec<i64> =
+            dn.update_window_dims.iter().map(|&d| update.shape.get(d as usize).copied().unwrap_or(-1)).collect();
         let expected = combine(batch.clone(), window_sizes.clone(), &dn.update_window_dims);
         if update.shape != expected {
-            return Err(shape_err(op, format!("update #{u} has shape {:?}, the indices' batch dims give {expected:?}", update.shape)));
+            return Err(shape_err(
+                op,
+                format!("update #{u} has shape {:?}, the indices' batch dims give {expected:?}", update.shape),
+            ));
         }
         if let Some((k, &d)) = window.iter().enumerate().find(|&(k, &d)| window_sizes[k] > input.shape[d]) {
-            return Err(shape_err(op, format!("update #{u}'s window dim {} has size {}, larger than input dim {d} ({})", dn.update_window_dims[k], window_sizes[k], input.shape[d])));
+            return Err(shape_err(
+                op,
+                format!(
+                    "update #{u}'s window dim {} has size {}, larger than input dim {d} ({})",
+                    dn.update_window_dims[k], window_sizes[k], input.shape[d]
+                ),
+            ));
         }
     }
     Ok(())

@@ -57,9 +57,9 @@ fn aliasing(graph: &Graph) -> Vec<ParamIssue> {
             issues.push(error(
                 a,
                 format!(
-                "argument #{a}: tf.aliasing_output = {r}, but the function has {} results",
-                graph.results.len()
-            ),
+                    "argument #{a}: tf.aliasing_output = {r}, but the function has {} results",
+                    graph.results.len()
+                ),
             ));
             continue;
         };
@@ -73,9 +73,9 @@ fn aliasing(graph: &Graph) -> Vec<ParamIssue> {
             issues.push(error(
                 a,
                 format!(
-                "argument #{a} ({}) is aliased to result #{r} of another type ({}) (tf.aliasing_output)",
-                arg.ty, result.ty
-            ),
+                    "argument #{a} ({}) is aliased to result #{r} of another type ({}) (tf.aliasing_output)",
+                    arg.ty, result.ty
+                ),
             ));
         }
     }
@@ -92,7 +92,10 @@ fn batch_dim(graph: &Graph) -> Vec<ParamIssue> {
         .collect();
     if let Err(ProgramError::BadBatchDim { arg, dim }) = batch_dims(graph) {
         let rank = graph.args[arg].ty.tensor().map_or(0, |t| t.rank());
-        issues.push(error(arg, format!("argument #{arg}: {BATCH_DIM_ATTR} = {dim} is not a dim of a rank-{rank} argument (nor -1)")));
+        issues.push(error(
+            arg,
+            format!("argument #{arg}: {BATCH_DIM_ATTR} = {dim} is not a dim of a rank-{rank} argument (nor -1)"),
+        ));
     }
     issues
 }
@@ -122,7 +125,8 @@ mod tests {
     #[test]
     fn aliasing_must_name_one_result_of_the_same_type() {
         let alias = |r: i64| ("tf.aliasing_output", Attr::Int(r));
-        let ok = graph(vec![param(&[4], &[alias(0)]), param(&[8], &[alias(1)])], vec![param(&[4], &[]), param(&[8], &[])]);
+        let ok =
+            graph(vec![param(&[4], &[alias(0)]), param(&[8], &[alias(1)])], vec![param(&[4], &[]), param(&[8], &[])]);
         assert!(verify_params(&ok).is_empty());
         let out_of_range = graph(vec![param(&[4], &[alias(2)]), param(&[4], &[alias(-1)])], vec![param(&[4], &[])]);
         assert_eq!(
@@ -140,7 +144,8 @@ mod tests {
             messages(&other_type),
             ["argument #0 (tensor<4xf32>) is aliased to result #0 of another type (tensor<5xf32>) (tf.aliasing_output)"]
         );
-        let not_int = graph(vec![param(&[4], &[("tf.aliasing_output", Attr::Str("0".into()))])], vec![param(&[4], &[])]);
+        let not_int =
+            graph(vec![param(&[4], &[("tf.aliasing_output", Attr::Str("0".into()))])], vec![param(&[4], &[])]);
         assert_eq!(messages(&not_int), ["argument #0: tf.aliasing_output must be an integer result index"]);
     }
 

@@ -110,7 +110,8 @@ fn compare_and_gather_need_their_attributes() {
     let x = f32t(&[4]);
     let cmp = op("stablehlo.compare", &[typed(&[4], "i1")], &[]);
     assert!(check(&cmp, &[&x, &x]).unwrap_err().contains("missing attribute `comparison_direction`"));
-    let dn = opaque("gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>");
+    let dn =
+        opaque("gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>");
     let gather = op("stablehlo.gather", &[f32t(&[3, 16])], &[("dimension_numbers", dn)]);
     let err = check(&gather, &[&f32t(&[100, 16]), &typed(&[3, 1], "i32")]).unwrap_err();
     assert!(err.contains("missing attribute `slice_sizes`"), "{err}");
@@ -118,7 +119,8 @@ fn compare_and_gather_need_their_attributes() {
 
 /// A one-block region with `args` that yields `yielded` (block arguments by index).
 fn region(args: &[TensorType], yielded: &[usize]) -> Region {
-    let terminator = OpNode { operands: yielded.iter().map(|&i| ValueRef::Arg(i)).collect(), ..op("stablehlo.return", &[], &[]) };
+    let terminator =
+        OpNode { operands: yielded.iter().map(|&i| ValueRef::Arg(i)).collect(), ..op("stablehlo.return", &[], &[]) };
     let args = args.iter().cloned().map(ValueType::Tensor).collect();
     Region { blocks: vec![Block { args, ops: Vec::new(), terminator: Some(terminator) }] }
 }
@@ -126,7 +128,8 @@ fn region(args: &[TensorType], yielded: &[usize]) -> Region {
 #[test]
 fn while_and_case_regions_are_counted_and_typed() {
     let (x, pred, index) = (f32t(&[4]), typed(&[], "i1"), typed(&[], "i32"));
-    let while_op = |regions: Vec<Region>, result: TensorType| OpNode { regions, ..op("stablehlo.while", &[result], &[]) };
+    let while_op =
+        |regions: Vec<Region>, result: TensorType| OpNode { regions, ..op("stablehlo.while", &[result], &[]) };
     let cond = || region(&[pred.clone(), x.clone()], &[0]);
     let body = || region(&[pred.clone(), x.clone()], &[0, 1]);
     let mut ok = while_op(vec![cond(), body()], pred.clone());
@@ -135,7 +138,9 @@ fn while_and_case_regions_are_counted_and_typed() {
     let one = OpNode { regions: vec![cond()], ..ok.clone() };
     assert!(check(&one, &[&pred, &x]).unwrap_err().contains("expects 2 regions, has 1"));
     let bad_body = OpNode { regions: vec![cond(), region(&[pred.clone(), x.clone()], &[1, 1])], ..ok.clone() };
-    assert!(check(&bad_body, &[&pred, &x]).unwrap_err().contains("the body region must yield (tensor<i1>, tensor<4xf32>)"));
+    assert!(check(&bad_body, &[&pred, &x])
+        .unwrap_err()
+        .contains("the body region must yield (tensor<i1>, tensor<4xf32>)"));
     let bad_cond = OpNode { regions: vec![region(&[pred.clone(), x.clone()], &[1]), body()], ..ok.clone() };
     assert!(check(&bad_cond, &[&pred, &x]).unwrap_err().contains("the condition region must yield (tensor<i1>)"));
     let mut bad_result = ok.clone();
@@ -146,7 +151,9 @@ fn while_and_case_regions_are_counted_and_typed() {
     let case = |regions: Vec<Region>| OpNode { regions, ..op("stablehlo.case", &[], &[]) };
     assert_eq!(check(&case(vec![branch(), branch()]), &[&index]), Ok(()));
     assert!(check(&case(vec![]), &[&index]).unwrap_err().contains("expects at least 1 regions, has 0"));
-    assert!(check(&case(vec![branch()]), &[&pred]).unwrap_err().contains("the branch index is tensor<i1>, expected tensor<i32>"));
+    assert!(check(&case(vec![branch()]), &[&pred])
+        .unwrap_err()
+        .contains("the branch index is tensor<i1>, expected tensor<i32>"));
     let typed_case = OpNode { regions: vec![branch()], ..op("stablehlo.case", &[x.clone()], &[]) };
     assert!(check(&typed_case, &[&index]).unwrap_err().contains("the branch 0 region must yield (tensor<4xf32>)"));
 }
@@ -164,5 +171,7 @@ fn sizes_past_u64_are_errors() {
     assert!(value_fits(&ValueType::Tuple(vec![half; 5])).is_err());
     let huge = op("stablehlo.abs", &[typed(&[1 << 48, 1 << 48], "i8")], &[]);
     let operand = typed(&[1 << 48, 1 << 48], "i8");
-    assert!(check(&huge, &[&operand]).unwrap_err().contains("result #0: tensor<281474976710656x281474976710656xi8> has more than 2^64 bytes"));
+    assert!(check(&huge, &[&operand])
+        .unwrap_err()
+        .contains("result #0: tensor<281474976710656x281474976710656xi8> has more than 2^64 bytes"));
 }

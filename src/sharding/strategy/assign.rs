@@ -65,12 +65,7 @@ impl<'a> OpView<'a> {
                 continue;
             }
             for (r, ty) in self.results.iter().enumerate() {
-                if ty.is_some()
-                    && !rule
-                        .result_dims
-                        .get(r)
-                        .is_some_and(|dims| has_factor(dims, f))
-                {
+                if ty.is_some() && !rule.result_dims.get(r).is_some_and(|dims| has_factor(dims, f)) {
                     return None;
                 }
             }
@@ -101,20 +96,12 @@ impl<'a> OpView<'a> {
                 .filter(|&f| rule.factors[f].kind == FactorKind::Reduction && !has_factor(dims, f))
             {
                 if let Some(axes) = mesh_axes(&factor_axes[f]) {
-                    collectives.push(CollectiveUse {
-                        kind: Collective::AllReduce,
-                        axes,
-                        bytes,
-                    });
+                    collectives.push(CollectiveUse { kind: Collective::AllReduce, axes, bytes });
                 }
             }
             // Reversed dims: each tile comes from the mirrored device.
             if let Some(axes) = mesh_axes(&axes_where(FactorKind::Permutation, true)) {
-                collectives.push(CollectiveUse {
-                    kind: Collective::PointToPoint,
-                    axes,
-                    bytes,
-                });
+                collectives.push(CollectiveUse { kind: Collective::PointToPoint, axes, bytes });
             }
         }
         let communication_cost = collectives.iter().map(|c| c.cost(self.mesh)).sum();
@@ -146,12 +133,7 @@ impl<'a> OpView<'a> {
 
     /// The spec of one tensor (per dim, its factors) under `factor_axes`, if every dim's tile
     /// is contiguous and divides evenly.
-    fn spec(
-        &self,
-        dims: &[Vec<usize>],
-        ty: &TensorType,
-        factor_axes: &[Vec<usize>],
-    ) -> Option<ShardingSpec> {
+    fn spec(&self, dims: &[Vec<usize>], ty: &TensorType, factor_axes: &[Vec<usize>]) -> Option<ShardingSpec> {
         if dims.len() != ty.rank() {
             return None;
         }
@@ -206,11 +188,7 @@ pub(super) fn strategy_name(
     collectives: &[CollectiveUse],
 ) -> String {
     let show = |specs: &[Option<ShardingSpec>], sep: &str| {
-        specs
-            .iter()
-            .map(|s| s.as_ref().map_or("-".to_string(), |s| s.to_string()))
-            .collect::<Vec<_>>()
-            .join(sep)
+        specs.iter().map(|s| s.as_ref().map_or("-".to_string(), |s| s.to_string())).collect::<Vec<_>>().join(sep)
     };
     let mut name = show(results, ", ");
     if !operands.is_empty() {

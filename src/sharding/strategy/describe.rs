@@ -25,21 +25,10 @@ pub fn describe_op(
         operand_is_tensor: operands.iter().map(Option::is_some).collect(),
         result_is_tensor: results.iter().map(Option::is_some).collect(),
     };
-    let strategies = op_strategies(
-        &rule,
-        operands,
-        &results,
-        heavy,
-        mesh,
-        &StrategyOptions::default(),
-    );
+    let strategies = op_strategies(&rule, operands, &results, heavy, mesh, &StrategyOptions::default());
     let names: Vec<&str> = strategies.iter().map(|s| s.name.as_str()).collect();
     let [rows, columns] = mesh.shape;
-    let heavy_note = if heavy {
-        " (heavy: those using every device)"
-    } else {
-        ""
-    };
+    let heavy_note = if heavy { " (heavy: those using every device)" } else { "" };
     Ok(format!(
         "{}: {shown}; {} strateg{} on {rows}x{columns}{heavy_note}: {}",
         op.name,

@@ -30,12 +30,7 @@ pub fn op_strategies(
     mesh: &DeviceMesh,
     options: &StrategyOptions,
 ) -> Vec<Strategy> {
-    let view = OpView {
-        rule,
-        operands,
-        results,
-        mesh,
-    };
+    let view = OpView { rule, operands, results, mesh };
     if !rule.known || !view.consistent() {
         return vec![replicated_strategy(rule, operands, results)];
     }
@@ -43,13 +38,7 @@ pub fn op_strategies(
     let mut strategies: Vec<Strategy> = assignments(rule, mesh)
         .into_iter()
         .filter_map(|fa| view.strategy(fa))
-        .filter(|s| {
-            seen.insert((
-                s.operand_specs.clone(),
-                s.result_specs.clone(),
-                s.collectives.clone(),
-            ))
-        })
+        .filter(|s| seen.insert((s.operand_specs.clone(), s.result_specs.clone(), s.collectives.clone())))
         .collect();
     if strategies.is_empty() {
         // Cannot happen for a consistent rule (the empty assignment is valid); stay total anyway.
@@ -115,23 +104,14 @@ fn batch_factor(rule: &OpRule) -> Option<usize> {
     (lhs == out && rule.factors.get(lhs)?.kind == FactorKind::PassThrough).then_some(lhs)
 }
 
-fn force_batch_axis(
-    rule: &OpRule,
-    strategies: Vec<Strategy>,
-    axis: usize,
-    mesh_shape: [usize; 2],
-) -> Vec<Strategy> {
+fn force_batch_axis(rule: &OpRule, strategies: Vec<Strategy>, axis: usize, mesh_shape: [usize; 2]) -> Vec<Strategy> {
     let Some(f) = batch_factor(rule) else {
         return strategies;
     };
     if axis > 1 || mesh_shape[axis] <= 1 {
         return strategies;
     }
-    let kept: Vec<Strategy> = strategies
-        .iter()
-        .filter(|s| s.factor_axes[f] == [axis])
-        .cloned()
-        .collect();
+    let kept: Vec<Strategy> = strategies.iter().filter(|s| s.factor_axes[f] == [axis]).cloned().collect();
     if kept.is_empty() {
         strategies
     } else {
@@ -141,16 +121,8 @@ fn force_batch_axis(
 
 /// Heavy ops: the strategies that use the most devices (all of them when the shapes allow),
 /// plus the replicated one when `allow_replicated`.
-fn keep_most_parallel(
-    strategies: Vec<Strategy>,
-    allow_replicated: bool,
-    mesh_shape: [usize; 2],
-) -> Vec<Strategy> {
-    let most = strategies
-        .iter()
-        .map(|s| s.parallelism(mesh_shape))
-        .max()
-        .unwrap_or(1);
+fn keep_most_parallel(strategies: Vec<Strategy>, allow_replicated: bool, mesh_shape: [usize; 2]) -> Vec<Strategy> {
+    let most = strategies.iter().map(|s| s.parallelism(mesh_shape)).max().unwrap_or(1);
     strategies
         .into_iter()
         .filter(|s| {
@@ -167,18 +139,11 @@ pub fn replicated_strategy(
     results: &[Option<&TensorType>],
 ) -> Strategy {
     let replicated = |types: &[Option<&TensorType>]| -> Vec<Option<ShardingSpec>> {
-        types
-            .iter()
-            .map(|t| t.map(|t| ShardingSpec::replicated(t.rank())))
-            .collect()
+        types.iter().map(|t| t.map(|t| ShardingSpec::replicated(t.rank()))).collect()
     };
     let operand_specs = replicated(operands);
     let result_specs = replicated(results);
-    let result_bytes_per_device = results
-        .iter()
-        .flatten()
-        .map(|t| t.byte_size())
-        .fold(0u64, u64::saturating_add);
+    let result_bytes_per_device = results.iter().flatten().map(|t| t.byte_size()).fold(0u64, u64::saturating_add);
     Strategy {
         name: strategy_name(&operand_specs, &result_specs, &[]),
         factor_axes: vec![Vec::new(); rule.factors.len()],
@@ -193,19 +158,12 @@ pub fn replicated_strategy(
 /// The layouts a function argument of type `ty` may take: every spec whose splits divide its
 /// dims, at no cost (`factor_axes` has one entry per dim). Replication is offered only when
 /// `allow_replicated` or when nothing else divides.
-pub fn argument_strategies(
-    ty: &TensorType,
-    mesh: &DeviceMesh,
-    allow_replicated: bool,
-) -> Vec<Strategy> {
+pub fn argument_strategies(ty: &TensorType, mesh: &DeviceMesh, allow_replicated: bool) -> Vec<Strategy> {
     let divisible: Vec<ShardingSpec> = ShardingSpec::enumerate(ty.rank(), mesh.shape)
         .into_iter()
         .filter(|s| s.check_shape(&ty.shape, mesh.shape).is_ok())
         .collect();
-    let sharded = divisible
-        .iter()
-        .filter(|s| !s.is_replicated(mesh.shape))
-        .count();
+    let sharded = divisible.iter().filter(|s| !s.is_replicated(mesh.shape)).count();
     divisible
         .into_iter()
         .filter(|s| allow_replicated || sharded == 0 || !s.is_replicated(mesh.shape))

@@ -37,12 +37,7 @@ pub fn follow(
     options: &StrategyOptions,
 ) -> Strategy {
     let _ = options;
-    let view = OpView {
-        rule,
-        operands,
-        results,
-        mesh,
-    };
+    let view = OpView { rule, operands, results, mesh };
     let fallback = || replicated_strategy(rule, operands, results);
     let Some(Some(ty)) = operands.get(followed_operand) else {
         return fallback();
@@ -51,12 +46,7 @@ pub fn follow(
         return fallback();
     }
     let leader = leader_spec.normalized(mesh.shape);
-    let pairs = map_axes(
-        rule,
-        &rule.operand_dims[followed_operand],
-        &leader,
-        mesh.shape,
-    );
+    let pairs = map_axes(rule, &rule.operand_dims[followed_operand], &leader, mesh.shape);
 
     // The whole mapping, else its largest valid subsets (by size, then cost).
     for keep in (0..=pairs.len()).rev() {
@@ -71,9 +61,7 @@ pub fn follow(
                 continue;
             };
             let reshard = match &s.operand_specs[followed_operand] {
-                Some(spec) => {
-                    resharding(ty, leader_spec, spec, mesh).map_or(f64::INFINITY, |r| r.cost)
-                }
+                Some(spec) => resharding(ty, leader_spec, spec, mesh).map_or(f64::INFINITY, |r| r.cost),
                 None => f64::INFINITY,
             };
             let total = reshard + s.communication_cost;
@@ -90,20 +78,10 @@ pub fn follow(
 
 /// `(factor, mesh axis)` pairs placing `spec`'s axes on the factors of each dim (see
 /// [`follow`]), major first within a dim.
-fn map_axes(
-    rule: &OpRule,
-    dims: &[Vec<usize>],
-    spec: &ShardingSpec,
-    mesh_shape: [usize; 2],
-) -> Vec<(usize, usize)> {
+fn map_axes(rule: &OpRule, dims: &[Vec<usize>], spec: &ShardingSpec, mesh_shape: [usize; 2]) -> Vec<(usize, usize)> {
     let mut pairs = Vec::new();
     for (factors, dim) in dims.iter().zip(spec.dims()) {
-        let size = |j: usize| {
-            factors
-                .get(j)
-                .and_then(|&f| rule.factors.get(f))
-                .map(|f| f.size)
-        };
+        let size = |j: usize| factors.get(j).and_then(|&f| rule.factors.get(f)).map(|f| f.size);
         let mut j = 0;
         let mut left = size(0).unwrap_or(1);
         for &axis in dim.mesh_axes() {

@@ -104,12 +104,18 @@ mod tests {
         // Batch over both axes: the scatter splits the dim over both.
         let dp = grad.follow(0, "S01R", &m);
         assert_eq!(dp.collectives[0].axes, MeshAxes::Both);
-        assert_eq!(dp.with_reduce_scatter(&f32t(&[32, 16]), 0, &m).unwrap().name, "S01R = S01R x S01R @ reducescatter{0,1}");
+        assert_eq!(
+            dp.with_reduce_scatter(&f32t(&[32, 16]), 0, &m).unwrap().name,
+            "S01R = S01R x S01R @ reducescatter{0,1}"
+        );
         // Batch over axis 0, the weight's columns over axis 1: only dim 0 is free.
         let mixed = grad.follow(1, "S0S1", &m);
         assert_eq!(mixed.name, "RS1 = S0R x S0S1 @ allreduce{0}");
         assert!(mixed.with_reduce_scatter(&f32t(&[32, 16]), 1, &m).is_none());
-        assert_eq!(mixed.with_reduce_scatter(&f32t(&[32, 16]), 0, &m).unwrap().name, "S0S1 = S0R x S0S1 @ reducescatter{0}");
+        assert_eq!(
+            mixed.with_reduce_scatter(&f32t(&[32, 16]), 0, &m).unwrap().name,
+            "S0S1 = S0R x S0S1 @ reducescatter{0}"
+        );
         // Nothing to scatter without an all-reduce.
         let local = grad.follow(0, "RS0", &m);
         assert!(local.collectives.is_empty());

@@ -19,11 +19,7 @@ impl Case {
     pub fn new(op: OpNode, operands: &[TensorType]) -> Case {
         let types: Vec<Option<&TensorType>> = operands.iter().map(Some).collect();
         let rule = op_rule(&op, &types).unwrap_or_else(|e| panic!("{e}"));
-        Case {
-            op,
-            operands: operands.to_vec(),
-            rule,
-        }
+        Case { op, operands: operands.to_vec(), rule }
     }
 
     pub fn operand_types(&self) -> Vec<Option<&TensorType>> {
@@ -34,20 +30,8 @@ impl Case {
         self.op.results.iter().map(|r| r.tensor()).collect()
     }
 
-    pub fn strategies(
-        &self,
-        heavy: bool,
-        mesh: &DeviceMesh,
-        options: &StrategyOptions,
-    ) -> Vec<Strategy> {
-        op_strategies(
-            &self.rule,
-            &self.operand_types(),
-            &self.result_types(),
-            heavy,
-            mesh,
-            options,
-        )
+    pub fn strategies(&self, heavy: bool, mesh: &DeviceMesh, options: &StrategyOptions) -> Vec<Strategy> {
+        op_strategies(&self.rule, &self.operand_types(), &self.result_types(), heavy, mesh, options)
     }
 
     pub fn light(&self, mesh: &DeviceMesh) -> Vec<Strategy> {
@@ -92,20 +76,13 @@ pub fn close(a: f64, b: f64) -> bool {
 
 /// `dot_general` with the given dimension numbers text and result shape (f32).
 pub fn dot(dn: &str, out: &[i64]) -> OpNode {
-    op(
-        "stablehlo.dot_general",
-        &[f32t(out)],
-        &[("dot_dimension_numbers", opaque(dn))],
-    )
+    op("stablehlo.dot_general", &[f32t(out)], &[("dot_dimension_numbers", opaque(dn))])
 }
 
 /// `[m, k] x [k, n]`.
 pub fn matmul(m: i64, k: i64, n: i64) -> Case {
     Case::new(
-        dot(
-            "dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>",
-            &[m, n],
-        ),
+        dot("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[m, n]),
         &[f32t(&[m, k]), f32t(&[k, n])],
     )
 }
@@ -120,5 +97,8 @@ pub fn broadcast_rows(rows: i64, cols: i64) -> Case {
 
 /// `transpose` of a `[rows, cols]` matrix.
 pub fn transpose_2d(rows: i64, cols: i64) -> Case {
-    Case::new(op("stablehlo.transpose", &[f32t(&[cols, rows])], &[("permutation", ints(&[1, 0]))]), &[f32t(&[rows, cols])])
+    Case::new(
+        op("stablehlo.transpose", &[f32t(&[cols, rows])], &[("permutation", ints(&[1, 0]))]),
+        &[f32t(&[rows, cols])],
+    )
 }

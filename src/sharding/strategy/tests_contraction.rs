@@ -40,7 +40,7 @@ fn table_3_batched_dot_on_2x4() {
         ("S1S0R = S1S0R x S1RR", 0.0),
         ("RS01R = RS01R x RRR", 0.0), // #6: i -> {0, 1}
         ("RS10R = RS10R x RRR", 0.0),
-        ("RS0S1 = RS0R x RRS1", 0.0), // #1: i -> 0, j -> 1
+        ("RS0S1 = RS0R x RRS1", 0.0),                // #1: i -> 0, j -> 1
         ("RS0R = RS0S1 x RS1R @ allreduce{1}", ar1), // #2: i -> 0, k -> 1
         ("S1RS0 = S1RR x S1RS0", 0.0),
         ("RS1S0 = RS1R x RRS0", 0.0),
@@ -53,47 +53,26 @@ fn table_3_batched_dot_on_2x4() {
         ("RRR = RRS01 x RS01R @ allreduce{0,1}", ar01), // #7: k -> {0, 1}
         ("RRR = RRS10 x RS10R @ allreduce{0,1}", ar01),
     ];
-    assert_eq!(
-        names(&all),
-        expected.iter().map(|e| e.0).collect::<Vec<_>>()
-    );
+    assert_eq!(names(&all), expected.iter().map(|e| e.0).collect::<Vec<_>>());
     for (s, (name, cost)) in all.iter().zip(expected) {
-        assert!(
-            close(s.communication_cost, cost),
-            "{name}: {} != {cost}",
-            s.communication_cost
-        );
+        assert!(close(s.communication_cost, cost), "{name}: {} != {cost}", s.communication_cost);
         assert!(s.uses_all_devices(m.shape), "{name}");
     }
     // The collectives behind the costs: the partial result tile, over the reduction's axes.
     let two = find(&all, "RS0R = RS0S1 x RS1R @ allreduce{1}");
     assert_eq!(
         two.collectives,
-        vec![CollectiveUse {
-            kind: Collective::AllReduce,
-            axes: MeshAxes::Axis1,
-            bytes: 16384
-        }]
+        vec![CollectiveUse { kind: Collective::AllReduce, axes: MeshAxes::Axis1, bytes: 16384 }]
     );
     assert_eq!(two.result_bytes_per_device, 16384);
     let seven = find(&all, "RRR = RRS01 x RS01R @ allreduce{0,1}");
     assert_eq!(
         seven.collectives,
-        vec![CollectiveUse {
-            kind: Collective::AllReduce,
-            axes: MeshAxes::Both,
-            bytes: 32768
-        }]
+        vec![CollectiveUse { kind: Collective::AllReduce, axes: MeshAxes::Both, bytes: 32768 }]
     );
     // Factor ids: b, i, j, k. #1 maps i to axis 0 and j to axis 1.
-    assert_eq!(
-        find(&all, "RS0S1 = RS0R x RRS1").factor_axes,
-        vec![vec![], vec![0], vec![1], vec![]]
-    );
-    assert_eq!(
-        find(&all, "RS10R = RS10R x RRR").factor_axes,
-        vec![vec![], vec![1, 0], vec![], vec![]]
-    );
+    assert_eq!(find(&all, "RS0S1 = RS0R x RRS1").factor_axes, vec![vec![], vec![0], vec![1], vec![]]);
+    assert_eq!(find(&all, "RS10R = RS10R x RRR").factor_axes, vec![vec![], vec![1, 0], vec![], vec![]]);
 }
 
 #[test]
@@ -107,10 +86,7 @@ fn light_enumeration_adds_partial_strategies_and_replication() {
     let one_axis = find(&all, "RRR = RRS0 x RS0R @ allreduce{0}");
     assert!(close(one_axis.communication_cost, 1.0 + 32768.0));
     // Heavy with replication allowed: the 20 plus the replicated one.
-    let opts = StrategyOptions {
-        allow_replicated: true,
-        ..StrategyOptions::default()
-    };
+    let opts = StrategyOptions { allow_replicated: true, ..StrategyOptions::default() };
     let heavy = batched_dot().strategies(true, &m, &opts);
     assert_eq!(heavy.len(), 21);
     assert_eq!(heavy[0].name, "RRR = RRR x RRR");
@@ -122,14 +98,7 @@ fn megatron_partitions_on_a_1d_mesh() {
     let mm = matmul(32, 256, 512);
     let m = mesh([4, 1]);
     let all = mm.heavy(&m);
-    assert_eq!(
-        names(&all),
-        [
-            "S0R = S0R x RR",
-            "RS0 = RR x RS0",
-            "RR = RS0 x S0R @ allreduce{0}"
-        ]
-    );
+    assert_eq!(names(&all), ["S0R = S0R x RR", "RS0 = RR x RS0", "RR = RS0 x S0R @ allreduce{0}"]);
     // Data parallel and column partition: no communication. Row partition: all-reduce of the
     // whole result over 4 devices, 1 + 2 * 3/4 * 65536.
     assert_eq!(all[0].communication_cost, 0.0);
@@ -137,14 +106,7 @@ fn megatron_partitions_on_a_1d_mesh() {
     assert!(close(all[2].communication_cost, 98305.0));
     // The same on a 1x4 mesh uses axis 1 (beta 0.1).
     let all = mm.heavy(&mesh([1, 4]));
-    assert_eq!(
-        names(&all),
-        [
-            "S1R = S1R x RR",
-            "RS1 = RR x RS1",
-            "RR = RS1 x S1R @ allreduce{1}"
-        ]
-    );
+    assert_eq!(names(&all), ["S1R = S1R x RR", "RS1 = RR x RS1", "RR = RS1 x S1R @ allreduce{1}"]);
     assert!(close(all[2].communication_cost, 1.0 + 0.15 * 65536.0));
     // One device: only the replicated strategy, free.
     let all = mm.heavy(&mesh([1, 1]));
@@ -155,44 +117,23 @@ fn megatron_partitions_on_a_1d_mesh() {
 fn force_batch_dim_to_mesh_dim() {
     let mm = matmul(32, 256, 512);
     let m = mesh([2, 4]);
-    let opts = StrategyOptions {
-        force_batch_dim_to_mesh_dim: Some(0),
-        ..StrategyOptions::default()
-    };
+    let opts = StrategyOptions { force_batch_dim_to_mesh_dim: Some(0), ..StrategyOptions::default() };
     let all = mm.strategies(true, &m, &opts);
-    assert_eq!(
-        names(&all),
-        ["S0S1 = S0R x RS1", "S0R = S0S1 x S1R @ allreduce{1}"]
-    );
+    assert_eq!(names(&all), ["S0S1 = S0R x RS1", "S0R = S0S1 x S1R @ allreduce{1}"]);
     for s in &all {
         assert_eq!(s.factor_axes[0], vec![0]);
     }
     // Forcing onto axis 1 on the same mesh.
-    let opts = StrategyOptions {
-        force_batch_dim_to_mesh_dim: Some(1),
-        ..StrategyOptions::default()
-    };
+    let opts = StrategyOptions { force_batch_dim_to_mesh_dim: Some(1), ..StrategyOptions::default() };
     let all = mm.strategies(true, &m, &opts);
-    assert_eq!(
-        names(&all),
-        ["S1S0 = S1R x RS0", "S1R = S1S0 x S0R @ allreduce{0}"]
-    );
+    assert_eq!(names(&all), ["S1S0 = S1R x RS0", "S1R = S1S0 x S0R @ allreduce{0}"]);
     // A weight gradient x^T @ dy contracts the batch: no batch-like leading factor, no filter.
     let wgrad = Case::new(
-        dot(
-            "dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>",
-            &[256, 512],
-        ),
+        dot("dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>", &[256, 512]),
         &[f32t(&[32, 256]), f32t(&[32, 512])],
     );
-    let opts = StrategyOptions {
-        force_batch_dim_to_mesh_dim: Some(0),
-        ..StrategyOptions::default()
-    };
-    assert_eq!(
-        wgrad.strategies(true, &m, &opts).len(),
-        wgrad.heavy(&m).len()
-    );
+    let opts = StrategyOptions { force_batch_dim_to_mesh_dim: Some(0), ..StrategyOptions::default() };
+    assert_eq!(wgrad.strategies(true, &m, &opts).len(), wgrad.heavy(&m).len());
     // A batch that cannot take axis 0 keeps every strategy rather than none.
     let odd = matmul(3, 256, 512);
     assert_eq!(odd.strategies(true, &m, &opts).len(), odd.heavy(&m).len());
@@ -205,34 +146,19 @@ fn indivisible_dims_are_never_split_and_heavy_ops_use_what_divides() {
     let mm = matmul(6, 10, 3);
     let m = mesh([2, 4]);
     let all = mm.heavy(&m);
-    assert_eq!(
-        names(&all),
-        ["S0R = S0R x RR", "RR = RS0 x S0R @ allreduce{0}"]
-    );
+    assert_eq!(names(&all), ["S0R = S0R x RR", "RR = RS0 x S0R @ allreduce{0}"]);
     for s in mm.light(&m) {
         for (spec, ty) in s.operand_specs.iter().zip(&mm.operands) {
-            spec.as_ref()
-                .unwrap()
-                .check_shape(&ty.shape, m.shape)
-                .unwrap();
+            spec.as_ref().unwrap().check_shape(&ty.shape, m.shape).unwrap();
         }
     }
     // Scalars and vectors: a dot of two vectors contracts the only factor.
     let vv = Case::new(
-        dot(
-            "dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>",
-            &[],
-        ),
+        dot("dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>", &[]),
         &[f32t(&[8]), f32t(&[8])],
     );
     let all = vv.heavy(&m);
-    assert_eq!(
-        names(&all),
-        [
-            "[] = S01 x S01 @ allreduce{0,1}",
-            "[] = S10 x S10 @ allreduce{0,1}"
-        ]
-    );
+    assert_eq!(names(&all), ["[] = S01 x S01 @ allreduce{0,1}", "[] = S10 x S10 @ allreduce{0,1}"]);
     assert!(close(all[0].communication_cost, 1.0 + 1.75 * 4.0));
 }
 
@@ -241,10 +167,7 @@ fn conv(out: &[i64], input: &[i64], kernel: &[i64], groups: i64) -> Case {
         "stablehlo.convolution",
         &[f32t(out)],
         &[
-            (
-                "dimension_numbers",
-                opaque("conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>"),
-            ),
+            ("dimension_numbers", opaque("conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>")),
             ("window_strides", ints(&[1, 1])),
             ("feature_group_count", Attr::Int(groups)),
             ("batch_group_count", Attr::Int(1)),
@@ -267,20 +190,12 @@ fn convolution_batch_channels_and_reduction() {
     // Input channels over axis 1: the output tile (8*32*32*64*4 / 2 = 1 MiB) is all-reduced.
     let s = find(&all, "S0RRR = S0RRS1 x RRS1R @ allreduce{1}");
     assert_eq!(s.collectives[0].bytes, 1 << 20);
-    assert!(close(
-        s.communication_cost,
-        1.0 + 0.15 * (1u64 << 20) as f64
-    ));
+    assert!(close(s.communication_cost, 1.0 + 0.15 * (1u64 << 20) as f64));
     find(&all, "RRRS0 = RRRS1 x RRS1S0 @ allreduce{1}");
     // Space is never split.
     for s in &all {
         let out = s.result_specs[0].as_ref().unwrap();
-        assert_eq!(
-            &out.dims()[1..3],
-            &[crate::sharding::DimSharding::R; 2],
-            "{}",
-            s.name
-        );
+        assert_eq!(&out.dims()[1..3], &[crate::sharding::DimSharding::R; 2], "{}", s.name);
     }
 }
 

@@ -19,32 +19,20 @@ fn reshape(from: &[i64], to: &[i64]) -> Case {
 #[test]
 fn elementwise_and_reduce_followers() {
     let m = mesh([2, 4]);
-    let add = Case::new(
-        op("stablehlo.add", &[f32t(&[8, 16])], &[]),
-        &[f32t(&[8, 16]), f32t(&[8, 16])],
-    );
+    let add = Case::new(op("stablehlo.add", &[f32t(&[8, 16])], &[]), &[f32t(&[8, 16]), f32t(&[8, 16])]);
     let s = add.follow(0, "S0S1", &m);
     assert_eq!(s.name, "S0S1 = S0S1 x S0S1");
     assert_eq!(s.communication_cost, 0.0);
     assert_eq!(add.follow(1, "S10R", &m).name, "S10R = S10R x S10R");
     // Reducing a sharded dim: the partial [8] tile (32 bytes) is all-reduced over axis 1.
-    let red = Case::new(
-        op(
-            "stablehlo.reduce",
-            &[f32t(&[16])],
-            &[("dimensions", ints(&[1]))],
-        ),
-        &[f32t(&[16, 32]), f32t(&[])],
-    );
+    let red =
+        Case::new(op("stablehlo.reduce", &[f32t(&[16])], &[("dimensions", ints(&[1]))]), &[f32t(&[16, 32]), f32t(&[])]);
     let s = red.follow(0, "S0S1", &m);
     assert_eq!(s.name, "S0 = S0S1 x [] @ allreduce{1}");
     assert!(close(s.communication_cost, 5.8));
     // A dot can follow too: the leader's split of the contracted dim becomes an all-reduce.
     let mm = matmul(32, 256, 512);
-    assert_eq!(
-        mm.follow(0, "S0S1", &m).name,
-        "S0R = S0S1 x S1R @ allreduce{1}"
-    );
+    assert_eq!(mm.follow(0, "S0S1", &m).name, "S0R = S0S1 x S1R @ allreduce{1}");
 }
 
 #[test]
@@ -88,28 +76,14 @@ fn reshape_followers_keep_what_stays_contiguous() {
 #[test]
 fn need_replication_unknown_and_mismatched_leaders() {
     let m = mesh([2, 4]);
-    let sort = Case::new(
-        op(
-            "stablehlo.sort",
-            &[f32t(&[8, 16])],
-            &[("dimension", Attr::Int(1))],
-        ),
-        &[f32t(&[8, 16])],
-    );
+    let sort = Case::new(op("stablehlo.sort", &[f32t(&[8, 16])], &[("dimension", Attr::Int(1))]), &[f32t(&[8, 16])]);
     assert_eq!(sort.follow(0, "S0S1", &m).name, "S0R = S0R");
     let unknown = Case::new(
-        op(
-            "stablehlo.custom_call",
-            &[f32t(&[8, 16])],
-            &[("call_target_name", Attr::Str("k".into()))],
-        ),
+        op("stablehlo.custom_call", &[f32t(&[8, 16])], &[("call_target_name", Attr::Str("k".into()))]),
         &[f32t(&[8, 16])],
     );
     assert_eq!(unknown.follow(0, "S0S1", &m).name, "RR = RR");
-    let add = Case::new(
-        op("stablehlo.add", &[f32t(&[8, 16])], &[]),
-        &[f32t(&[8, 16]), f32t(&[8, 16])],
-    );
+    let add = Case::new(op("stablehlo.add", &[f32t(&[8, 16])], &[]), &[f32t(&[8, 16]), f32t(&[8, 16])]);
     assert_eq!(add.follow(0, "S0", &m).name, "RR = RR x RR");
     assert_eq!(add.follow(5, "S0R", &m).name, "RR = RR x RR");
     // An indivisible leader split (the caller's spec does not fit) is dropped.
@@ -134,11 +108,7 @@ fn reshape_case() -> impl Strategy<Value = (Vec<i64>, Vec<i64>)> {
     };
     atoms.prop_flat_map(move |atoms| {
         let n = atoms.len();
-        (
-            Just(atoms),
-            prop::collection::vec(any::<bool>(), n),
-            prop::collection::vec(any::<bool>(), n),
-        )
+        (Just(atoms), prop::collection::vec(any::<bool>(), n), prop::collection::vec(any::<bool>(), n))
             .prop_map(move |(atoms, c1, c2)| (group(&atoms, &c1), group(&atoms, &c2)))
     })
 }
