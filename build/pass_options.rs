@@ -273,7 +273,9 @@ pub fn rust_module(passes: &[PassDecl], td_name: &str, table: &str) -> String {
             writeln!(out, "    fn set_pass(&mut self, pass: &str) {{\n        self.pass = pass.to_string();\n    }}\n");
         let _ = writeln!(out, "    fn pass(&self) -> &str {{\n        &self.pass\n    }}\n");
         let (value, given) = if pass.options.is_empty() { ("_value", "_given") } else { ("value", "given") };
-        let _ = writeln!(out, "    fn set(&mut self, name: &str, {value}: &str, {given}: bool) -> Result<(), String> {{\n        match name {{");
+        // A pass without options matches nothing but the fallback.
+        let allow = if pass.options.is_empty() { "    #[allow(clippy::match_single_binding)]\n" } else { "" };
+        let _ = writeln!(out, "{allow}    fn set(&mut self, name: &str, {value}: &str, {given}: bool) -> Result<(), String> {{\n        match name {{");
         for option in &pass.options {
             let field = snake_case(&option.cpp_name);
             let argument = rust_string(&option.argument);

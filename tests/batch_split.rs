@@ -38,7 +38,7 @@ fn the_fixtures_split_into_microbatches() {
         assert!(!dims.inputs.is_empty());
         let step = analyze(&g).unwrap();
         let forward = |i: usize| step.phase[i] == alpa_mlir::inter::train_step::Phase::Forward;
-        let full = total_flops(&g, &forward);
+        let full = total_flops(&g, forward);
         for &b in &parts {
             let s = split_with(&g, &dims, b).unwrap_or_else(|e| panic!("{name} into {b}: {e}"));
             assert_eq!(s.ops().len(), g.ops().len());
@@ -53,7 +53,7 @@ fn the_fixtures_split_into_microbatches() {
             }
             // The forward pass works on the examples: its FLOPs shrink by about B (a few ops
             // on parameters alone, e.g. casts, do not).
-            let ratio = full / total_flops(&s, &forward);
+            let ratio = full / total_flops(&s, forward);
             assert!(ratio > 0.9 * b as f64 && ratio <= b as f64 * 1.0001, "{name} into {b}: forward FLOPs / {ratio}");
             // The train step is still one: the same phases.
             assert_eq!(analyze(&s).unwrap().phase, step.phase, "{name}");

@@ -71,9 +71,22 @@ FORMATS = ("sdy", "gspmd")
 # reshardings, XLA's Shardy import dropped per-op `sdy.sharding` and XLA chose its
 # own resharding algorithms; both are fixed by the explicit constraints.)
 
-# combos whose collectives do not match exactly yet: none (every fixture, mesh and format
-# matches; keep the mechanism for regressions found on new models)
-EMITTED_GAPS: dict = {}
+# Combos whose collectives do not match exactly yet (issue 9, item 6), measured on the full
+# matrix: XLA's GSPMD partitioner (format=gspmd only; sdy matches) gathers the updates of
+# GPT's embedding-gradient scatter once more than the plan says (one 16 KiB all-gather), and on
+# the scan GPT it folds one 4 KiB all-to-all of a shared resharding into another move.
+_SCATTER_GATHER = ("format=gspmd: XLA adds one all-gather (16384 B) at the embedding-gradient "
+                   "stablehlo.scatter that the plan does not contain")
+EMITTED_GAPS: dict = {
+    **{("gpt_batch", m, "gspmd"): _SCATTER_GATHER for m in ("2x4", "4x2", "8x1", "1x8")},
+    ("gpt_tiny_scan", "2x4", "gspmd"): ("format=gspmd: XLA runs one 4096 B all-to-all of a "
+                                        "resharding (op 237) fewer than the report lists"),
+}
+ZERO_GAPS: dict = {
+    ("gpt_batch", "8x1", "gspmd"): _SCATTER_GATHER,
+    ("gpt_batch", "1x8", "gspmd"): _SCATTER_GATHER,
+    ("gpt_tiny_scan", "2x4", "gspmd"): "format=gspmd: XLA runs one 4096 B all-to-all fewer than the report lists",
+}
 
 
 # ---------------------------------------------------------------- plumbing
@@ -233,7 +246,7 @@ def test_zero_numerics(fixture, mesh, fmt, workroot):
         assert aliases.get(k) == info.aliases[k], f"argument {k} lost its donation"
 
 
-@pytest.mark.parametrize("fixture,mesh,fmt", [pytest.param(*c, id="-".join(c)) for c in ZERO])
+@pytest.mark.parametrize("fixture,mesh,fmt", _params(ZERO_GAPS, ZERO))
 def test_zero_collectives(fixture, mesh, fmt, workroot):
     """Reading XLA CPU's all-reduce + per-device slices as the reduce-scatter
     it implements, the collectives match the report exactly, and there are as

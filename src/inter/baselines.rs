@@ -27,7 +27,7 @@ pub fn inter_op_only(table: &CostTable, opts: &StageDpOptions) -> Option<StagePl
 pub fn equal_layer(table: &CostTable, opts: &StageDpOptions) -> Option<StagePlan> {
     let l = table.num_layers();
     (1..=l)
-        .filter(|len| l % len == 0)
+        .filter(|len| l.is_multiple_of(*len))
         .filter_map(|len| solve_stage_dp_filtered(table, opts, &|r, _| r.len() == len).ok().map(|r| r.plan))
         .min_by(|a, b| a.iteration_time.total_cmp(&b.iteration_time))
 }
@@ -38,7 +38,7 @@ pub fn equal_layer_equal_mesh(table: &CostTable, opts: &StageDpOptions) -> Vec<(
     let l = table.num_layers();
     let d = table.cluster().devices();
     (1..=l.min(d))
-        .filter(|s| l % s == 0 && d % s == 0)
+        .filter(|s| l.is_multiple_of(*s) && d.is_multiple_of(*s))
         .filter_map(|s| {
             let shape = standard_submesh(table, d / s)?;
             let idx = table.shape_index(shape)?;
@@ -55,7 +55,7 @@ pub fn standard_submesh(table: &CostTable, devices: usize) -> Option<SubmeshShap
     let m = table.cluster().devices_per_host;
     let shape = if devices <= m {
         SubmeshShape::new(1, devices)
-    } else if devices % m == 0 {
+    } else if devices.is_multiple_of(m) {
         SubmeshShape::new(devices / m, m)
     } else {
         return None;
@@ -86,9 +86,9 @@ pub fn megatron_grid(table: &CostTable, opts: &StageDpOptions) -> Vec<MegatronPo
     let l = table.num_layers();
     let d = table.cluster().devices();
     let mut out = Vec::new();
-    for pp in (1..=l.min(d)).filter(|p| l % p == 0 && d % p == 0) {
+    for pp in (1..=l.min(d)).filter(|p| l.is_multiple_of(*p) && d.is_multiple_of(*p)) {
         let per_stage = d / pp;
-        for dp in (1..=per_stage).filter(|x| per_stage % x == 0) {
+        for dp in (1..=per_stage).filter(|x| per_stage.is_multiple_of(*x)) {
             let tp = per_stage / dp;
             out.push(megatron_point(table, opts, dp, tp, pp));
         }

@@ -99,7 +99,7 @@ fn enumerate_options(
         let lats: Vec<f64> =
             (0..s).map(|j| table.options(ranges[j].clone(), shape_of[j])[lists[j][pick[j]]].latency).collect();
         let t = pipeline_time(lats.iter().sum(), lats.iter().copied().fold(0.0, f64::max), opts.microbatches);
-        if best.as_ref().map_or(true, |b| t < b.0) {
+        if best.as_ref().is_none_or(|b| t < b.0) {
             let stages = (0..s).map(|j| (ranges[j].clone(), table.shapes()[shape_of[j]], lists[j][pick[j]])).collect();
             *best = Some((t, stages));
         }

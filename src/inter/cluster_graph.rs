@@ -3,11 +3,9 @@
 //!
 //! C(i, k) = bytes of the distinct values produced by ops before i and consumed by some op in
 //! i..=k (graph inputs are not counted: they come from no operator). For a fixed k, moving the
-//! layer start from i + 1 to i changes C by
-//!   + bytes of values op i reads from ops before i whose next reader after i is beyond k
-//!     (otherwise they are already counted), and
-//!   - bytes of values op i produces whose first reader is <= k (they become internal).
-//! So a sweep over i for one k costs the degrees of the swept ops, not a set union per pair.
+//! layer start from i + 1 to i adds the bytes of values op i reads from ops before i whose next
+//! reader after i is beyond k (otherwise they are already counted), and subtracts the bytes of
+//! values op i produces whose first reader is <= k (they become internal). So a sweep over i for one k costs the degrees of the swept ops, not a set union per pair.
 //!
 //! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 

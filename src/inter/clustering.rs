@@ -117,7 +117,7 @@ impl Clustering {
     pub fn layer_of_ops(&self) -> Vec<usize> {
         let mut out = Vec::new();
         for (j, w) in self.boundaries.windows(2).enumerate() {
-            out.extend(std::iter::repeat(j).take(w[1] - w[0]));
+            out.extend(std::iter::repeat_n(j, w[1] - w[0]));
         }
         out
     }

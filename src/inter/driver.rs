@@ -131,7 +131,7 @@ impl DriverOptions {
         // Comparing B needs a fixed global batch: auto always splits the exported one.
         let split_batch = options.split_batch || matches!(microbatches, Microbatches::Auto { .. });
         let imbalance_tolerance = match options.imbalance_tolerance {
-            v if v == 0.0 => None,
+            0.0 => None,
             v if v >= 1.0 && v.is_finite() => Some(v),
             v => return Err(format!("imbalance-tolerance must be 0 (off) or a number >= 1, got '{v}'")),
         };

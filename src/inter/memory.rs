@@ -41,7 +41,7 @@ pub fn max_fitting_depth(
 ) -> usize {
     let (mut lo, mut hi) = (0usize, max_depth); // fits at lo (or lo == 0), answer in [lo, hi]
     while lo < hi {
-        let mid = lo + (hi - lo + 1) / 2;
+        let mid = lo + (hi - lo).div_ceil(2);
         if fits(opt, mid, microbatches, schedule, mem_device) {
             lo = mid;
         } else {

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 /// The candidates for B: the divisors of the global batch up to `max`.
 pub fn microbatch_candidates(global_batch: usize, max: usize) -> Vec<usize> {
-    (1..=global_batch.min(max)).filter(|b| global_batch % b == 0).collect()
+    (1..=global_batch.min(max)).filter(|b| global_batch.is_multiple_of(*b)).collect()
 }
 
 /// One B the search tried.
@@ -64,7 +64,7 @@ pub fn search_microbatches<T>(
                     stages: Some(p.stages),
                     note: None,
                 });
-                if best.as_ref().map_or(true, |(_, t, _)| p.iteration_time < *t) {
+                if best.as_ref().is_none_or(|(_, t, _)| p.iteration_time < *t) {
                     best = Some((b, p.iteration_time, p.value));
                 }
             }

@@ -210,7 +210,7 @@ pub fn build_program(
 ) -> Result<PipelineProgram, ProgramError> {
     let ops = graph.ops();
     for (index, op) in ops.iter().enumerate() {
-        if op.regions.iter().flat_map(|r| &r.blocks).any(|b| captures(b)) {
+        if op.regions.iter().flat_map(|r| &r.blocks).any(captures) {
             return Err(ProgramError::Capture { op: index });
         }
     }

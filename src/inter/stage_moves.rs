@@ -62,7 +62,7 @@ pub(crate) fn build_moves(
                 o.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
                 let mut front = Vec::new();
                 for x in o {
-                    if front.last().map_or(true, |l: &(f64, usize, usize)| x.1 > l.1) {
+                    if front.last().is_none_or(|l: &(f64, usize, usize)| x.1 > l.1) {
                         front.push(x);
                     }
                 }

@@ -110,7 +110,7 @@ fn divisor_chains(m: usize) -> Vec<Vec<usize>> {
         return vec![vec![1]];
     }
     let mut chains = Vec::new();
-    for p in (2..=m).filter(|&p| m % p == 0 && (2..p).all(|q| p % q != 0)) {
+    for p in (2..=m).filter(|&p| m.is_multiple_of(p) && (2..p).all(|q| p % q != 0)) {
         for chain in divisor_chains(m / p) {
             chains.push(chain.into_iter().chain([m]).collect::<Vec<_>>());
         }
@@ -124,7 +124,7 @@ fn divisor_chains(m: usize) -> Vec<Vec<usize>> {
 /// pass may try), in increasing a.
 pub fn logical_meshes(submesh: SubmeshShape) -> Vec<[usize; 2]> {
     let d = submesh.devices();
-    (1..=d).filter(|a| d % a == 0).map(|a| [a, d / a]).collect()
+    (1..=d).filter(|a| d.is_multiple_of(*a)).map(|a| [a, d / a]).collect()
 }
 
 #[cfg(test)]

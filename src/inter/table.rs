@@ -150,8 +150,8 @@ impl CostTable {
         let mut representatives = Vec::new();
         for (n, &(k, i, s)) in requests.iter().enumerate() {
             let key = oracle.key(&(k..i), t.shapes[s]);
-            if !first_of_key.contains_key(&key) {
-                first_of_key.insert(key, n);
+            if let std::collections::hash_map::Entry::Vacant(e) = first_of_key.entry(key) {
+                e.insert(n);
                 representatives.push(n);
             }
         }

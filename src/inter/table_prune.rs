@@ -228,7 +228,7 @@ pub(crate) fn build_pruned<C: StageCost + Sync>(
         .filter(|&g| {
             groups[g].1.iter().any(|&n| {
                 let (k, i, s) = requests[n];
-                shapes[s].devices() == 1 || layers % (i - k) == 0
+                shapes[s].devices() == 1 || layers.is_multiple_of(i - k)
             })
         })
         .collect();

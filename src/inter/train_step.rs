@@ -4,6 +4,7 @@
 //! - weight-update ops reach a donated output without feeding any heavy op (the optimizer's
 //!   elementwise math, and gradient reductions that only the update reads);
 //! - backward ops are the rest.
+//!
 //! Every backward op is co-located with the forward op it is the transpose of (the first forward
 //! consumer of the activation or parameter it reads), and every update op with the first forward use of
 //! the parameter whose new value it computes, so that clustering forward ops into layers places

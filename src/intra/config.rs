@@ -12,7 +12,7 @@ pub enum OutputFormat {
 /// Where the mesh's per-axis alpha/beta come from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LinkModel {
-    Cluster(Cluster),
+    Cluster(Box<Cluster>),
     Abstract { alpha: [f64; 2], beta: [f64; 2] },
 }
 
@@ -69,7 +69,7 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
 
 /// Every logical shape `n x m` with `n * m = devices`, `n` ascending.
 pub fn logical_shapes(devices: usize) -> Vec<[usize; 2]> {
-    (1..=devices).filter(|n| devices % n == 0).map(|n| [n, devices / n]).collect()
+    (1..=devices).filter(|n| devices.is_multiple_of(*n)).map(|n| [n, devices / n]).collect()
 }
 
 impl MeshConfig {
@@ -125,7 +125,7 @@ pub fn mesh_config(mesh: &str, cluster: &str, alpha: &str, beta: &str, logical: 
     let links = if cluster.trim().is_empty() {
         LinkModel::Abstract { alpha: parse_axis_pair("alpha", alpha)?, beta: parse_axis_pair("beta", beta)? }
     } else {
-        LinkModel::Cluster(Cluster::load(cluster).map_err(|e| e.to_string())?)
+        LinkModel::Cluster(Box::new(Cluster::load(cluster).map_err(|e| e.to_string())?))
     };
     let config = MeshConfig { shape, links, logical_auto };
     config.meshes()?;

@@ -133,8 +133,8 @@ impl Work {
     fn merge(&mut self, k: usize, x: usize, y: usize, f: &[usize]) {
         let kx = self.costs[x].len();
         let mut died = false;
-        for i in 0..kx {
-            let c = match f[i] {
+        for (i, &fi) in f.iter().enumerate().take(kx) {
+            let c = match fi {
                 NONE => f64::INFINITY,
                 j => self.costs[x][i] + self.costs[y][j] + self.entry(k, x, i, j),
             };
@@ -369,10 +369,10 @@ mod tests {
                     }
                 }
                 let mut m = Model { costs, edges, terms: Vec::new(), base: vec![0.0; 4], limit: X };
-                for v in 0..n {
+                for (v, &size) in sizes.iter().enumerate().take(n) {
                     let lo = (next() % 4) as usize;
                     let hi = lo + 1 + (next() % (4 - lo as u32)) as usize;
-                    m.terms.push(Term { node: v, lo, hi, usage: (0..sizes[v]).map(|_| (next() % 9) as f64).collect() });
+                    m.terms.push(Term { node: v, lo, hi, usage: (0..size).map(|_| (next() % 9) as f64).collect() });
                 }
                 m
             })

@@ -498,14 +498,13 @@ mod tests {
                 sizes.iter().map(|&n| (0..n).map(|_| pick(4) as f64 * 0.5).collect()).collect();
             // Every group but possibly the producer's uses the value once or twice.
             let mut uses: Vec<(usize, Vec<Vec<&str>>)> = Vec::new();
-            for g in 0..groups {
+            for (g, &size) in sizes.iter().enumerate() {
                 if g == 0 && pick(2) == 0 {
                     continue;
                 }
                 let operands = 1 + pick(2);
-                let per: Vec<Vec<&str>> = (0..sizes[g])
-                    .map(|_| (0..operands).map(|_| layouts[pick(layouts.len())].as_str()).collect())
-                    .collect();
+                let per: Vec<Vec<&str>> =
+                    (0..size).map(|_| (0..operands).map(|_| layouts[pick(layouts.len())].as_str()).collect()).collect();
                 uses.push((g, per));
             }
             let (p, trees) = problem(&ty, &m, &node_costs, &produced, &uses);

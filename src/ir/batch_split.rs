@@ -217,7 +217,7 @@ pub fn batch_dims(graph: &Graph) -> Result<BatchDims, BatchSplitError> {
     Ok(dims)
 }
 
-fn value_batched<'d>(dims: &'d BatchDims, value: ValueRef) -> &'d [bool] {
+fn value_batched(dims: &BatchDims, value: ValueRef) -> &[bool] {
     match value {
         ValueRef::Arg(a) => dims.args.get(a).map_or(&[], Vec::as_slice),
         ValueRef::Op { op, result } => dims.results.get(op).and_then(|r| r.get(result)).map_or(&[], Vec::as_slice),

@@ -45,13 +45,13 @@ pub fn constant_ops(graph: &Graph) -> Vec<bool> {
 
 fn pure_without_captures(op: &OpNode) -> bool {
     !NOT_CONSTANT.contains(&op.name.as_str())
-        && op.regions.iter().flat_map(|r| &r.blocks).all(|b| block_is_pure_without_captures(b))
+        && op.regions.iter().flat_map(|r| &r.blocks).all(block_is_pure_without_captures)
 }
 
 fn block_is_pure_without_captures(block: &Block) -> bool {
     let no_capture = |op: &OpNode| op.operands.iter().all(|v| !matches!(v, ValueRef::Outer));
     block.ops.iter().all(|op| no_capture(op) && pure_without_captures(op))
-        && block.terminator.as_ref().map_or(true, no_capture)
+        && block.terminator.as_ref().is_none_or(no_capture)
 }
 
 #[cfg(test)]

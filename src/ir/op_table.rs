@@ -580,7 +580,7 @@ pub(crate) mod test_util {
         let scalar = f32t(&[]);
         let add = OpNode {
             operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)],
-            ..op("stablehlo.add", &[scalar.clone()], &[])
+            ..op("stablehlo.add", std::slice::from_ref(&scalar), &[])
         };
         let args = vec![ValueType::Tensor(scalar.clone()), ValueType::Tensor(scalar)];
         Region { blocks: vec![Block { args, ops: vec![add], terminator: None }] }

@@ -21,7 +21,12 @@ pub fn run(module: MlirOperation, options: &AlpaCrossMeshReshardingOptions) -> P
     let report = options.report.trim();
     if !report.is_empty() {
         let text = serde_json::to_string_pretty(&planned).map_err(|e| fail(format!("report: {e}")))?;
-        let written = if report == "-" { Ok(eprintln!("{text}")) } else { std::fs::write(report, text + "\n") };
+        let written = if report == "-" {
+            eprintln!("{text}");
+            Ok(())
+        } else {
+            std::fs::write(report, text + "\n")
+        };
         written.map_err(|e| fail(format!("cannot write report {report}: {e}")))?;
     }
     Ok(())

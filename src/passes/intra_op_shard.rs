@@ -78,7 +78,7 @@ pub fn run(module: MlirOperation, options: &AlpaIntraOpShardOptions) -> PassResu
         resharding_steps,
     };
     write_shardings::write(module, entry, &read.handles, &shardings, mesh.shape, format)
-        .map_err(|e| fail(format!("{e}")))?;
+        .map_err(|e| fail(e.to_string()))?;
 
     if !report_path.is_empty() {
         let report = build_report(graph, &plan, mesh, memory_budget, candidates);

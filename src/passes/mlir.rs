@@ -387,6 +387,16 @@ pub fn f64_attr_text(value: f64) -> String {
     format!("{mantissa}{point}e{exponent} : f64")
 }
 
+/// `array<i64: 1, 2>` (or `array<i64>`), the text of a dense i64 array attribute.
+pub fn i64_array_text(values: impl IntoIterator<Item = i64>) -> String {
+    let items: Vec<String> = values.into_iter().map(|v| v.to_string()).collect();
+    if items.is_empty() {
+        "array<i64>".into()
+    } else {
+        format!("array<i64: {}>", items.join(", "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,15 +433,5 @@ mod tests {
             prop_assert!(back.is_some(), "{} does not parse", text);
             prop_assert!(back.unwrap().to_bits() == bits || (value.is_nan() && back.unwrap().is_nan()), "{}", text);
         }
-    }
-}
-
-/// `array<i64: 1, 2>` (or `array<i64>`), the text of a dense i64 array attribute.
-pub fn i64_array_text(values: impl IntoIterator<Item = i64>) -> String {
-    let items: Vec<String> = values.into_iter().map(|v| v.to_string()).collect();
-    if items.is_empty() {
-        "array<i64>".into()
-    } else {
-        format!("array<i64: {}>", items.join(", "))
     }
 }

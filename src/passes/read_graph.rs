@@ -172,10 +172,7 @@ fn read_block(block: MlirBlock, top_level: bool, errors: &mut Vec<Diagnostic>) -
 
 fn read_op(op: MlirOperation, values: &HashMap<*const c_void, ValueRef>, errors: &mut Vec<Diagnostic>) -> OpNode {
     let name = mlir::op_name(op);
-    let operands = mlir::operands(op)
-        .into_iter()
-        .map(|v| *values.get(&(v.ptr as *const c_void)).unwrap_or(&ValueRef::Outer))
-        .collect();
+    let operands = mlir::operands(op).into_iter().map(|v| *values.get(&v.ptr).unwrap_or(&ValueRef::Outer)).collect();
     let mut results = Vec::new();
     for (i, result) in mlir::results(op).into_iter().enumerate() {
         match mlir::value_type(unsafe { mlirValueGetType(result) }) {

@@ -160,7 +160,7 @@ fn merge_repeated_slices(entry: Function) -> Result<usize, Vec<Diagnostic>> {
 type ValueMap = HashMap<*const c_void, MlirValue>;
 
 fn key(v: MlirValue) -> *const c_void {
-    v.ptr as *const c_void
+    v.ptr
 }
 
 fn mapped(map: &ValueMap, v: MlirValue) -> MlirValue {

@@ -198,7 +198,7 @@ fn manual(stages: Vec<PlannedStage>, devices: Vec<Vec<usize>>) -> PipelinePlan {
 }
 
 fn small_table(layers: usize, cluster: ClusterShape) -> CostTable {
-    CostTable::from_fn(layers, cluster, submesh_shapes(cluster, SubmeshSpace::PowerOfTwo), |r, s| oracle(r, s)).unwrap()
+    CostTable::from_fn(layers, cluster, submesh_shapes(cluster, SubmeshSpace::PowerOfTwo), oracle).unwrap()
 }
 
 #[test]

@@ -24,7 +24,8 @@ fn flops(o: &OpNode, operands: &[&TensorType]) -> u64 {
 /// A body `^bb0(%a, %b): %c = name(%a, %b); return %c` on scalars of `element`.
 fn body(name: &str, element: &str) -> Region {
     let s = typed(&[], element);
-    let inner = OpNode { operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)], ..op(name, &[s.clone()], &[]) };
+    let inner =
+        OpNode { operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)], ..op(name, std::slice::from_ref(&s), &[]) };
     Region {
         blocks: vec![Block {
             args: vec![ValueType::Tensor(s.clone()), ValueType::Tensor(s)],
@@ -335,7 +336,7 @@ fn pad_slice_reverse_and_mask_ops() {
     assert_eq!(kinds(&r, &r.result_dims[0][2]), vec![PassThrough]);
     // Causal mask: iota, compare with compare_type, convert i1 -> f32, broadcasts.
     let i = typed(&[16, 16], "i32");
-    let r = checked(&op("stablehlo.iota", &[i.clone()], &[("iota_dimension", Attr::Int(1))]), &[]);
+    let r = checked(&op("stablehlo.iota", std::slice::from_ref(&i), &[("iota_dimension", Attr::Int(1))]), &[]);
     assert_eq!(r.factors.len(), 2);
     let cmp = op(
         "stablehlo.compare",
@@ -366,10 +367,10 @@ fn pad_slice_reverse_and_mask_ops() {
     // chlo.square and the optimizer's sqrt / power.
     let t = f32t(&[256, 256]);
     for name in ["chlo.square", "stablehlo.sqrt", "stablehlo.rsqrt"] {
-        checked(&op(name, &[t.clone()], &[]), &[&t]);
+        checked(&op(name, std::slice::from_ref(&t), &[]), &[&t]);
     }
     let s = f32t(&[]);
-    checked(&op("stablehlo.power", &[s.clone()], &[]), &[&s, &s]);
+    checked(&op("stablehlo.power", std::slice::from_ref(&s), &[]), &[&s, &s]);
 }
 
 #[test]

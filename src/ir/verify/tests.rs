@@ -154,7 +154,7 @@ fn while_and_case_regions_are_counted_and_typed() {
     assert!(check(&case(vec![branch()]), &[&pred])
         .unwrap_err()
         .contains("the branch index is tensor<i1>, expected tensor<i32>"));
-    let typed_case = OpNode { regions: vec![branch()], ..op("stablehlo.case", &[x.clone()], &[]) };
+    let typed_case = OpNode { regions: vec![branch()], ..op("stablehlo.case", std::slice::from_ref(&x), &[]) };
     assert!(check(&typed_case, &[&index]).unwrap_err().contains("the branch 0 region must yield (tensor<4xf32>)"));
 }
 
