@@ -122,7 +122,9 @@ fn wresnet_stages_are_unequal_and_beat_equal_layer() {
     assert!(counts.iter().any(|&c| c != counts[0]), "heterogeneous layers, unequal stages: {counts:?}");
     let speedup = equal.iteration_time / dp.iteration_time;
     eprintln!("DP over equal layer: {speedup:.3}x");
-    assert!(speedup >= 1.10, "DP {} vs equal layer {}", dp.iteration_time, equal.iteration_time);
+    // Measured 1.128x while the intra-op solver missed cheaper plans of equal layer's 2-layer
+    // stages on 1x4, 1.092x since it finds them (nodes tied by forbidden pairs solved as groups).
+    assert!(speedup >= 1.05, "DP {} vs equal layer {}", dp.iteration_time, equal.iteration_time);
     assert!(dp.iteration_time <= megatron.iteration_time * (1.0 + 1e-12));
 }
 
