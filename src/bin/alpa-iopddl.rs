@@ -32,16 +32,20 @@ enum Answer {
 /// Runs the solver on its own thread and, if it has not returned by `deadline`, answers with
 /// [`least_memory_choice`] (the solver thread is abandoned: the process exits right after).
 fn solve_by_deadline(problem: Arc<StrategyProblem>, opts: SolveOptions, deadline: Instant) -> Result<Answer, String> {
-    let (send, receive) = mpsc::channel();
     let solver_problem = Arc::clone(&problem);
-    std::thread::spawn(move || {
-        let _ = send.send(solve(&solver_problem, &opts).map_err(|e| e.to_string()));
-    });
-    match receive.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-        Ok(result) => result.map(Answer::Solved),
-        Err(mpsc::RecvTimeoutError::Timeout) => Ok(Answer::Fallback(least_memory_choice(&problem))),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err("the solver thread stopped without an answer".into()),
+    match by_deadline(move || solve(&solver_problem, &opts).map_err(|e| e.to_string()), deadline) {
+        Some(result) => result.map(Answer::Solved),
+        None => Ok(Answer::Fallback(least_memory_choice(&problem))),
     }
+}
+
+/// `work`'s result if it returns by `deadline`, else `None` (the work's thread is abandoned).
+fn by_deadline<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static, deadline: Instant) -> Option<T> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(work());
+    });
+    receive.recv_timeout(deadline.saturating_duration_since(Instant::now())).ok()
 }
 
 /// One pass over the strategies: per node the least memory among those not forbidden, ties to
@@ -148,5 +152,15 @@ mod tests {
             usage_limit: None,
         };
         assert_eq!(least_memory_choice(&problem), vec![2, 0]);
+    }
+
+    #[test]
+    fn work_that_has_not_returned_by_the_deadline_is_not_waited_for() {
+        // Work that never returns (a solver stuck on a node with a million strategies).
+        let (_keep_open, never) = mpsc::channel::<()>();
+        let stuck = move || never.recv().map(|_| 1).unwrap_or(0);
+        assert_eq!(by_deadline(stuck, Instant::now() + Duration::from_millis(50)), None);
+        // Work that returns well before the deadline is answered.
+        assert_eq!(by_deadline(|| 7, Instant::now() + Duration::from_secs(600)), Some(7));
     }
 }
