@@ -10,10 +10,10 @@
 mod common;
 use common::fixture_graph as graph;
 
-use alpa_mlir::inter::train_step::analyze;
 use alpa_mlir::ir::batch_split::{batch_dims, split_batch, split_with, BatchSplitError};
 use alpa_mlir::ir::cost::op_cost;
 use alpa_mlir::ir::graph::Graph;
+use alpa_mlir::ir::train_step::analyze;
 
 fn total_flops(g: &Graph, phase_ok: impl Fn(usize) -> bool) -> f64 {
     (0..g.ops().len())
@@ -37,7 +37,7 @@ fn the_fixtures_split_into_microbatches() {
         assert_eq!(dims.global_batch, batch, "{name}");
         assert!(!dims.inputs.is_empty());
         let step = analyze(&g).unwrap();
-        let forward = |i: usize| step.phase[i] == alpa_mlir::inter::train_step::Phase::Forward;
+        let forward = |i: usize| step.phase[i] == alpa_mlir::ir::train_step::Phase::Forward;
         let full = total_flops(&g, forward);
         for &b in &parts {
             let s = split_with(&g, &dims, b).unwrap_or_else(|e| panic!("{name} into {b}: {e}"));

@@ -5,13 +5,13 @@ mod common;
 use common::fixture_graph as graph;
 
 use alpa_mlir::cluster::Cluster;
-use alpa_mlir::inter::train_step::analyze;
 use alpa_mlir::inter::{
     assign_layers, plan_pipeline_parallel, CachedCost, ClusterOptions, ClusterShape, GraphStageOracle, LayerCount,
     OracleOptions, PipelinePlan, StageCost, StageDpOptions, SubmeshShape, TableOptions,
 };
 use alpa_mlir::intra::SolveOptions;
 use alpa_mlir::ir::graph::Graph;
+use alpa_mlir::ir::train_step::analyze;
 
 /// The oracle of a train step cut into `layers` layers, with short solver limits.
 fn oracle<'g>(graph: &'g Graph, layers: usize, cluster: &str) -> GraphStageOracle<'g> {

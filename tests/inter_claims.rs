@@ -34,13 +34,13 @@ mod common;
 use common::fixture_graph as graph;
 
 use alpa_mlir::cluster::Cluster;
-use alpa_mlir::inter::train_step::analyze;
 use alpa_mlir::inter::{
     assign_layers, best_megatron, equal_layer, intra_op_only, megatron_grid, plan_pipeline_parallel, CachedCost,
     ClusterOptions, ClusterShape, CostTable, GraphStageOracle, LayerCount, OracleOptions, PipelinePlan, StageDpOptions,
     StagePlan, TableOptions,
 };
 use alpa_mlir::intra::SolveOptions;
+use alpa_mlir::ir::train_step::analyze;
 
 /// The DP's plan and the cost table of `name` cut into `layers` layers on `cluster`.
 struct Outcome {

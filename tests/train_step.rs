@@ -3,12 +3,12 @@
 mod common;
 use common::fixture_graph as graph;
 
-use alpa_mlir::inter::train_step::{analyze, live_ops as live, Phase};
-use alpa_mlir::intra::merge::is_heavy;
+use alpa_mlir::ir::op_table::is_heavy;
+use alpa_mlir::ir::train_step::{analyze, live_ops as live, Phase};
 
 fn heavy_by_phase(
     name: &str,
-) -> (usize, usize, usize, alpa_mlir::inter::train_step::TrainStep, alpa_mlir::ir::graph::Graph) {
+) -> (usize, usize, usize, alpa_mlir::ir::train_step::TrainStep, alpa_mlir::ir::graph::Graph) {
     let g = graph(name);
     let step = analyze(&g).unwrap();
     let count = |p: Phase| g.ops().iter().zip(&step.phase).filter(|(op, ph)| **ph == p && is_heavy(op)).count();

@@ -11,7 +11,6 @@
 use super::graph_oracle::{GraphStageOracle, OracleOptions, QueryFailure, StageInput};
 use super::layer_policy::check_delta;
 use super::program::GradientCombine;
-use super::train_step::TrainStep;
 use super::{
     equal_operator_layers, microbatch_candidates, plan_pipeline_parallel, search_microbatches, CachedCost,
     ClusterShape, CostTable, ImbalancePrune, InterError, InterReport, LayerAssignment, LayerWork, MicrobatchSearch,
@@ -24,6 +23,7 @@ use crate::intra::SolveOptions;
 use crate::ir::batch_split::{batch_dims, split_with, BatchDims};
 use crate::ir::graph::Graph;
 use crate::ir::summary::human_bytes;
+use crate::ir::train_step::TrainStep;
 use crate::pass_options::AlpaInterOpStageOptions;
 use crate::sharding::ShardingSpec;
 use std::borrow::Cow;

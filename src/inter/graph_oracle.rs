@@ -41,13 +41,13 @@ use super::stage_cost::{StageCost, StageCostResult, StageFloor};
 use super::stage_floor::FloorData;
 pub use super::stage_graph::{StageGraph, StageInput};
 use super::submesh::{logical_meshes, SubmeshShape};
-use super::train_step::{Phase, TrainStep};
 use crate::cluster::mesh::{DeviceMesh, PhysicalSubmesh};
 use crate::cluster::spec::Cluster;
 use crate::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, PlanError};
 use crate::intra::solution::SolveOptions;
 use crate::ir::cost::op_cost_in_block;
 use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::train_step::{Phase, TrainStep};
 use crate::ir::types::ValueType;
 use crate::sharding::strategy::StrategyOptions;
 use std::collections::BTreeSet;
@@ -513,9 +513,9 @@ mod tests {
     use crate::inter::clustering::{ClusterOptions, LayerCount};
     use crate::inter::layer_assignment::assign_layers;
     use crate::inter::tests::graphs::tanh_mlp_step;
-    use crate::inter::train_step::analyze;
     use crate::inter::{plan_pipeline_parallel, CachedCost, ClusterShape, StageDpOptions, TableOptions};
     use crate::ir::cost::op_cost;
+    use crate::ir::train_step::analyze;
 
     fn cluster() -> Cluster {
         Cluster::load("p3.16xlarge-x1").unwrap()

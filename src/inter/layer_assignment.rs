@@ -11,9 +11,9 @@ use super::clustering::{
     cluster_operators, describe_clustering, equal_operator_boundaries, ClusterOptions, Clustering,
 };
 use super::error::InterError;
-use super::train_step::{Phase, TrainStep};
 use crate::ir::cost::op_cost_in_block;
 use crate::ir::graph::{Graph, ValueRef as GraphValue};
+use crate::ir::train_step::{Phase, TrainStep};
 use thiserror::Error;
 
 /// Why the layers of a graph could not be assigned.
@@ -217,7 +217,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::inter::clustering::LayerCount;
     use crate::inter::tests::graphs::tanh_mlp_step;
-    use crate::inter::train_step::analyze;
+    use crate::ir::train_step::analyze;
 
     fn fixed(layers: usize) -> ClusterOptions {
         ClusterOptions { layers: LayerCount::Fixed(layers), delta: 1.0, progress: false }

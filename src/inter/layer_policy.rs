@@ -6,10 +6,10 @@
 use super::layer_assignment::{
     assign_layers, clustered_ops, user_layers, LayerAssignment, LayerAssignmentError, USER_LAYER_MARKER,
 };
-use super::train_step::TrainStep;
 use super::{AutoFallback, AutoLayers, ClusterOptions, Clustering, LayerCount};
-use crate::intra::merge::is_heavy;
 use crate::ir::graph::Graph;
+use crate::ir::op_table::is_heavy;
+use crate::ir::train_step::TrainStep;
 
 /// The Eq. 6 layers of `graph` for option `layers` (a count, `auto`: from the heavy ops and
 /// `devices`, or `user`); `delta_given`: the user chose `delta`, which `auto` may then not raise.

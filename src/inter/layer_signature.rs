@@ -3,8 +3,8 @@
 //! cache can reuse the plans of structurally identical layers (e.g. transformer blocks).
 
 use super::error::InterError;
-use super::train_step::{Phase, TrainStep};
 use crate::ir::graph::{Attr, Graph, Param, Region, ValueRef};
+use crate::ir::train_step::{Phase, TrainStep};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 

@@ -59,7 +59,6 @@ mod table;
 mod table_prune;
 #[cfg(test)]
 pub(crate) mod tests;
-pub mod train_step;
 
 pub use baselines::{
     best_megatron, equal_layer, equal_layer_equal_mesh, inter_op_only, intra_op_only, megatron_grid, standard_submesh,

@@ -21,9 +21,9 @@
 //!   program.
 
 use super::memory::Schedule;
-use super::train_step::{Phase, TrainStep};
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::train_step::{Phase, TrainStep};
 use crate::ir::types::ValueType;
 use std::collections::{BTreeSet, HashMap};
 

@@ -13,8 +13,8 @@
 //! The sets are unions of per-layer sets, so a range costs one pass over its layers' lists.
 
 use super::stage_cost::StageFloor;
-use super::train_step::Phase;
 use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::train_step::Phase;
 use crate::ir::types::ValueType;
 use std::ops::Range;
 

@@ -18,11 +18,6 @@ pub enum Role {
     Follower { operand: usize },
 }
 
-/// Heavy ops: their work is never replicated across a mesh axis (unless an option allows it).
-pub fn is_heavy(op: &OpNode) -> bool {
-    matches!(canonical_name(&op.name).as_str(), "dot_general" | "dot" | "convolution")
-}
-
 /// Ops cheap enough that where they run does not matter, only what sharding they pass on.
 pub fn is_trivial(op: &OpNode) -> bool {
     let name = canonical_name(&op.name);
@@ -187,6 +182,6 @@ mod tests {
         };
         assert_eq!(roles(&block, |_, _| false), vec![Role::Leader, Role::Leader]);
         assert!(!is_trivial(&block.ops[1]));
-        assert!(is_heavy(&op("stablehlo.convolution", vec![])));
+        assert!(crate::ir::op_table::is_heavy(&op("stablehlo.convolution", vec![])));
     }
 }

@@ -260,8 +260,14 @@ impl<'a> Builder<'a> {
                 }
                 None => {
                     self.roles.push(Role::Leader);
-                    let mut strategies =
-                        op_strategies(rule, &operands, &results, merge::is_heavy(op), mesh, strategy_options);
+                    let mut strategies = op_strategies(
+                        rule,
+                        &operands,
+                        &results,
+                        crate::ir::op_table::is_heavy(op),
+                        mesh,
+                        strategy_options,
+                    );
                     if strategies.is_empty() {
                         // Nothing divides evenly: compute it replicated rather than fail.
                         let relaxed = StrategyOptions { allow_replicated: true, ..strategy_options.clone() };

@@ -33,9 +33,9 @@
 use super::memory::peak_memory;
 use super::plan::{chosen_reshardings, communication_cost, strategy_cost, IntraPlan};
 use crate::cluster::mesh::DeviceMesh;
-use crate::inter::train_step::{analyze, Phase};
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::op_table::op_rule;
+use crate::ir::train_step::{analyze, Phase};
 use crate::ir::types::{TensorType, ValueType};
 use crate::sharding::reshard::{refines, resharding};
 use crate::sharding::spec::ShardingSpec;

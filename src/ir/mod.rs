@@ -7,5 +7,6 @@ pub mod loops;
 pub mod op_table;
 pub mod state_aliases;
 pub mod summary;
+pub mod train_step;
 pub mod types;
 pub mod verify;

@@ -208,6 +208,11 @@ pub fn op_rule(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<OpRule, 
 }
 
 /// `stablehlo.add` and `mhlo.add` become `add`; other dialects keep their prefix (`chlo.erf`).
+/// Heavy ops: their work is never replicated across a mesh axis (unless an option allows it).
+pub fn is_heavy(op: &OpNode) -> bool {
+    matches!(canonical_name(&op.name).as_str(), "dot_general" | "dot" | "convolution")
+}
+
 pub fn canonical_name(name: &str) -> String {
     for prefix in ["stablehlo.", "mhlo."] {
         if let Some(rest) = name.strip_prefix(prefix) {

@@ -15,8 +15,8 @@
 //!
 //! Pairs are chosen greedily in that order of preference, one result per argument.
 
-use crate::intra::merge::is_heavy;
 use crate::ir::graph::{Attr, Graph, ValueRef};
+use crate::ir::op_table::is_heavy;
 use crate::ir::types::ValueType;
 use std::collections::VecDeque;
 use std::fmt;

@@ -8,9 +8,9 @@ use super::options::AlpaClusterLayersOptions;
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::inter::layer_policy::{auto_choice, check_delta, choose_layers};
-use crate::inter::train_step::{analyze, Phase};
 use crate::inter::LayerAssignmentError;
 use crate::ir::summary::human_bytes;
+use crate::ir::train_step::{analyze, Phase};
 use mlir_sys::MlirOperation;
 
 const PASS: &str = "alpa-cluster-layers";

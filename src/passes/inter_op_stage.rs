@@ -18,8 +18,8 @@ use crate::cluster::Cluster;
 use crate::inter::driver::{plan_inter_op, stage_shardings, summary, DriverOptions, InterOpPlan};
 use crate::inter::layer_policy::{auto_choice, choose_layers};
 use crate::inter::program::{build_program, ProgramError};
-use crate::inter::train_step::{analyze, Phase};
 use crate::inter::{render_html, PipelinePlan};
+use crate::ir::train_step::{analyze, Phase};
 use mlir_sys::MlirOperation;
 
 pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResult {

@@ -8,7 +8,7 @@ use super::options::{AlpaTestPrintOpRulesOptions, PassOptionSet};
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::cluster::{parse_mesh_shape, DeviceMesh};
-use crate::intra::merge::is_heavy;
+use crate::ir::op_table::is_heavy;
 use crate::sharding::strategy::describe_op;
 use mlir_sys::MlirOperation;
 

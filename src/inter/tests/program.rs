@@ -3,8 +3,8 @@
 use super::graphs::tanh_mlp_step;
 use crate::inter::memory::Schedule;
 use crate::inter::program::{build_program, Accumulate, FunctionKind, GradientCombine, ProgramError};
-use crate::inter::train_step::analyze;
 use crate::ir::graph::{Attr, ValueRef};
+use crate::ir::train_step::analyze;
 
 /// Stage of every op: ops anchored at the forward matmul of layer k go to stage k * stages / depth.
 fn stages_by_anchor(g: &crate::ir::graph::Graph, stages: usize, depth: usize) -> Vec<usize> {

@@ -10,9 +10,9 @@
 //! the parameter whose new value it computes, so that clustering forward ops into layers places
 //! the whole step.
 
-use crate::intra::merge::is_heavy;
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::op_table::is_heavy;
 use crate::ir::types::ValueType;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
