@@ -6,10 +6,10 @@
 //! one `libMLIR-C.a` here.
 //!
 //! The pass declarations (cpp/include/alpa/Passes.td, TestPasses.td) are the only place the
-//! passes' options are declared: build/pass_options.rs generates from them the Rust option
+//! passes' options are declared: build_support/pass_options.rs generates from them the Rust option
 //! structs (included by src/pass_options.rs) and the C++ pass classes that forward them.
 
-#[path = "build/pass_options.rs"]
+#[path = "build_support/pass_options.rs"]
 mod pass_options;
 
 use std::env;

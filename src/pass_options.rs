@@ -1,5 +1,5 @@
 //! Pass options: typed structs generated at build time from the pass declarations
-//! (cpp/include/alpa/Passes.td, TestPasses.td; build/pass_options.rs), which are their only
+//! (cpp/include/alpa/Passes.td, TestPasses.td; build_support/pass_options.rs), which are their only
 //! declaration (names, types, defaults, help), and README's option table rendered from them.
 //! Plain data, no MLIR: the passes parse them (src/passes/mod.rs) and the algorithms' drivers
 //! (inter/driver.rs) take them.

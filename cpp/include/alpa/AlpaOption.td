@@ -9,7 +9,7 @@ include "mlir/Pass/PassBase.td"
 // every option with it: lit-tests/driver/help-defaults.mlir fails on an option without.
 class AlpaOption<string varName, string arg, string valueType, string default, string desc>
     : Option<varName, arg, valueType, default, desc # " (default: " # default # ")"> {
-  // The description alone, for README's option table (build/pass_options.rs).
+  // The description alone, for README's option table (build_support/pass_options.rs).
   string help = desc;
 }
 
