@@ -225,7 +225,7 @@ mod tests {
 
     use super::*;
     use crate::intra::problem::{Alias, Edge, Node, StrategyProblem};
-    use crate::intra::{solve, solve_brute_force, IntraError, SolveOptions};
+    use crate::intra::{solve_brute_force, IntraError, SolveOptions};
 
     /// Random problems whose forbidden pairs are correspondences (aliases that pair strategies
     /// one to one, some unpaired), often several on one node, with the limit at the least
@@ -300,15 +300,7 @@ mod tests {
             let allowed = p.evaluate(&least).unwrap().forbidden_uses == 0;
             prop_assert!(allowed || matches!(want, Err(IntraError::NoAllowedAssignment)), "least-memory plan {least:?} is forbidden, brute force {want:?}");
             for opts in [SolveOptions::default(), SolveOptions { ilp_max_entries: 0, max_search_steps: Some(1), ..SolveOptions::default() }] {
-                match (solve(&p, &opts), &want) {
-                    (Ok(s), Ok(w)) => {
-                        prop_assert!(p.evaluate(&s.choice).unwrap().feasible());
-                        prop_assert!(s.objective >= w.objective - 1e-6);
-                        prop_assert!(s.stats.first_feasible_seconds.is_some());
-                    }
-                    (Err(e), Err(_)) => prop_assert!(!matches!(e, IntraError::NoSolutionInTime { .. }), "{e}"),
-                    (g, w) => prop_assert!(false, "solve {g:?}, brute force {w:?}"),
-                }
+                crate::intra::tests::agrees_with_brute_force(&p, &opts, &want)?;
             }
         }
     }

@@ -147,6 +147,25 @@ fn brute_model(m: &Model) -> Option<(f64, Vec<usize>)> {
     best
 }
 
+/// `solve` returns a feasible plan no better than brute force's exactly when brute force finds
+/// one, and otherwise says the problem has none (never that it ran out of time).
+pub(super) fn agrees_with_brute_force(
+    p: &StrategyProblem,
+    opts: &SolveOptions,
+    want: &Result<super::solution::Solution, IntraError>,
+) -> Result<(), TestCaseError> {
+    match (solve(p, opts), want) {
+        (Ok(s), Ok(w)) => {
+            prop_assert!(p.evaluate(&s.choice).unwrap().feasible());
+            prop_assert!(s.objective >= w.objective - 1e-6);
+            prop_assert!(s.stats.first_feasible_seconds.is_some());
+        }
+        (Err(e), Err(_)) => prop_assert!(!matches!(e, IntraError::NoSolutionInTime { .. }), "{e}"),
+        (g, w) => prop_assert!(false, "solve {g:?}, brute force {w:?}"),
+    }
+    Ok(())
+}
+
 proptest! {
     // PROPTEST_CASES overrides the number of cases.
     #![proptest_config(ProptestConfig { cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300), ..ProptestConfig::default() })]
@@ -197,16 +216,7 @@ proptest! {
         // search, one round), a plan comes back exactly when brute force finds one.
         let p = build(&r);
         let opts = SolveOptions { ilp_max_entries: 0, max_search_steps: Some(1), ..SolveOptions::default() };
-        let got = solve(&p, &opts);
-        match (&got, solve_brute_force(&p)) {
-            (Ok(s), Ok(w)) => {
-                prop_assert!(p.evaluate(&s.choice).unwrap().feasible());
-                prop_assert!(s.objective >= w.objective - 1e-6);
-                prop_assert!(s.stats.first_feasible_seconds.is_some());
-            }
-            (Err(e), Err(_)) => prop_assert!(!matches!(e, IntraError::NoSolutionInTime { .. }), "{e}"),
-            (g, w) => prop_assert!(false, "solve {g:?}, brute force {w:?}"),
-        }
+        agrees_with_brute_force(&p, &opts, &solve_brute_force(&p))?;
     }
 
     #[test]
