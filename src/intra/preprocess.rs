@@ -674,3 +674,34 @@ fn argmin(v: &[f64]) -> usize {
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const X: f64 = f64::INFINITY;
+
+    #[test]
+    fn a_hub_keeps_its_strategies_while_it_absorbs_leaves_with_memory() {
+        // Hub 0 tied one to one to four leaves, each leaf using 2 or 3 at the one checkpoint:
+        // every leaf becomes part of the hub without new hub strategies, and its memory goes
+        // with it, so the limit still rules out the cheaper hub strategy (peak 12 > 10).
+        let tie = vec![0.0, X, X, 0.0];
+        let m = Model {
+            costs: vec![vec![5.0, 0.0], vec![1.0, 1.0], vec![1.0, 1.0], vec![1.0, 1.0], vec![1.0, 1.0]],
+            edges: (1..5).map(|v| ModelEdge { u: 0, v, costs: tie.clone() }).collect(),
+            terms: (1..5).map(|v| Term { node: v, lo: 0, hi: 1, usage: vec![2.0, 3.0] }).collect(),
+            base: vec![0.0],
+            limit: 10.0,
+        };
+        let r = preprocess(&m, &PreprocessOptions::default()).unwrap();
+        assert_eq!(r.model.num_nodes(), 1);
+        assert!(r.model.edges.is_empty());
+        assert_eq!(r.model.costs[0], vec![9.0, 4.0]);
+        assert_eq!(r.model.terms.len(), 4);
+        assert_eq!(r.model.peak(&[0]), 8.0);
+        assert_eq!(r.model.peak(&[1]), 12.0);
+        assert_eq!(r.expand(&[0]).unwrap(), vec![0; 5]);
+        assert_eq!(r.expand(&[1]).unwrap(), vec![1; 5]);
+    }
+}
