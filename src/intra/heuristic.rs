@@ -5,13 +5,18 @@
 //!    priced problem is improved by single-node moves and tree moves (exact DP on induced
 //!    trees). After every round the assignment is copied, repaired greedily to fit memory,
 //!    polished under the hard limit, and kept when it is the best feasible one so far; the
-//!    prices then take a subgradient step.
+//!    prices then move toward the lowest level at which the priced optimum fits
+//!    (`lagrange::PriceLevel`).
 //! 3. Polishing phase: from the best feasible assignment, tree moves under the hard limit and
 //!    large neighbourhood search with the MILP, until the deadline.
+//!
+//! Many tree moves and neighbourhoods start at cost hotspots (`hotspots`): on the contest
+//! instances a few dozen edges carry most of the cost of a good plan.
 
 use std::time::{Duration, Instant};
 
-use super::lagrange::{initial_step, Prices};
+use super::hotspots::Hotspots;
+use super::lagrange::{initial_step, PriceLevel, Prices};
 use super::lns::{grow, improve, improve_priced, live_at, repair_peak, Budget, Rng, Step};
 use super::model::Model;
 use super::search::Search;
@@ -24,6 +29,14 @@ const PRICE_SCALE: f64 = 1000.0;
 
 /// Rounds without a better feasible plan after which the Lagrangian phase ends.
 const STALE_ROUNDS: usize = 8;
+
+/// Factor on every price after a round whose priced optimum fits, until an overflowing level
+/// brackets the threshold. The first prices are far above it (see `PRICE_SCALE`), and rounds
+/// are few (seconds each on large models), so the descent has to be quick.
+const PRICE_SHRINK: f64 = 0.25;
+
+/// Tree moves from each cost hotspot in the polishing phase (cheap next to the MILP step).
+const HOT_TREES: usize = 4;
 
 /// Settings of the search.
 #[derive(Debug, Clone)]
@@ -117,6 +130,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut prices = Prices::zero(m);
     let mut step = initial_step(s.total().1, &s.loads.values(), PRICE_SCALE);
     let max_step = step * 1e6;
+    let mut level = PriceLevel::new(PRICE_SHRINK);
     let mut rounds = 0;
     let mut stale = 0;
     // A given start does not end the phase early: the rounds must have found a plan themselves.
@@ -127,6 +141,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut state = vec![0u8; n];
     let mut local = vec![usize::MAX; n];
     let trees_per_round = (n / 50).clamp(20, 400);
+    let mut round_hot = Hotspots::new(&s);
     loop {
         let over = match phase_end {
             Some(e) => Instant::now() >= e,
@@ -139,17 +154,23 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         rounds += 1;
         let pen = prices.penalties(m);
         s.descend(false, Some(&pen), &mut stop);
-        for _ in 0..trees_per_round {
-            let seed = rng.below(n);
+        for t in 0..trees_per_round {
+            // Half of the trees grow from where the cost sits.
+            let hot = if t % 2 == 0 { round_hot.pick(&s, &mut rng) } else { None };
+            let seed = hot.unwrap_or_else(|| rng.below(n));
             tree_move(&mut s, seed, tree_size, Some(&pen), &mut rng, &mut scratch);
         }
         s.descend(false, Some(&pen), &mut stop);
-        // MILP neighbourhoods of the priced problem around the fullest checkpoint.
+        // MILP neighbourhoods of the priced problem: around the fullest checkpoint while the
+        // priced optimum overflows, otherwise at cost hotspots.
         for _ in 0..priced_steps {
             if stop() {
                 break;
             }
-            let seeds: Vec<usize> = if s.memory_ok() || s.loads.is_empty() {
+            let hot = if s.memory_ok() || s.loads.is_empty() { round_hot.pick(&s, &mut rng) } else { None };
+            let seeds: Vec<usize> = if let Some(h) = hot {
+                vec![h]
+            } else if s.memory_ok() || s.loads.is_empty() {
                 vec![rng.below(n)]
             } else {
                 let mut live = live_at(&s, s.loads.argmax(), &mut rng);
@@ -158,6 +179,9 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             };
             let nodes = grow(&s, &seeds, priced_budget, &mut rng, &mut state);
             let st = improve_priced(&mut s, &nodes, &mut local, &pen, 2.0, o.threads);
+            if let Some(h) = hot {
+                round_hot.record(h, st.gain > 0.0);
+            }
 
             adapt(&mut priced_budget, &st);
         }
@@ -179,17 +203,10 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         }
         stale = if improved { 0 } else { stale + 1 };
         rounds_found |= improved;
-        // Prices: a subgradient step, larger while the priced optimum overflows; once it fits,
-        // all prices halve so that memory gets cheaper quickly.
         let loads = s.loads.values();
         let (_, cost) = s.total();
-        if s.memory_ok() {
-            prices.scale(0.5);
-            step *= 0.5;
-        } else {
-            step = (step * 1.5).min(max_step);
-            prices.step(&loads, m.limit, step);
-        }
+        // Prices: toward the lowest level at which the priced optimum still fits.
+        level.update(&mut prices, &mut step, max_step, s.memory_ok(), &loads, m.limit);
         clock.log(false, || {
             format!(
                 "round {rounds}: priced cost {cost:.0}, peak {:.0}, repaired {fits}, best {}",
@@ -209,6 +226,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut steps = 0;
     if let Some((_, b)) = &best {
         cand.assign(b);
+        let mut hotspots = Hotspots::new(&cand);
         let mut budget = Budget { nodes: 40, entries: 20_000 };
         loop {
             let over = match o.deadline {
@@ -219,9 +237,23 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
                 break;
             }
             polish_trees(&mut cand, trees_per_round / 4 + 1, tree_size, &mut rng, &mut scratch);
-            // Half of the neighbourhoods start at nodes live at the fullest checkpoint, where
-            // memory has to be traded between nodes.
-            let seeds: Vec<usize> = if steps % 2 == 1 && !cand.loads.is_empty() {
+            // Most neighbourhoods start where the cost sits (a few edges carry most of it);
+            // the rest at nodes live at the fullest checkpoint, where memory has to be traded
+            // between nodes, or anywhere.
+            let hot = if rng.chance(0.5) { hotspots.pick(&cand, &mut rng) } else { None };
+            if let Some(h) = hot {
+                for _ in 0..HOT_TREES {
+                    let moved = tree_move(&mut cand, h, tree_size, None, &mut rng, &mut scratch);
+                    if !moved.undo.is_empty() && !cand.memory_ok() {
+                        for &(v, old) in moved.undo.iter().rev() {
+                            cand.set(v, old);
+                        }
+                    }
+                }
+            }
+            let seeds: Vec<usize> = if let Some(h) = hot {
+                vec![h]
+            } else if steps % 2 == 1 && !cand.loads.is_empty() {
                 let mut live = live_at(&cand, cand.loads.argmax(), &mut rng);
                 live.truncate(4);
                 live
@@ -232,6 +264,9 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             let nodes = grow(&cand, &seeds, budget, &mut rng, &mut state);
             let left = o.deadline.map_or(5.0, |d| d.saturating_duration_since(Instant::now()).as_secs_f64());
             let step = improve(&mut cand, &nodes, &mut local, left.min(5.0), o.threads);
+            if let Some(h) = hot {
+                hotspots.record(h, step.gain > 0.0);
+            }
             steps += 1;
             adapt(&mut budget, &step);
             consider(&cand, &mut best);

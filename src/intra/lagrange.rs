@@ -62,3 +62,115 @@ pub fn initial_step(cost: f64, loads: &[f64], scale: f64) -> f64 {
         0.0
     }
 }
+
+/// Steers the prices toward the lowest level at which the priced optimum still fits. Until
+/// the first fit, overflowing rounds take growing subgradient steps; fitting rounds scale every
+/// price down by `shrink`. Once a fitting and an overflowing level are known, the level
+/// bisects between them (in log scale), so the rounds spend their time near the threshold,
+/// where the repaired copies are cheapest, rather than halving down from far above it.
+#[derive(Debug, Clone)]
+pub struct PriceLevel {
+    shrink: f64,
+    /// Log of the current level relative to the first prices.
+    at: f64,
+    /// Highest level seen overflow, lowest level seen fit (logs), since the last reopening.
+    overflow: Option<f64>,
+    fit: Option<f64>,
+}
+
+/// A bracket narrower than this (log scale, about 5%) reopens below its fitting end.
+const NARROWEST: f64 = 0.05;
+
+impl PriceLevel {
+    pub fn new(shrink: f64) -> PriceLevel {
+        PriceLevel { shrink, at: 0.0, overflow: None, fit: None }
+    }
+
+    /// Moves `prices` after a round whose priced optimum had `loads` (and `fits` the limit).
+    /// `step` is the subgradient step size, grown while no level has fit yet, up to `max_step`.
+    pub fn update(
+        &mut self,
+        prices: &mut Prices,
+        step: &mut f64,
+        max_step: f64,
+        fits: bool,
+        loads: &[f64],
+        limit: f64,
+    ) {
+        // The search moves between rounds, so the newest outcome overrules an older one that
+        // contradicts it.
+        if fits {
+            self.overflow = self.overflow.filter(|&o| o < self.at);
+            self.fit = Some(self.fit.map_or(self.at, |f| f.min(self.at)));
+        } else {
+            self.fit = self.fit.filter(|&f| f > self.at);
+            self.overflow = Some(self.overflow.map_or(self.at, |o| o.max(self.at)));
+        }
+        let next = match (self.overflow, self.fit) {
+            (Some(lo), Some(hi)) if lo < hi => {
+                if hi - lo < NARROWEST {
+                    self.overflow = None;
+                    hi + self.shrink.ln()
+                } else {
+                    0.5 * (lo + hi)
+                }
+            }
+            // Only fits seen.
+            _ if fits => self.at + self.shrink.ln(),
+            _ => {
+                // Still overflowing with no fit below: raise the prices where the load is over.
+                *step = (*step * 1.5).min(max_step);
+                prices.step(loads, limit, *step);
+                return;
+            }
+        };
+        let factor = (next - self.at).exp();
+        prices.scale(factor);
+        *step *= factor;
+        self.at = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The priced optimum fits exactly when the level is at least `threshold` (log scale).
+    fn fits_at(level: &PriceLevel, threshold: f64) -> bool {
+        level.at >= threshold
+    }
+
+    #[test]
+    fn the_level_falls_quickly_then_brackets_the_threshold() {
+        let mut prices = Prices { lambda: vec![1.0, 2.0] };
+        let mut level = PriceLevel::new(0.25);
+        let mut step = 1.0;
+        let threshold = -5.0;
+        let mut visited = Vec::new();
+        for _ in 0..20 {
+            let fits = fits_at(&level, threshold);
+            level.update(&mut prices, &mut step, 1e6, fits, &[0.0, 0.0], 1.0);
+            visited.push(level.at);
+        }
+        // Four quarterings pass the threshold (4 ln 4 > 5): the descent is not 1/2 per round.
+        assert!(visited[3] < threshold, "{visited:?}");
+        // From then on the level stays within a factor of 4 of the threshold.
+        for &at in &visited[4..] {
+            assert!((at - threshold).abs() <= 4f64.ln() + 1e-9, "{visited:?}");
+        }
+        // The prices moved with the level.
+        let ratio = prices.lambda[0];
+        assert!((ratio - level.at.exp()).abs() < 1e-9 * ratio.max(1.0), "{ratio} vs {}", level.at.exp());
+        assert!((prices.lambda[1] - 2.0 * ratio).abs() < 1e-9);
+    }
+
+    #[test]
+    fn overflow_before_any_fit_raises_the_prices_where_the_load_is_over() {
+        let mut prices = Prices { lambda: vec![0.0, 0.0] };
+        let mut level = PriceLevel::new(0.25);
+        let mut step = 1.0;
+        level.update(&mut prices, &mut step, 1e6, false, &[3.0, 0.5], 1.0);
+        assert_eq!(step, 1.5);
+        assert_eq!(prices.lambda, vec![3.0, 0.0]);
+    }
+}

@@ -26,6 +26,7 @@ mod error;
 pub mod generate;
 mod group;
 mod heuristic;
+mod hotspots;
 mod ilp;
 mod iopddl;
 mod lagrange;
