@@ -30,7 +30,9 @@
 
 // GSPMD: %arg1: tensor<256x256xf32> {mhlo.sharding = "{devices=[1,4]<=[4]}", tf.aliasing_output = 1 : i32}
 // GSPMD-SAME: %arg3: tensor<256x256xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}", tf.aliasing_output = 3 : i32}
-// GSPMD: "stablehlo.dot_general"(%arg37, %arg1) {{.*}} {mhlo.sharding = "{devices=[1,4]<=[4]}"}
+// GSPMD: %[[DOT:.*]] = "stablehlo.dot_general"(%arg37, %arg1) {{.*}} {mhlo.sharding = "{devices=[1,4]<=[4]}"}
+// Every result is pinned as well: GSPMD takes an op's attribute as a hint it may override.
+// GSPMD-NEXT: "stablehlo.custom_call"(%[[DOT]]) {call_target_name = "Sharding", mhlo.sharding = "{devices=[1,4]<=[4]}"}
 // GSPMD: "stablehlo.dot_general"({{.*}}, %arg3) {{.*}} {mhlo.sharding = "{replicated}"}
 // GSPMD-NOT: sdy.
 // In GSPMD form a resharding the plan needs is an explicit custom_call @Sharding.

@@ -71,22 +71,13 @@ FORMATS = ("sdy", "gspmd")
 # reshardings, XLA's Shardy import dropped per-op `sdy.sharding` and XLA chose its
 # own resharding algorithms; both are fixed by the explicit constraints.)
 
-# Combos whose collectives do not match exactly yet (issue 9, item 6), measured on the full
-# matrix: XLA's GSPMD partitioner (format=gspmd only; sdy matches) gathers the updates of
-# GPT's embedding-gradient scatter once more than the plan says (one 16 KiB all-gather), and on
-# the scan GPT it folds one 4 KiB all-to-all of a shared resharding into another move.
-_SCATTER_GATHER = ("format=gspmd: XLA adds one all-gather (16384 B) at the embedding-gradient "
-                   "stablehlo.scatter that the plan does not contain")
-EMITTED_GAPS: dict = {
-    **{("gpt_batch", m, "gspmd"): _SCATTER_GATHER for m in ("2x4", "4x2", "8x1", "1x8")},
-    ("gpt_tiny_scan", "2x4", "gspmd"): ("format=gspmd: XLA runs one 4096 B all-to-all of a "
-                                        "resharding (op 237) fewer than the report lists"),
-}
-ZERO_GAPS: dict = {
-    ("gpt_batch", "8x1", "gspmd"): _SCATTER_GATHER,
-    ("gpt_batch", "1x8", "gspmd"): _SCATTER_GATHER,
-    ("gpt_tiny_scan", "2x4", "gspmd"): "format=gspmd: XLA runs one 4096 B all-to-all fewer than the report lists",
-}
+# Combos whose collectives do not match exactly yet: none. (GSPMD took an op's `mhlo.sharding`
+# attribute as a hint: it split a replicated scatter of a broadcast zero over the scatter's
+# index dimension and gathered the result back (gpt_batch, one 16 KiB all-gather), and on the
+# scan GPT (2x4) ran one 4 KiB all-to-all for two reshardings (of the embedding output and of
+# ln_1's output). Every op result is now pinned by a `Sharding` custom call, as in the sdy format.)
+EMITTED_GAPS: dict = {}
+ZERO_GAPS: dict = {}
 
 
 # ---------------------------------------------------------------- plumbing

@@ -126,10 +126,12 @@ fn takes_result_sharding(op: MlirOperation) -> bool {
 }
 
 /// Leaves XLA no choice: every op result is constrained to its sharding (Shardy re-propagates
-/// from the function boundary otherwise), and every operand whose sharding the op's strategy
-/// changes goes through an explicit resharding to it, free slices included, one constraint per
-/// step of the planned resharding, so that XLA performs the plan's collectives in the plan's
-/// order and not others of its own choosing.
+/// from the function boundary otherwise; GSPMD takes an op's `mhlo.sharding` as a hint: it split
+/// a replicated scatter of a broadcast over its index dimension and gathered it back, and ran
+/// one all-to-all for two reshardings of the scan GPT), and every operand whose
+/// sharding the op's strategy changes goes through an explicit resharding to it, free slices
+/// included, one constraint per step of the planned resharding, so that XLA performs the plan's
+/// collectives in the plan's order and not others of its own choosing.
 /// `handles[i]` is the MLIR op of op `i` of the plan, `None` for ops this call leaves alone
 /// (they still say what layout their results have).
 pub fn pin(
@@ -163,14 +165,12 @@ pub fn pin(
             }
         })
     };
-    if format == OutputFormat::Sdy {
-        for (op, specs) in handles.iter().zip(&shardings.ops) {
-            let Some(op) = op else { continue };
-            for (result, spec) in mlir::results(*op).into_iter().zip(specs) {
-                let Some(spec) = spec else { continue };
-                let pinned = constraint(result, spec, *op, true)?;
-                mlir::replace_uses_except(result, mlir::results(pinned)[0], pinned);
-            }
+    for (op, specs) in handles.iter().zip(&shardings.ops) {
+        let Some(op) = op else { continue };
+        for (result, spec) in mlir::results(*op).into_iter().zip(specs) {
+            let Some(spec) = spec else { continue };
+            let pinned = constraint(result, spec, *op, true)?;
+            mlir::replace_uses_except(result, mlir::results(pinned)[0], pinned);
         }
     }
     // One constraint per (value, sharding), shared by every chain that passes through it, as
