@@ -5,8 +5,7 @@
 //!    priced problem is improved by single-node moves and tree moves (exact DP on induced
 //!    trees). After every round the assignment is copied, repaired greedily to fit memory,
 //!    polished under the hard limit, and kept when it is the best feasible one so far; the
-//!    prices then move toward the lowest level at which the priced optimum fits
-//!    (`lagrange::PriceLevel`).
+//!    prices then take a subgradient step.
 //! 3. Polishing phase: from the best feasible assignment, tree moves under the hard limit and
 //!    large neighbourhood search with the MILP, until the deadline.
 //!
@@ -16,7 +15,7 @@
 use std::time::{Duration, Instant};
 
 use super::hotspots::Hotspots;
-use super::lagrange::{initial_step, PriceLevel, Prices};
+use super::lagrange::{initial_step, Prices};
 use super::lns::{grow, improve, improve_priced, live_at, repair_peak, Budget, Rng, Step};
 use super::model::Model;
 use super::search::Search;
@@ -29,11 +28,6 @@ const PRICE_SCALE: f64 = 1000.0;
 
 /// Rounds without a better feasible plan after which the Lagrangian phase ends.
 const STALE_ROUNDS: usize = 8;
-
-/// Factor on every price after a round whose priced optimum fits, until an overflowing level
-/// brackets the threshold. The first prices are far above it (see `PRICE_SCALE`), and rounds
-/// are few (seconds each on large models), so the descent has to be quick.
-const PRICE_SHRINK: f64 = 0.25;
 
 /// Tree moves from each cost hotspot in the polishing phase (cheap next to the MILP step).
 const HOT_TREES: usize = 4;
@@ -130,7 +124,6 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut prices = Prices::zero(m);
     let mut step = initial_step(s.total().1, &s.loads.values(), PRICE_SCALE);
     let max_step = step * 1e6;
-    let mut level = PriceLevel::new(PRICE_SHRINK);
     let mut rounds = 0;
     let mut stale = 0;
     // A given start does not end the phase early: the rounds must have found a plan themselves.
@@ -205,8 +198,15 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         rounds_found |= improved;
         let loads = s.loads.values();
         let (_, cost) = s.total();
-        // Prices: toward the lowest level at which the priced optimum still fits.
-        level.update(&mut prices, &mut step, max_step, s.memory_ok(), &loads, m.limit);
+        // Prices: a subgradient step, larger while the priced optimum overflows; once it fits,
+        // all prices halve so that memory gets cheaper quickly.
+        if s.memory_ok() {
+            prices.scale(0.5);
+            step *= 0.5;
+        } else {
+            step = (step * 1.5).min(max_step);
+            prices.step(&loads, m.limit, step);
+        }
         clock.log(false, || {
             format!(
                 "round {rounds}: priced cost {cost:.0}, peak {:.0}, repaired {fits}, best {}",
