@@ -512,9 +512,9 @@ mod tests {
     use super::*;
     use crate::inter::clustering::{ClusterOptions, LayerCount};
     use crate::inter::layer_assignment::assign_layers;
-    use crate::inter::tests::graphs::tanh_mlp_step;
     use crate::inter::{plan_pipeline_parallel, CachedCost, ClusterShape, StageDpOptions, TableOptions};
     use crate::ir::cost::op_cost;
+    use crate::ir::test_graphs::tanh_mlp_step;
     use crate::ir::train_step::analyze;
 
     fn cluster() -> Cluster {

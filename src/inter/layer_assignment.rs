@@ -216,7 +216,7 @@ fn place_all_ops(n: usize, step: Option<&TrainStep>, clustered: &[usize], cluste
 pub(crate) mod tests {
     use super::*;
     use crate::inter::clustering::LayerCount;
-    use crate::inter::tests::graphs::tanh_mlp_step;
+    use crate::ir::test_graphs::tanh_mlp_step;
     use crate::ir::train_step::analyze;
 
     fn fixed(layers: usize) -> ClusterOptions {

@@ -21,6 +21,7 @@
 //!   program.
 
 use super::memory::Schedule;
+use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::train_step::{Phase, TrainStep};
@@ -113,6 +114,12 @@ pub enum ProgramError {
     BadBatchDim { arg: usize, dim: i64 },
 }
 
+impl From<BadBatchDim> for ProgramError {
+    fn from(BadBatchDim { arg, dim }: BadBatchDim) -> Self {
+        ProgramError::BadBatchDim { arg, dim }
+    }
+}
+
 impl std::fmt::Display for ProgramError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -127,31 +134,6 @@ impl std::fmt::Display for ProgramError {
             }
         }
     }
-}
-
-/// The argument attribute that overrides the batch-input rule: the dim to split, or -1 for an
-/// argument every microbatch shares.
-pub const BATCH_DIM_ATTR: &str = "alpa.batch_dim";
-
-/// The dim each argument is split on (see the module docs).
-pub fn batch_dims(graph: &Graph) -> Result<Vec<Option<usize>>, ProgramError> {
-    graph
-        .args
-        .iter()
-        .enumerate()
-        .map(|(arg, param)| {
-            let rank = match &param.ty {
-                ValueType::Tensor(t) => t.rank(),
-                _ => return Ok(None),
-            };
-            match param.attrs.get(BATCH_DIM_ATTR).and_then(|a| a.as_int()) {
-                Some(-1) => Ok(None),
-                Some(d) if d >= 0 && (d as usize) < rank => Ok(Some(d as usize)),
-                Some(d) => Err(ProgramError::BadBatchDim { arg, dim: d }),
-                None => Ok((!param.is_donated() && rank >= 1).then_some(0)),
-            }
-        })
-        .collect()
 }
 
 /// Which ops depend on a batch input.
@@ -214,7 +196,7 @@ pub fn build_program(
             return Err(ProgramError::Capture { op: index });
         }
     }
-    let batch_dims = batch_dims(graph)?;
+    let batch_dims = batch_input_dims(graph)?;
     let dependent = batch_dependent(graph, &batch_dims);
     let apply = apply_ops(graph, step, &batch_dims, &dependent);
     let kind_of = |index: usize| match (step.phase[index], apply[index]) {

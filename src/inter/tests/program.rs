@@ -1,9 +1,9 @@
 //! The pipelined program: functions, schedule order, accumulation, and refused assignments.
 
-use super::graphs::tanh_mlp_step;
 use crate::inter::memory::Schedule;
 use crate::inter::program::{build_program, Accumulate, FunctionKind, GradientCombine, ProgramError};
-use crate::ir::graph::{Attr, ValueRef};
+use crate::ir::graph::ValueRef;
+use crate::ir::test_graphs::tanh_mlp_step;
 use crate::ir::train_step::analyze;
 
 /// Stage of every op: ops anchored at the forward matmul of layer k go to stage k * stages / depth.
@@ -98,18 +98,6 @@ fn an_assignment_that_needs_a_later_stage_first_is_refused() {
     let stage_of: Vec<usize> = stages_by_anchor(&g, 2, 2).into_iter().map(|s| 1 - s).collect();
     let e = build_program(&g, &step, &stage_of, 2, 2, Schedule::OneFOneB, GradientCombine::Mean).unwrap_err();
     assert!(matches!(e, ProgramError::Order { .. }), "{e:?}");
-}
-
-#[test]
-fn batch_dim_attribute_overrides_the_rule() {
-    let mut g = tanh_mlp_step(2, 4, 8);
-    let x = g.args.len() - 1;
-    g.args[x].attrs.insert("alpa.batch_dim".into(), Attr::Int(1));
-    assert_eq!(crate::inter::program::batch_dims(&g).unwrap()[x], Some(1));
-    g.args[x].attrs.insert("alpa.batch_dim".into(), Attr::Int(-1));
-    assert_eq!(crate::inter::program::batch_dims(&g).unwrap()[x], None);
-    g.args[x].attrs.insert("alpa.batch_dim".into(), Attr::Int(5));
-    assert!(matches!(crate::inter::program::batch_dims(&g), Err(ProgramError::BadBatchDim { .. })));
 }
 
 #[test]

@@ -1,7 +1,7 @@
 use super::*;
-use crate::inter::tests::graphs::{t, tanh_mlp_step, Builder};
 use crate::ir::cost::op_cost;
 use crate::ir::graph::{Attrs, Block};
+use crate::ir::test_graphs::{t, tanh_mlp_step, Builder};
 
 fn shape(ty: &ValueType) -> Vec<i64> {
     ty.tensor().map(|t| t.shape.clone()).unwrap_or_default()

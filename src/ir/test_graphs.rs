@@ -1,4 +1,4 @@
-//! Small hand-built train steps for the layer assignment and the stage oracle.
+//! Small hand-built graphs for unit tests of every layer: an op builder and a tanh-MLP train step.
 
 use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, Region, ValueRef};
 use crate::ir::types::{ElementType, TensorType, ValueType};
