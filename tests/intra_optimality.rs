@@ -2,7 +2,9 @@
 //! pass really builds (merging included), its objective equals exhaustive enumeration.
 
 use alpa_mlir::cluster::mesh::DeviceMesh;
-use alpa_mlir::intra::plan::{plan_intra_op, strategy_problem, IntraOptions};
+use alpa_mlir::intra::options::IntraOptions;
+use alpa_mlir::intra::planner::plan_intra_op;
+use alpa_mlir::intra::strategy_problem::strategy_problem;
 use alpa_mlir::intra::{solve, solve_brute_force, SolveOptions};
 use alpa_mlir::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, Region, ValueRef};
 use alpa_mlir::ir::types::{ElementType, TensorType, ValueType};

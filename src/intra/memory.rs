@@ -1,5 +1,5 @@
 //! The per-device memory model of the intra-op ILP (the usage constraint of Eq. 1 as
-//! `plan.rs` builds it), so that a plan changed after the solve (a post-ILP rewrite) is
+//! `strategy_problem.rs` builds it), so that a plan changed after the solve (a post-ILP rewrite) is
 //! measured exactly as the solver measured it.
 //!
 //! Every ILP node (an argument, a leader op together with the trivial ops merged into it) holds
@@ -10,19 +10,10 @@
 //! Every formula of the cost model, its source and its implementation: docs/cost-model.md §4.
 
 use super::merge::Role;
-use super::plan::{IntraPlan, Producer};
+use super::plan::{producer_of, IntraPlan, Producer};
 use super::problem::{Node, StrategyProblem};
 use crate::ir::graph::{Graph, ValueRef};
 use std::collections::BTreeMap;
-
-/// Where a value comes from (`None`: a capture from an enclosing region).
-pub(crate) fn producer_of(value: ValueRef) -> Option<(Producer, usize)> {
-    match value {
-        ValueRef::Arg(i) => Some((Producer::Arg(i), 0)),
-        ValueRef::Op { op, result } => Some((Producer::Op(op), result)),
-        ValueRef::Outer => None,
-    }
-}
 
 /// Position of each op in program order (arguments at 0) and the last position each value is
 /// used at (returned values live to the end), for the arguments `has_node` accepts and every op.

@@ -31,7 +31,8 @@
 //! Every formula of the cost model, its source and its implementation: docs/cost-model.md §4.
 
 use super::memory::peak_memory;
-use super::plan::{chosen_reshardings, communication_cost, strategy_cost, IntraPlan};
+use super::plan::{IntraPlan, ScatteredGradient, WeightUpdateSharding};
+use super::plan_cost::{chosen_reshardings, communication_cost, strategy_cost};
 use crate::cluster::mesh::DeviceMesh;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::op_table::op_rule;
@@ -43,32 +44,6 @@ use crate::sharding::strategy::{argument_strategy, follow, Strategy, StrategyOpt
 
 #[cfg(test)]
 mod tests;
-
-/// A gradient whose all-reduce became a reduce-scatter.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScatteredGradient {
-    /// The op that produces it.
-    pub op: usize,
-    /// The tensor dim scattered, and its new layout.
-    pub dim: usize,
-    pub spec: ShardingSpec,
-}
-
-/// What the rewrite changed, for the report.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct WeightUpdateSharding {
-    pub gradients: Vec<ScatteredGradient>,
-    /// Update ops now computed on a scattered layout, in program order.
-    pub update_ops: Vec<usize>,
-    /// Optimizer-state arguments now sharded (in and out), in order.
-    pub optimizer_states: Vec<usize>,
-}
-
-impl WeightUpdateSharding {
-    pub fn is_empty(&self) -> bool {
-        self.gradients.is_empty()
-    }
-}
 
 /// The part of the train step the rewrite may change.
 struct Region {

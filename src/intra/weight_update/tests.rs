@@ -2,7 +2,10 @@
 
 use crate::cluster::{Collective, DeviceMesh, MeshAxes};
 use crate::intra::memory::peak_memory;
-use crate::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, ALL_REDUCE_TIE_BREAK};
+use crate::intra::options::IntraOptions;
+use crate::intra::plan::IntraPlan;
+use crate::intra::plan_cost::ALL_REDUCE_TIE_BREAK;
+use crate::intra::planner::plan_intra_op;
 use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, ValueRef};
 use crate::ir::op_table::test_util::{add_body, f32t, ints, op, opaque};
 use crate::ir::types::ValueType;
