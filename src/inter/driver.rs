@@ -332,7 +332,7 @@ pub fn stage_shardings(
             .plan
             .reshardings
             .iter()
-            .filter_map(|r| Some(((*evaluation.stage.ops.get(r.op)?, r.operand), r.resharding.steps.clone())))
+            .filter_map(|r| Some(((*evaluation.stage.ops.get(r.op.index())?, r.operand), r.resharding.steps.clone())))
             .collect();
         stage_plans.push(StageShardings {
             logical_mesh: stage.logical_mesh,

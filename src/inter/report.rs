@@ -14,7 +14,7 @@ use super::clustering::Clustering;
 use super::memory::Schedule;
 use super::microbatches::MicrobatchTrial;
 use super::pipeline::PipelinePlan;
-use super::plan::{StageDpOptions, StagePlan};
+use super::plan::{StageDpOptions, StageId, StagePlan};
 use super::stage_dp::DpStats;
 use super::submesh::{ClusterShape, SubmeshShape};
 use super::table::CostTable;
@@ -102,7 +102,7 @@ impl LayerWork {
 /// One stage of the plan.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReportStage {
-    pub index: usize,
+    pub index: StageId,
     /// Layer indices [lo, hi).
     pub layers: [usize; 2],
     /// Operators and FLOPs of the stage's layers, when [`LayerWork`] was supplied.
@@ -268,7 +268,7 @@ impl InterReport {
                     ));
                 }
                 ReportStage {
-                    index: i,
+                    index: StageId::new(i),
                     layers: [s.layers.start, s.layers.end],
                     ops: work.and_then(|w| w.ops.get(r.clone()).map(|x| x.iter().sum())),
                     flops: work.and_then(|w| w.flops.get(r.clone()).map(|x| x.iter().sum())),
@@ -323,7 +323,7 @@ impl InterReport {
     /// The stage owning each device id of the cluster (first stage when a device is listed
     /// twice), `None` for unused devices; `None` altogether when the cluster has more than
     /// [`MAX_GRID_DEVICES`] devices.
-    pub fn device_owners(&self) -> Option<Vec<Option<usize>>> {
+    pub fn device_owners(&self) -> Option<Vec<Option<StageId>>> {
         let d = self.cluster.devices().filter(|d| *d <= MAX_GRID_DEVICES)?;
         let mut owners = vec![None; d];
         for s in &self.stages {

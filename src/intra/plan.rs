@@ -4,7 +4,7 @@
 
 use super::merge::Role;
 use super::solution::SolveStatus;
-use crate::ir::graph::ValueRef;
+use crate::ir::graph::{OpId, ValueRef};
 use crate::sharding::reshard::CollectiveUse;
 use crate::sharding::spec::ShardingSpec;
 use crate::sharding::strategy::Strategy;
@@ -13,14 +13,14 @@ use crate::sharding::strategy::Strategy;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Producer {
     Arg(usize),
-    Op(usize),
+    Op(OpId),
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlanError {
     /// An op cannot be described (malformed attributes, inconsistent shapes).
     Op {
-        op: usize,
+        op: OpId,
         message: String,
     },
     /// No plan fits the memory budget: what the least-memory plan needs per device, and what
@@ -43,14 +43,14 @@ pub struct SharedMove {
     pub collective: CollectiveUse,
     pub cost: f64,
     /// (op, operand) of every operand that needs the move.
-    pub consumers: Vec<(usize, usize)>,
+    pub consumers: Vec<(OpId, usize)>,
 }
 
 /// A resharding the plan pays for: a value converted for one operand of one op.
 #[derive(Clone, Debug)]
 pub struct ChosenResharding {
     pub producer: Producer,
-    pub op: usize,
+    pub op: OpId,
     pub operand: usize,
     pub from: ShardingSpec,
     pub to: ShardingSpec,
@@ -79,7 +79,7 @@ pub struct IntraPlan {
     /// The moves those chains run, each once: what the objective prices and the report lists.
     pub moves: Vec<SharedMove>,
     /// Ops that had no even strategy and were computed replicated.
-    pub replicated_fallbacks: Vec<usize>,
+    pub replicated_fallbacks: Vec<OpId>,
     /// What the weight-update sharding rewrite changed (empty unless it ran and applied).
     pub weight_update: WeightUpdateSharding,
 }
@@ -88,7 +88,7 @@ pub struct IntraPlan {
 pub(crate) fn producer_of(value: ValueRef) -> Option<(Producer, usize)> {
     match value {
         ValueRef::Arg(i) => Some((Producer::Arg(i), 0)),
-        ValueRef::Op { op, result } => Some((Producer::Op(op), result)),
+        ValueRef::Op { op, result } => Some((Producer::Op(OpId::new(op)), result)),
         ValueRef::Outer => None,
     }
 }
@@ -97,7 +97,7 @@ pub(crate) fn producer_of(value: ValueRef) -> Option<(Producer, usize)> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScatteredGradient {
     /// The op that produces it.
-    pub op: usize,
+    pub op: OpId,
     /// The tensor dim scattered, and its new layout.
     pub dim: usize,
     pub spec: ShardingSpec,
@@ -108,7 +108,7 @@ pub struct ScatteredGradient {
 pub struct WeightUpdateSharding {
     pub gradients: Vec<ScatteredGradient>,
     /// Update ops now computed on a scattered layout, in program order.
-    pub update_ops: Vec<usize>,
+    pub update_ops: Vec<OpId>,
     /// Optimizer-state arguments now sharded (in and out), in order.
     pub optimizer_states: Vec<usize>,
 }

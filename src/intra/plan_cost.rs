@@ -7,7 +7,7 @@ use super::plan::{producer_of, ChosenResharding, Producer, SharedMove};
 use super::shared_moves::{MoveTree, TreeCache};
 use crate::cluster::collective::Collective;
 use crate::cluster::mesh::DeviceMesh;
-use crate::ir::graph::Graph;
+use crate::ir::graph::{Graph, OpId};
 use crate::ir::types::ValueType;
 use crate::sharding::spec::ShardingSpec;
 use crate::sharding::strategy::Strategy;
@@ -47,14 +47,14 @@ pub(crate) fn chosen_reshardings(
     let produced = |producer: Producer, result: usize| -> Option<&ShardingSpec> {
         let strategy = match producer {
             Producer::Arg(i) => args.get(i)?.as_ref()?,
-            Producer::Op(i) => ops.get(i)?,
+            Producer::Op(i) => ops.get(i.index())?,
         };
         strategy.result_specs.get(result)?.as_ref()
     };
     let mut trees = TreeCache::default();
     let mut reshardings = Vec::new();
     // Per value, per tree node with a collective: the operands whose chain runs it.
-    let mut used: BTreeMap<(Producer, usize), (std::rc::Rc<MoveTree>, BTreeMap<usize, Vec<(usize, usize)>>)> =
+    let mut used: BTreeMap<(Producer, usize), (std::rc::Rc<MoveTree>, BTreeMap<usize, Vec<(OpId, usize)>>)> =
         BTreeMap::new();
     for (index, (op, strategy)) in graph.ops().iter().zip(ops).enumerate() {
         for (position, value) in op.operands.iter().enumerate() {
@@ -79,11 +79,11 @@ pub(crate) fn chosen_reshardings(
             }
             let (_, nodes) = used.entry((producer, result)).or_insert_with(|| (tree.clone(), BTreeMap::new()));
             for n in tree.chain(node).into_iter().filter(|&n| tree.nodes[n].collective.is_some()) {
-                nodes.entry(n).or_default().push((index, position));
+                nodes.entry(n).or_default().push((OpId::new(index), position));
             }
             reshardings.push(ChosenResharding {
                 producer,
-                op: index,
+                op: OpId::new(index),
                 operand: position,
                 from: from.clone(),
                 to: to.clone(),

@@ -11,7 +11,7 @@ use super::plan::{producer_of, PlanError, Producer};
 use super::plan_cost::strategy_cost;
 use super::problem::{Alias, Edge, Node, StrategyProblem};
 use super::shared_moves::{price_value, GroupUse, TreeCache};
-use crate::ir::graph::Graph;
+use crate::ir::graph::{Graph, OpId};
 use crate::ir::op_table::{op_rule, OpRule};
 use crate::ir::types::{TensorType, ValueType};
 use crate::sharding::spec::ShardingSpec;
@@ -39,7 +39,7 @@ pub(super) struct Builder<'a> {
     pub(super) ops: Vec<Candidates>,
     pub(super) group_sizes: Vec<usize>,
     pub(super) roles: Vec<Role>,
-    pub(super) replicated_fallbacks: Vec<usize>,
+    pub(super) replicated_fallbacks: Vec<OpId>,
 }
 
 fn tensor(ty: Option<&ValueType>) -> Option<&TensorType> {
@@ -53,7 +53,8 @@ impl<'a> Builder<'a> {
             .iter()
             .enumerate()
             .map(|(i, op)| {
-                op_rule(op, &graph.operand_tensors(i)).map_err(|e| PlanError::Op { op: i, message: e.to_string() })
+                op_rule(op, &graph.operand_tensors(i))
+                    .map_err(|e| PlanError::Op { op: OpId::new(i), message: e.to_string() })
             })
             .collect::<Result<Vec<_>, _>>()?;
         let mut builder = Builder {
@@ -84,7 +85,7 @@ impl<'a> Builder<'a> {
     fn candidates(&self, producer: Producer) -> Option<&Candidates> {
         match producer {
             Producer::Arg(i) => self.args[i].as_ref(),
-            Producer::Op(i) => self.ops.get(i),
+            Producer::Op(i) => self.ops.get(i.index()),
         }
     }
 
@@ -143,7 +144,7 @@ impl<'a> Builder<'a> {
                         // Nothing divides evenly: compute it replicated rather than fail.
                         let relaxed = StrategyOptions { allow_replicated: true, ..strategy_options.clone() };
                         strategies = op_strategies(rule, &operands, &results, false, mesh, &relaxed);
-                        self.replicated_fallbacks.push(index);
+                        self.replicated_fallbacks.push(OpId::new(index));
                     }
                     self.new_group(strategies)
                 }
@@ -164,7 +165,7 @@ impl<'a> Builder<'a> {
             .iter()
             .enumerate()
             .filter_map(|(i, c)| c.as_ref().map(|c| (Producer::Arg(i), c)))
-            .chain(self.ops.iter().enumerate().map(|(i, c)| (Producer::Op(i), c)));
+            .chain(self.ops.iter().enumerate().map(|(i, c)| (Producer::Op(OpId::new(i)), c)));
         for (producer, candidates) in members {
             let g = candidates.group;
             for (s, strategy) in candidates.strategies.iter().enumerate() {

@@ -34,7 +34,7 @@ use super::memory::peak_memory;
 use super::plan::{IntraPlan, ScatteredGradient, WeightUpdateSharding};
 use super::plan_cost::{chosen_reshardings, communication_cost, strategy_cost};
 use crate::cluster::mesh::DeviceMesh;
-use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::graph::{Graph, OpId, ValueRef};
 use crate::ir::op_table::op_rule;
 use crate::ir::train_step::{analyze, Phase};
 use crate::ir::types::{TensorType, ValueType};
@@ -336,12 +336,12 @@ fn apply(
         gradients: seeds
             .iter()
             .map(|s| ScatteredGradient {
-                op: s.op,
+                op: OpId::new(s.op),
                 dim: s.dim,
                 spec: s.strategy.result_specs[0].clone().expect("a seed scatters a tensor result"),
             })
             .collect(),
-        update_ops: (0..ops.len()).filter(|i| ops[*i].is_some() && !seeded.contains(i)).collect(),
+        update_ops: (0..ops.len()).filter(|i| ops[*i].is_some() && !seeded.contains(i)).map(OpId::new).collect(),
         optimizer_states: (0..args.len()).filter(|&i| args[i].is_some()).collect(),
     };
     let before = plan.communication_cost + plan.resharding_cost;
