@@ -83,7 +83,7 @@ pub use layer_assignment::{
 };
 pub use memory::{fits, max_fitting_depth, stage_memory, Schedule};
 pub use microbatches::{microbatch_candidates, search_microbatches, MicrobatchTrial, Planned};
-pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan};
+pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan, PlacedStage};
 pub use placement::place_stages;
 pub use plan::{best_fitting, evaluate_stages, pipeline_time, PlannedStage, StageDpOptions, StageId, StagePlan};
 pub use report::{

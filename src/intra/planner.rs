@@ -12,6 +12,9 @@ use super::weight_update::shard_weight_update;
 use crate::ir::graph::Graph;
 use crate::sharding::strategy::Strategy;
 
+#[cfg(test)]
+mod tests;
+
 /// The largest reduced problem (edge-matrix entries) the pass hands to the MILP.
 pub const PASS_ILP_MAX_ENTRIES: usize = 1_500_000;
 

@@ -18,7 +18,7 @@ use crate::cluster::Cluster;
 use crate::inter::driver::{plan_inter_op, stage_shardings, summary, DriverOptions, InterOpPlan};
 use crate::inter::layer_policy::{auto_choice, choose_layers};
 use crate::inter::program::{build_program, ProgramError};
-use crate::inter::{render_html, LayerId, PipelinePlan, StageId};
+use crate::inter::{render_html, LayerId, PipelinePlan, PlacedStage, StageId};
 use crate::ir::train_step::{analyze, Phase};
 use mlir_sys::MlirOperation;
 
@@ -182,22 +182,15 @@ fn annotate(
         }
     }
     let stages: Vec<String> = plan
-        .plan
-        .stages
-        .iter()
-        .zip(&plan.devices)
-        .map(|(s, devices)| {
+        .placed_stages()
+        .map(|PlacedStage { layers, submesh: [hosts, per_host], logical_mesh: [rows, cols], devices, latency }| {
             let ids: Vec<String> = devices.iter().map(|d| d.to_string()).collect();
             format!(
-                "{{layers = array<i64: {}, {}>, submesh = array<i64: {}, {}>, logical_mesh = array<i64: {}, {}>, devices = array<i64: {}>, latency = {}}}",
-                s.layers.start,
-                s.layers.end,
-                s.submesh.hosts,
-                s.submesh.devices_per_host,
-                s.logical_mesh[0],
-                s.logical_mesh[1],
+                "{{layers = array<i64: {}, {}>, submesh = array<i64: {hosts}, {per_host}>, logical_mesh = array<i64: {rows}, {cols}>, devices = array<i64: {}>, latency = {}}}",
+                layers.start,
+                layers.end,
                 ids.join(", "),
-                mlir::f64_attr_text(s.latency)
+                mlir::f64_attr_text(latency)
             )
         })
         .collect();

@@ -114,13 +114,7 @@ pub fn emit(
         function_result_types.push(output_types.clone());
         let placement = placements.get(function.stage.index()).ok_or("a stage without a placement")?;
         unsafe {
-            let function_type = mlirFunctionTypeGet(
-                context,
-                input_types.len() as isize,
-                input_types.as_ptr(),
-                output_types.len() as isize,
-                output_types.as_ptr(),
-            );
+            let function_type = mlir::function_type(context, &input_types, &output_types);
             let locations = vec![location; input_types.len()];
             let block = mlirBlockCreate(input_types.len() as isize, input_types.as_ptr(), locations.as_ptr());
             let region = mlirRegionCreate();
@@ -366,13 +360,7 @@ pub fn emit(
     // The entry's type: global-batch inputs.
     let result_types: Vec<MlirType> = returned.iter().map(|v| value_type(*v)).collect();
     unsafe {
-        let function_type = mlirFunctionTypeGet(
-            context,
-            arg_types.len() as isize,
-            arg_types.as_ptr(),
-            result_types.len() as isize,
-            result_types.as_ptr(),
-        );
+        let function_type = mlir::function_type(context, &arg_types, &result_types);
         mlirOperationSetInherentAttributeByName(
             entry.op,
             mlir::string_ref("function_type"),
