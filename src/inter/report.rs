@@ -11,6 +11,7 @@
 use super::baselines::{best_megatron, equal_layer, inter_op_only, intra_op_only, megatron_grid};
 use super::cache::QueryStats;
 use super::clustering::Clustering;
+use super::layer_assignment::LayerId;
 use super::memory::Schedule;
 use super::microbatches::MicrobatchTrial;
 use super::pipeline::PipelinePlan;
@@ -104,7 +105,7 @@ impl LayerWork {
 pub struct ReportStage {
     pub index: StageId,
     /// Layer indices [lo, hi).
-    pub layers: [usize; 2],
+    pub layers: [LayerId; 2],
     /// Operators and FLOPs of the stage's layers, when [`LayerWork`] was supplied.
     pub ops: Option<usize>,
     pub flops: Option<f64>,
@@ -129,7 +130,7 @@ pub struct ReportStage {
 /// A stage of a baseline plan (layer indices in that plan's own layering).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BaselineStage {
-    pub layers: [usize; 2],
+    pub layers: [LayerId; 2],
     pub submesh: SubmeshShape,
     pub logical_mesh: [usize; 2],
     pub latency: f64,
@@ -269,7 +270,7 @@ impl InterReport {
                 }
                 ReportStage {
                     index: StageId::new(i),
-                    layers: [s.layers.start, s.layers.end],
+                    layers: [s.layers.start, s.layers.end].map(LayerId::new),
                     ops: work.and_then(|w| w.ops.get(r.clone()).map(|x| x.iter().sum())),
                     flops: work.and_then(|w| w.flops.get(r.clone()).map(|x| x.iter().sum())),
                     submesh: s.submesh,
@@ -421,7 +422,7 @@ fn baseline(name: &str, plan: Option<&StagePlan>, t: f64) -> ReportBaseline {
                 p.stages
                     .iter()
                     .map(|s| BaselineStage {
-                        layers: [s.layers.start, s.layers.end],
+                        layers: [s.layers.start, s.layers.end].map(LayerId::new),
                         submesh: s.submesh,
                         logical_mesh: s.logical_mesh,
                         latency: s.latency,
