@@ -29,7 +29,9 @@
 //! With [`OracleOptions::sharded_params_variant`] every logical mesh is planned a second time
 //! with no parameter fully replicated (sharded over some mesh axis: tensor parallelism or
 //! ZeRO-3 style), and both plans are options, in that order; the DP takes the fastest that
-//! fits at each pipeline depth.
+//! fits at each pipeline depth. A first plan proven optimal that already replicates no
+//! argument a sharded layout divides is the second's optimum too and is not solved again (on
+//! one device, always).
 //!
 //! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
@@ -47,12 +49,12 @@ use crate::cluster::spec::Cluster;
 use crate::intra::options::IntraOptions;
 use crate::intra::plan::{IntraPlan, PlanError};
 use crate::intra::planner::plan_intra_op;
-use crate::intra::solution::SolveOptions;
+use crate::intra::solution::{SolveOptions, SolveStatus};
 use crate::ir::cost::op_cost_in_block;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::train_step::{Phase, TrainStep};
 use crate::ir::types::ValueType;
-use crate::sharding::strategy::StrategyOptions;
+use crate::sharding::strategy::{argument_strategies, StrategyOptions};
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::Mutex;
@@ -292,6 +294,11 @@ impl<'g> GraphStageOracle<'g> {
         })
     }
 
+    fn device_mesh(&self, submesh: SubmeshShape, logical_mesh: [usize; 2]) -> Result<DeviceMesh, String> {
+        let physical = PhysicalSubmesh::new(submesh.hosts, submesh.devices_per_host);
+        DeviceMesh::from_submesh(&self.cluster, &physical, logical_mesh).map_err(|e| e.to_string())
+    }
+
     fn plan_stage(
         &self,
         stage: &StageGraph,
@@ -299,8 +306,7 @@ impl<'g> GraphStageOracle<'g> {
         logical_mesh: [usize; 2],
         replicated_params: bool,
     ) -> Result<PlannedParts, String> {
-        let physical = PhysicalSubmesh::new(submesh.hosts, submesh.devices_per_host);
-        let mesh = DeviceMesh::from_submesh(&self.cluster, &physical, logical_mesh).map_err(|e| e.to_string())?;
+        let mesh = self.device_mesh(submesh, logical_mesh)?;
         let mut op_seconds = Vec::with_capacity(stage.ops.len());
         for &op in &stage.ops {
             match &self.op_seconds[op] {
@@ -485,15 +491,25 @@ impl StageCost for GraphStageOracle<'_> {
                 return Vec::new();
             }
         };
-        let mut variants = vec![self.options.allow_replicated_parameters];
-        if self.options.sharded_params_variant && self.options.allow_replicated_parameters {
-            variants.push(false);
-        }
+        let allowed = self.options.allow_replicated_parameters;
+        let sharded_variant = self.options.sharded_params_variant && allowed;
         let mut options = Vec::new();
         for logical_mesh in meshes {
             let start = Instant::now();
-            for &replicated in &variants {
-                match self.plan_stage(&stage, submesh, logical_mesh, replicated) {
+            let first = self.plan_stage(&stage, submesh, logical_mesh, allowed);
+            // The sharded variant is solved only when the first plan may not be its answer.
+            let reused = sharded_variant
+                && first.as_ref().is_ok_and(|parts| {
+                    self.device_mesh(submesh, logical_mesh)
+                        .is_ok_and(|mesh| already_sharded(&stage, &parts.plan, &mesh))
+                });
+            match first {
+                Ok(parts) if reused => options.extend([parts.cost, parts.cost]),
+                Ok(parts) => options.push(parts.cost),
+                Err(message) => record(logical_mesh, message),
+            }
+            if sharded_variant && !reused {
+                match self.plan_stage(&stage, submesh, logical_mesh, false) {
                     Ok(parts) => options.push(parts.cost),
                     Err(message) => record(logical_mesh, message),
                 }
@@ -509,6 +525,21 @@ impl StageCost for GraphStageOracle<'_> {
         }
         options
     }
+}
+
+/// Whether `plan`, planned with replicated parameters allowed, is also the sharded variant's
+/// plan: proven optimal, and every argument already has a layout the variant allows (sharded,
+/// or replicated where no sharded layout divides it). The variant's problem is the same with
+/// fewer argument strategies, so an optimum of the larger problem that it allows is its optimum.
+fn already_sharded(stage: &StageGraph, plan: &IntraPlan, mesh: &DeviceMesh) -> bool {
+    plan.status == SolveStatus::Optimal
+        && stage.graph.args.iter().zip(&plan.args).all(|(arg, chosen)| match (arg.ty.tensor(), chosen) {
+            (Some(ty), Some(chosen)) => {
+                argument_strategies(ty, mesh, false).iter().any(|allowed| allowed.result_specs == chosen.result_specs)
+            }
+            (None, _) => true,
+            (Some(_), None) => false,
+        })
 }
 
 #[cfg(test)]
@@ -752,6 +783,46 @@ mod tests {
         };
         let f = GraphStageOracle::new(&graph, layer_of, Some(&step), cluster(), forbidden).unwrap();
         assert_eq!(f.cost_options(0..2, sub(2)).len(), plain.cost_options(0..2, sub(2)).len());
+    }
+
+    #[test]
+    fn the_sharded_variant_reuses_a_first_plan_that_it_allows() {
+        // One device (nothing shards), and widths no mesh axis divides (nothing shards either):
+        // the first plan is the variant's. A batch of 1024 on 2 devices shards: solved again.
+        for (graph, devices, reuses) in [
+            (tanh_mlp_step(2, 8, 16), 1, true),
+            (tanh_mlp_step(2, 3, 5), 2, true),
+            (tanh_mlp_step(2, 1024, 16), 2, false),
+        ] {
+            let step = analyze(&graph).unwrap();
+            let layer_of = layers_of(&graph, Some(&step), 2);
+            let options = OracleOptions { sharded_params_variant: true, ..OracleOptions::default() };
+            let o = GraphStageOracle::new(&graph, layer_of, Some(&step), cluster(), options).unwrap();
+            let mesh = [1, devices];
+            let stage = o.stage_graph(0..2).unwrap();
+            let first = o.plan_stage(&stage, sub(devices), mesh, true).unwrap();
+            let device_mesh = o.device_mesh(sub(devices), mesh).unwrap();
+            assert_eq!(already_sharded(&stage, &first.plan, &device_mesh), reuses, "{devices} devices");
+            // Whether reused or solved, the variant's option is the one a fresh solve gives.
+            let fresh = o.plan_stage(&stage, sub(devices), mesh, false).unwrap();
+            let both = o.cost_options(0..2, sub(devices));
+            assert_eq!(both.len(), 2);
+            assert_eq!(both[0], first.cost);
+            assert_eq!(both[1], fresh.cost);
+            assert_eq!(both[0] == both[1], reuses);
+        }
+    }
+
+    #[test]
+    fn a_plan_that_is_not_proven_optimal_is_not_reused() {
+        let graph = tanh_mlp_step(2, 8, 16);
+        let o = oracle(&graph, 2, true);
+        let stage = o.stage_graph(0..2).unwrap();
+        let mut first = o.plan_stage(&stage, sub(1), [1, 1], true).unwrap();
+        let mesh = o.device_mesh(sub(1), [1, 1]).unwrap();
+        assert!(already_sharded(&stage, &first.plan, &mesh));
+        first.plan.status = SolveStatus::Feasible;
+        assert!(!already_sharded(&stage, &first.plan, &mesh));
     }
 
     #[test]

@@ -80,6 +80,8 @@ impl Reduced {
     }
 }
 
+const NO_EDGE: usize = usize::MAX;
+
 struct WTerm {
     lo: usize,
     hi: usize,
@@ -107,6 +109,8 @@ struct Work {
     queue: VecDeque<usize>,
     queued: Vec<bool>,
     opts: PreprocessOptions,
+    /// Scratch of `merge_parallel`: per node, an edge to it (`NO_EDGE` between uses).
+    first_edge_to: Vec<usize>,
 }
 
 /// Reduces `m`.
@@ -156,6 +160,7 @@ impl Work {
             queue: (0..n).collect(),
             queued: vec![true; n],
             opts,
+            first_edge_to: vec![NO_EDGE; n],
         }
     }
 
@@ -221,16 +226,27 @@ impl Work {
     /// Costs, ids and terms are renumbered too; callers overwrite what differs.
     fn reindex(&mut self, x: usize, map: &[usize]) {
         let old_k = self.cost[x].len();
+        // A hub absorbs its leaves one by one, usually keeping its strategies as they are:
+        // copying its every edge each time would make preprocessing quadratic in its degree.
+        if map.len() == old_k && map.iter().enumerate().all(|(p, &a)| p == a) {
+            return;
+        }
         for e in self.live_edges(x) {
             let o = self.other(e, x);
             let ko = self.cost[o].len();
-            let mat = self.oriented(e, x);
-            debug_assert_eq!(mat.len(), old_k * ko);
+            let ed = &mut self.edges[e];
+            debug_assert_eq!(ed.m.len(), old_k * ko);
             let mut out = Vec::with_capacity(map.len() * ko);
-            for &a in map {
-                out.extend_from_slice(&mat[a * ko..(a + 1) * ko]);
+            if ed.u == x {
+                for &a in map {
+                    out.extend_from_slice(&ed.m[a * ko..(a + 1) * ko]);
+                }
+            } else {
+                for row in ed.m.chunks_exact(old_k) {
+                    out.extend(map.iter().map(|&a| row[a]));
+                }
             }
-            self.store_oriented(e, x, out, map.len());
+            ed.m = out;
         }
         self.cost[x] = map.iter().map(|&a| self.cost[x][a]).collect();
         self.ids[x] = map.iter().map(|&a| self.ids[x][a]).collect();
@@ -242,6 +258,13 @@ impl Work {
     /// Moves terms whose usage is the same for every strategy into `base`.
     fn normalize_terms(&mut self, x: usize) -> Result<(), PreprocessFailure> {
         let terms = std::mem::take(&mut self.terms[x]);
+        self.terms[x] = self.fold_constant_terms(terms)?;
+        Ok(())
+    }
+
+    /// Adds the terms whose usage is the same for every strategy to `base`; returns the others.
+    fn fold_constant_terms(&mut self, terms: Vec<WTerm>) -> Result<Vec<WTerm>, PreprocessFailure> {
+        let mut varying = Vec::with_capacity(terms.len());
         for t in terms {
             let first = t.usage.first().copied().unwrap_or(0.0);
             if t.usage.iter().all(|&u| u == first) {
@@ -252,10 +275,10 @@ impl Work {
                     }
                 }
             } else {
-                self.terms[x].push(t);
+                varying.push(t);
             }
         }
-        Ok(())
+        Ok(varying)
     }
 
     fn neighbours(&mut self, x: usize) -> Vec<usize> {
@@ -280,25 +303,43 @@ impl Work {
         Ok(())
     }
 
+    /// Entry of edge `e` with `x` at strategy `a` and the other end at `j` (`kx`: `x`'s
+    /// strategy count, `ko`: the other end's).
+    fn entry(&self, e: usize, x: usize, a: usize, j: usize, kx: usize, ko: usize) -> f64 {
+        let ed = &self.edges[e];
+        if ed.u == x {
+            ed.m[a * ko + j]
+        } else {
+            ed.m[j * kx + a]
+        }
+    }
+
     /// Sums edges that join `x` to the same neighbour.
     fn merge_parallel(&mut self, x: usize) {
         let edges = self.live_edges(x);
         let kx = self.cost[x].len();
-        let mut first_by_other: Vec<(usize, usize)> = Vec::new();
-        for e in edges {
+        // First edge to each neighbour, in a scratch slot per node (reset below): a hub's
+        // neighbours are looked up in constant time.
+        let mut parallel = Vec::new();
+        for &e in &edges {
             let o = self.other(e, x);
-            match first_by_other.iter().find(|(oo, _)| *oo == o) {
-                None => first_by_other.push((o, e)),
-                Some(&(_, keep)) => {
-                    let add = self.oriented(e, x);
-                    let mut sum = self.oriented(keep, x);
-                    for (s, a) in sum.iter_mut().zip(add) {
-                        *s += a;
-                    }
-                    self.store_oriented(keep, x, sum, kx);
-                    self.edges[e].alive = false;
-                }
+            match self.first_edge_to[o] {
+                NO_EDGE => self.first_edge_to[o] = e,
+                keep => parallel.push((keep, e)),
             }
+        }
+        for &e in &edges {
+            let o = self.other(e, x);
+            self.first_edge_to[o] = NO_EDGE;
+        }
+        for (keep, e) in parallel {
+            let add = self.oriented(e, x);
+            let mut sum = self.oriented(keep, x);
+            for (s, a) in sum.iter_mut().zip(add) {
+                *s += a;
+            }
+            self.store_oriented(keep, x, sum, kx);
+            self.edges[e].alive = false;
         }
     }
 
@@ -308,10 +349,9 @@ impl Work {
         let mut keep: Vec<bool> = self.cost[x].iter().map(|c| c.is_finite()).collect();
         for e in self.live_edges(x) {
             let ko = self.cost[self.other(e, x)].len();
-            let mat = self.oriented(e, x);
-            for a in 0..k {
-                if keep[a] && mat[a * ko..(a + 1) * ko].iter().all(|c| !c.is_finite()) {
-                    keep[a] = false;
+            for (a, kept) in keep.iter_mut().enumerate() {
+                if *kept && (0..ko).all(|j| !self.entry(e, x, a, j, k, ko).is_finite()) {
+                    *kept = false;
                 }
             }
         }
@@ -337,8 +377,8 @@ impl Work {
         if k < 2 {
             return Ok(false);
         }
-        let mats: Vec<(Vec<f64>, usize)> =
-            self.live_edges(x).into_iter().map(|e| (self.oriented(e, x), self.cost[self.other(e, x)].len())).collect();
+        let edges: Vec<(usize, usize)> =
+            self.live_edges(x).into_iter().map(|e| (e, self.cost[self.other(e, x)].len())).collect();
         let cost = &self.cost[x];
         let terms = &self.terms[x];
         // b dominates a: no worse anywhere; exact ties go to the lower index.
@@ -353,9 +393,9 @@ impl Work {
                 }
                 strict |= t.usage[b] < t.usage[a];
             }
-            for (m, ko) in &mats {
-                let (rb, ra) = (&m[b * ko..(b + 1) * ko], &m[a * ko..(a + 1) * ko]);
-                for (cb, ca) in rb.iter().zip(ra) {
+            for &(e, ko) in &edges {
+                for j in 0..ko {
+                    let (cb, ca) = (self.entry(e, x, b, j, k, ko), self.entry(e, x, a, j, k, ko));
                     if cb > ca {
                         return false;
                     }
@@ -465,6 +505,9 @@ impl Work {
         // u's strategies become the pairs.
         self.edges[e].alive = false;
         let map: Vec<usize> = pairs.iter().map(|&(j, _)| j).collect();
+        // Usually one answer per strategy of u: u keeps its strategies, so its other terms and
+        // its neighbours' view of it stay as they were (a hub absorbs thousands of leaves).
+        let same_strategies = map.len() == ku && map.iter().enumerate().all(|(p, &j)| p == j);
         let old_cost_u = self.cost[u].clone();
         let old_ids_u = self.ids[u].clone();
         self.reindex(u, &map);
@@ -480,14 +523,17 @@ impl Work {
             .into_iter()
             .map(|t| WTerm { lo: t.lo, hi: t.hi, usage: pairs.iter().map(|&(_, k)| t.usage[k]).collect() })
             .collect();
-        self.terms[u].extend(moved);
         self.records.push(Record::Product { u, v, first_new, pairs: record_pairs });
         self.alive[v] = false;
         // Pairs may differ only by the absorbed node's memory; normalisation keeps it exact.
-        self.normalize_terms(u)?;
+        let moved = self.fold_constant_terms(moved)?;
+        self.terms[u].extend(moved);
         self.push(u);
-        for o in self.neighbours(u) {
-            self.push(o);
+        if !same_strategies {
+            self.normalize_terms(u)?;
+            for o in self.neighbours(u) {
+                self.push(o);
+            }
         }
         Ok(())
     }
@@ -627,4 +673,35 @@ fn argmin(v: &[f64]) -> usize {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const X: f64 = f64::INFINITY;
+
+    #[test]
+    fn a_hub_keeps_its_strategies_while_it_absorbs_leaves_with_memory() {
+        // Hub 0 tied one to one to four leaves, each leaf using 2 or 3 at the one checkpoint:
+        // every leaf becomes part of the hub without new hub strategies, and its memory goes
+        // with it, so the limit still rules out the cheaper hub strategy (peak 12 > 10).
+        let tie = vec![0.0, X, X, 0.0];
+        let m = Model {
+            costs: vec![vec![5.0, 0.0], vec![1.0, 1.0], vec![1.0, 1.0], vec![1.0, 1.0], vec![1.0, 1.0]],
+            edges: (1..5).map(|v| ModelEdge { u: 0, v, costs: tie.clone() }).collect(),
+            terms: (1..5).map(|v| Term { node: v, lo: 0, hi: 1, usage: vec![2.0, 3.0] }).collect(),
+            base: vec![0.0],
+            limit: 10.0,
+        };
+        let r = preprocess(&m, &PreprocessOptions::default()).unwrap();
+        assert_eq!(r.model.num_nodes(), 1);
+        assert!(r.model.edges.is_empty());
+        assert_eq!(r.model.costs[0], vec![9.0, 4.0]);
+        assert_eq!(r.model.terms.len(), 4);
+        assert_eq!(r.model.peak(&[0]), 8.0);
+        assert_eq!(r.model.peak(&[1]), 12.0);
+        assert_eq!(r.expand(&[0]).unwrap(), vec![0; 5]);
+        assert_eq!(r.expand(&[1]).unwrap(), vec![1; 5]);
+    }
 }

@@ -85,6 +85,7 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
     p.validate()?;
     let start = Instant::now();
     let model = Model::from_problem(p);
+    let modelled = start.elapsed().as_secs_f64();
     let reduced = match preprocess(&model, &PreprocessOptions::default()) {
         Ok(r) => r,
         Err(PreprocessFailure::NoAllowedAssignment) => return Err(IntraError::NoAllowedAssignment),
@@ -94,13 +95,14 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
     };
     // Nodes tied by forbidden pairs decide as one group (exact), so every move below can
     // re-choose a whole group.
+    let preprocessed = start.elapsed().as_secs_f64();
     let grouped = group(&reduced.model);
     let rm = &grouped.model;
     if opts.verbose {
         let strategies: usize = rm.costs.iter().map(|c| c.len()).sum();
         let entries: usize = rm.edges.iter().map(|e| e.costs.len()).sum();
         eprintln!(
-            "[intra] preprocess: {} nodes / {} edges -> {} nodes / {} edges -> {} groups / {} edges ({} strategies, {} edge entries, {} terms, {} checkpoints) in {:.2} s",
+            "[intra] preprocess: {} nodes / {} edges -> {} nodes / {} edges -> {} groups / {} edges ({} strategies, {} edge entries, {} terms, {} checkpoints) in {:.2} s (model {:.2} s, reductions {:.2} s, groups {:.2} s)",
             p.nodes.len(),
             p.edges.len(),
             reduced.model.num_nodes(),
@@ -111,7 +113,10 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
             entries,
             rm.terms.len(),
             rm.num_checkpoints(),
-            start.elapsed().as_secs_f64()
+            start.elapsed().as_secs_f64(),
+            modelled,
+            preprocessed - modelled,
+            start.elapsed().as_secs_f64() - preprocessed,
         );
     }
     let entries: usize = rm.edges.iter().map(|e| e.costs.len()).sum();
