@@ -8,3 +8,4 @@ pub mod passes;
 pub mod resharding;
 pub mod rng;
 pub mod sharding;
+mod typed_index;

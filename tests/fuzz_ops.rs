@@ -5,7 +5,8 @@
 //! or hang (each case runs on a thread with a generous limit, so a hang fails the case).
 
 use alpa_mlir::cluster::DeviceMesh;
-use alpa_mlir::intra::plan::{strategy_problem, IntraOptions};
+use alpa_mlir::intra::options::IntraOptions;
+use alpa_mlir::intra::strategy_problem::strategy_problem;
 use alpa_mlir::ir::cost::op_cost;
 use alpa_mlir::ir::verify::verify_op;
 use alpa_mlir::passes::entry::{find_entry, DEFAULT_ENTRY};

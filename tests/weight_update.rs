@@ -7,7 +7,10 @@ use common::fixture_graph as graph;
 
 use alpa_mlir::cluster::{Collective, DeviceMesh};
 use alpa_mlir::intra::memory::peak_memory;
-use alpa_mlir::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, ALL_REDUCE_TIE_BREAK};
+use alpa_mlir::intra::options::IntraOptions;
+use alpa_mlir::intra::plan::IntraPlan;
+use alpa_mlir::intra::plan_cost::ALL_REDUCE_TIE_BREAK;
+use alpa_mlir::intra::planner::plan_intra_op;
 use std::collections::BTreeMap;
 
 fn options(mesh: DeviceMesh, prefer_reduce_scatter: bool) -> IntraOptions {

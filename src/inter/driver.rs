@@ -14,7 +14,7 @@ use super::program::GradientCombine;
 use super::{
     equal_operator_layers, microbatch_candidates, plan_pipeline_parallel, search_microbatches, CachedCost,
     ClusterShape, CostTable, ImbalancePrune, InterError, InterReport, LayerAssignment, LayerWork, MicrobatchSearch,
-    PipelinePlan, Planned, ReportCluster, ReportExtras, Schedule, StageDpOptions, StagePlan, SubmeshSpace,
+    PipelinePlan, PlacedStage, Planned, ReportCluster, ReportExtras, Schedule, StageDpOptions, StagePlan, SubmeshSpace,
     TableOptions,
 };
 use crate::cluster::Cluster;
@@ -332,7 +332,7 @@ pub fn stage_shardings(
             .plan
             .reshardings
             .iter()
-            .filter_map(|r| Some(((*evaluation.stage.ops.get(r.op)?, r.operand), r.resharding.steps.clone())))
+            .filter_map(|r| Some(((*evaluation.stage.ops.get(r.op.index())?, r.operand), r.resharding.steps.clone())))
             .collect();
         stage_plans.push(StageShardings {
             logical_mesh: stage.logical_mesh,
@@ -356,22 +356,12 @@ pub fn summary(
     search: Option<&MicrobatchSearch>,
 ) -> String {
     let stages: Vec<String> = plan
-        .plan
-        .stages
-        .iter()
-        .zip(&plan.devices)
-        .map(|(s, d)| {
+        .placed_stages()
+        .map(|PlacedStage { layers, submesh: [hosts, per_host], logical_mesh: [rows, cols], devices, latency }| {
+            let (first, last) = (devices.first().copied().unwrap_or(0), devices.last().copied().unwrap_or(0));
+            let ms = latency * 1e3;
             format!(
-                "layers {}..{} on {}x{} (logical {}x{}, devices {}..={}) {:.3} ms",
-                s.layers.start,
-                s.layers.end,
-                s.submesh.hosts,
-                s.submesh.devices_per_host,
-                s.logical_mesh[0],
-                s.logical_mesh[1],
-                d.first().copied().unwrap_or(0),
-                d.last().copied().unwrap_or(0),
-                s.latency * 1e3
+                "layers {layers:?} on {hosts}x{per_host} (logical {rows}x{cols}, devices {first}..={last}) {ms:.3} ms"
             )
         })
         .collect();

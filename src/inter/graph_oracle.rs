@@ -36,6 +36,7 @@
 //! Every formula of the cost model, its source and its implementation: docs/cost-model.md §5.
 
 use super::error::InterError;
+use super::layer_assignment::LayerId;
 pub use super::layer_signature::layer_signatures;
 use super::layer_signature::signatures;
 use super::progress::Progress;
@@ -45,7 +46,9 @@ pub use super::stage_graph::{StageGraph, StageInput};
 use super::submesh::{logical_meshes, SubmeshShape};
 use crate::cluster::mesh::{DeviceMesh, PhysicalSubmesh};
 use crate::cluster::spec::Cluster;
-use crate::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, PlanError};
+use crate::intra::options::IntraOptions;
+use crate::intra::plan::{IntraPlan, PlanError};
+use crate::intra::planner::plan_intra_op;
 use crate::intra::solution::{SolveOptions, SolveStatus};
 use crate::ir::cost::op_cost_in_block;
 use crate::ir::graph::{Graph, ValueRef};
@@ -151,11 +154,12 @@ impl<'g> GraphStageOracle<'g> {
     /// from backward ops for mem_param's gradients and mem_act.
     pub fn new(
         graph: &'g Graph,
-        layer_of: Vec<usize>,
+        layer_of: Vec<LayerId>,
         step: Option<&TrainStep>,
         cluster: Cluster,
         options: OracleOptions,
     ) -> Result<Self, InterError> {
+        let layer_of: Vec<usize> = layer_of.into_iter().map(LayerId::index).collect();
         let n = graph.ops().len();
         if layer_of.len() != n {
             return Err(InterError::InvalidInput(format!("{} layer ids for {n} ops", layer_of.len())));
@@ -313,7 +317,7 @@ impl<'g> GraphStageOracle<'g> {
         let options = self.intra_options_with(mesh, replicated_params);
         let plan = plan_intra_op(&stage.graph, &options).map_err(|e| match e {
             PlanError::Op { op, message } => {
-                let original = stage.ops.get(op).copied().unwrap_or(op);
+                let original = stage.ops.get(op.index()).copied().unwrap_or(op.index());
                 format!(
                     "op {original} ({}): {message}",
                     self.graph.ops().get(original).map_or("?", |o| o.name.as_str())
@@ -543,16 +547,16 @@ mod tests {
     use super::*;
     use crate::inter::clustering::{ClusterOptions, LayerCount};
     use crate::inter::layer_assignment::assign_layers;
-    use crate::inter::tests::graphs::tanh_mlp_step;
     use crate::inter::{plan_pipeline_parallel, CachedCost, ClusterShape, StageDpOptions, TableOptions};
     use crate::ir::cost::op_cost;
+    use crate::ir::test_graphs::tanh_mlp_step;
     use crate::ir::train_step::analyze;
 
     fn cluster() -> Cluster {
         Cluster::load("p3.16xlarge-x1").unwrap()
     }
 
-    fn layers_of(graph: &Graph, step: Option<&TrainStep>, layers: usize) -> Vec<usize> {
+    fn layers_of(graph: &Graph, step: Option<&TrainStep>, layers: usize) -> Vec<LayerId> {
         let options = ClusterOptions { layers: LayerCount::Fixed(layers), delta: 1.0, progress: false };
         assign_layers(graph, step, &options).unwrap().layer_of
     }
@@ -735,7 +739,7 @@ mod tests {
         // Break a matmul of the last layer.
         let bad = (0..graph.ops().len())
             .rev()
-            .find(|&i| layer_of[i] == 1 && graph.ops()[i].short_name() == "dot_general")
+            .find(|&i| layer_of[i] == LayerId::new(1) && graph.ops()[i].short_name() == "dot_general")
             .unwrap();
         graph.body.ops[bad].attrs.clear();
         let o = GraphStageOracle::new(&graph, layer_of, Some(&step), cluster(), OracleOptions::default()).unwrap();
@@ -824,7 +828,8 @@ mod tests {
     #[test]
     fn a_counted_loop_costs_its_body_times_its_trips() {
         let graph = crate::inter::layer_assignment::tests::scan_function();
-        let o = GraphStageOracle::new(&graph, vec![0, 0], None, cluster(), OracleOptions::default()).unwrap();
+        let o =
+            GraphStageOracle::new(&graph, vec![LayerId::new(0); 2], None, cluster(), OracleOptions::default()).unwrap();
         let flops = crate::ir::cost::op_cost_in_block(&graph.body, 1).unwrap().flops as f64;
         assert!(close(*o.op_seconds[1].as_ref().unwrap(), cluster().compute_seconds(flops, "f32")));
     }
@@ -833,14 +838,15 @@ mod tests {
     fn bad_layer_ids_are_rejected() {
         let graph = tanh_mlp_step(2, 8, 16);
         let n = graph.ops().len();
-        assert!(GraphStageOracle::new(&graph, vec![0; n - 1], None, cluster(), OracleOptions::default()).is_err());
-        let mut gap = vec![0; n];
-        gap[n - 1] = 2;
+        assert!(GraphStageOracle::new(&graph, vec![LayerId::new(0); n - 1], None, cluster(), OracleOptions::default())
+            .is_err());
+        let mut gap = vec![LayerId::new(0); n];
+        gap[n - 1] = LayerId::new(2);
         assert!(
             GraphStageOracle::new(&graph, gap, None, cluster(), OracleOptions::default()).is_err(),
             "layer 1 is empty"
         );
-        assert!(layer_signatures(&graph, &[0], None).is_err());
+        assert!(layer_signatures(&graph, &[LayerId::new(0)], None).is_err());
     }
 
     #[test]
@@ -855,8 +861,9 @@ mod tests {
         assert_eq!(layer_signatures(&graph, &layer_of, Some(&step)).unwrap(), sig, "deterministic");
         // Any change of an op's name, attributes or types changes its layer's signature only.
         let mut changed = graph.clone();
-        let op =
-            (0..changed.ops().len()).find(|&i| layer_of[i] == 2 && changed.ops()[i].short_name() == "tanh").unwrap();
+        let op = (0..changed.ops().len())
+            .find(|&i| layer_of[i] == LayerId::new(2) && changed.ops()[i].short_name() == "tanh")
+            .unwrap();
         changed.body.ops[op].name = "stablehlo.logistic".into();
         let other = layer_signatures(&changed, &layer_of, Some(&step)).unwrap();
         assert_eq!((other[0], other[1], other[3]), (sig[0], sig[1], sig[3]));

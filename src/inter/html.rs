@@ -6,6 +6,7 @@
 //! Device cells carry `class="dev stage-<i> c<k>"` (`k = i mod PALETTE.len()`, the colour) or
 //! `class="dev idle"`, and `data-device` / `data-stage`; stage rows `class="stage-row"`.
 
+use super::plan::StageId;
 use super::report::{BaselineStatus, InterReport, ReportStage};
 use std::fmt::Write;
 
@@ -108,8 +109,8 @@ pub fn esc(s: &str) -> String {
     out
 }
 
-fn colour_class(stage: usize) -> String {
-    format!("stage-{stage} c{}", stage % PALETTE.len())
+fn colour_class(stage: StageId) -> String {
+    format!("stage-{stage} c{}", stage.index() % PALETTE.len())
 }
 
 fn device_grid(h: &mut String, r: &InterReport) {

@@ -32,6 +32,11 @@ pub enum LayerAssignmentError {
     Request(String),
 }
 
+crate::typed_index::typed_index!(
+    /// A layer of the layering (clustering) of a graph, in program order.
+    LayerId
+);
+
 /// The layers of every op.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LayerAssignment {
@@ -40,7 +45,7 @@ pub struct LayerAssignment {
     /// The graph ops that were clustered, in program order.
     pub clustered: Vec<usize>,
     /// The layer of every graph op.
-    pub layer_of: Vec<usize>,
+    pub layer_of: Vec<LayerId>,
 }
 
 impl LayerAssignment {
@@ -189,7 +194,7 @@ pub fn equal_operator_layers(
 }
 
 /// The layer of every op given the clustering of `clustered`.
-fn place_all_ops(n: usize, step: Option<&TrainStep>, clustered: &[usize], clustering: &Clustering) -> Vec<usize> {
+fn place_all_ops(n: usize, step: Option<&TrainStep>, clustered: &[usize], clustering: &Clustering) -> Vec<LayerId> {
     let mut clustered_layer = vec![None; n];
     for (layer, range) in clustering.layers().into_iter().enumerate() {
         for &op in &clustered[range] {
@@ -207,7 +212,7 @@ fn place_all_ops(n: usize, step: Option<&TrainStep>, clustered: &[usize], cluste
             (None, None) => previous,
         };
         previous = layer;
-        layer_of.push(layer);
+        layer_of.push(LayerId::new(layer));
     }
     layer_of
 }
@@ -216,7 +221,7 @@ fn place_all_ops(n: usize, step: Option<&TrainStep>, clustered: &[usize], cluste
 pub(crate) mod tests {
     use super::*;
     use crate::inter::clustering::LayerCount;
-    use crate::inter::tests::graphs::tanh_mlp_step;
+    use crate::ir::test_graphs::tanh_mlp_step;
     use crate::ir::train_step::analyze;
 
     fn fixed(layers: usize) -> ClusterOptions {
@@ -240,7 +245,7 @@ pub(crate) mod tests {
         // One matmul per layer, and each weight update lands with the matmul reading it.
         let dots: Vec<usize> =
             forward.iter().copied().filter(|&i| graph.ops()[i].short_name() == "dot_general").collect();
-        assert_eq!(dots.iter().map(|&d| a.layer_of[d]).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(dots.iter().map(|&d| a.layer_of[d].index()).collect::<Vec<_>>(), vec![0, 1, 2]);
     }
 
     #[test]
@@ -248,7 +253,7 @@ pub(crate) mod tests {
         let graph = tanh_mlp_step(2, 8, 16);
         let a = assign_layers(&graph, None, &fixed(3)).unwrap();
         assert_eq!(a.clustered, (0..graph.ops().len()).collect::<Vec<_>>());
-        assert_eq!(a.layer_of, a.clustering.layer_of_ops());
+        assert_eq!(a.layer_of, a.clustering.layer_of_ops().into_iter().map(LayerId::new).collect::<Vec<_>>());
     }
 
     #[test]
@@ -266,7 +271,7 @@ pub(crate) mod tests {
         }
         let a = user_layers(&graph, Some(&step), 1.0).unwrap().unwrap();
         assert_eq!(a.num_layers(), 2);
-        assert_eq!(dots.iter().map(|&d| a.layer_of[d]).collect::<Vec<_>>(), vec![0, 0, 1, 1]);
+        assert_eq!(dots.iter().map(|&d| a.layer_of[d].index()).collect::<Vec<_>>(), vec![0, 0, 1, 1]);
         // A layer that comes back after another is refused at the op where it does.
         graph.body.ops[dots[3]].location = "loc(\"alpa_layer_7\")".into();
         match user_layers(&graph, Some(&step), 1.0) {

@@ -3,6 +3,7 @@
 //! cache can reuse the plans of structurally identical layers (e.g. transformer blocks).
 
 use super::error::InterError;
+use super::layer_assignment::LayerId;
 use crate::ir::graph::{Attr, Graph, Param, Region, ValueRef};
 use crate::ir::train_step::{Phase, TrainStep};
 use std::collections::{BTreeMap, HashMap};
@@ -85,7 +86,8 @@ fn hash_region(region: &Region, h: &mut Fnv) {
 /// its type, whether it is a donated argument, and its first-use number within the layer; and
 /// per result whether anything outside the layer reads it. SSA numbering never enters, so the
 /// identical transformer blocks of a model hash alike.
-pub fn layer_signatures(graph: &Graph, layer_of: &[usize], step: Option<&TrainStep>) -> Result<Vec<u64>, InterError> {
+pub fn layer_signatures(graph: &Graph, layer_of: &[LayerId], step: Option<&TrainStep>) -> Result<Vec<u64>, InterError> {
+    let layer_of: Vec<usize> = layer_of.iter().map(|l| l.index()).collect();
     let n = graph.ops().len();
     if layer_of.len() != n {
         return Err(InterError::InvalidInput(format!("{} layer ids for {n} ops", layer_of.len())));
@@ -101,7 +103,7 @@ pub fn layer_signatures(graph: &Graph, layer_of: &[usize], step: Option<&TrainSt
         None => None,
     };
     let layers = layer_of.iter().max().map_or(0, |m| m + 1);
-    Ok(signatures(graph, layer_of, layers, phase))
+    Ok(signatures(graph, &layer_of, layers, phase))
 }
 
 pub(super) fn signatures(graph: &Graph, layer_of: &[usize], layers: usize, phase: Option<&[Phase]>) -> Vec<u64> {

@@ -79,13 +79,13 @@ pub use graph_oracle::{
 pub use html::{esc as html_escape, render_html, PALETTE};
 pub use layer_assignment::{
     assign_layers, clustered_ops, clustering_ops, equal_operator_layers, user_layer_of, user_layers, LayerAssignment,
-    LayerAssignmentError, USER_LAYER_MARKER,
+    LayerAssignmentError, LayerId, USER_LAYER_MARKER,
 };
 pub use memory::{fits, max_fitting_depth, stage_memory, Schedule};
 pub use microbatches::{microbatch_candidates, search_microbatches, MicrobatchTrial, Planned};
-pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan};
+pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan, PlacedStage};
 pub use placement::place_stages;
-pub use plan::{best_fitting, evaluate_stages, pipeline_time, PlannedStage, StageDpOptions, StagePlan};
+pub use plan::{best_fitting, evaluate_stages, pipeline_time, PlannedStage, StageDpOptions, StageId, StagePlan};
 pub use report::{
     BaselineStage, BaselineStatus, InterReport, LayerWork, MegatronDegrees, MicrobatchSearch, ReportBaseline,
     ReportCluster, ReportExtras, ReportOptions, ReportStage, BASELINE_NAMES, MAX_GRID_DEVICES,

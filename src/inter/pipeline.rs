@@ -10,6 +10,7 @@ use super::submesh::{placeable_families, ClusterShape};
 use super::table::{CostTable, TableOptions};
 use super::table_prune::build_pruned;
 use serde::Serialize;
+use std::ops::Range;
 
 /// A placed plan with the statistics of its search.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -19,6 +20,31 @@ pub struct PipelinePlan {
     pub devices: Vec<Vec<usize>>,
     pub dp: DpStats,
     pub queries: QueryStats,
+}
+
+/// One placed stage, as the pass describes it (its remark and `alpa.pipeline`): layers
+/// (half-open), submesh (hosts x devices per host), logical mesh, device ids, and
+/// per-microbatch latency in seconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedStage<'a> {
+    pub layers: Range<usize>,
+    pub submesh: [usize; 2],
+    pub logical_mesh: [usize; 2],
+    pub devices: &'a [usize],
+    pub latency: f64,
+}
+
+impl PipelinePlan {
+    /// The stages in pipeline order with their devices.
+    pub fn placed_stages(&self) -> impl Iterator<Item = PlacedStage<'_>> {
+        self.plan.stages.iter().zip(&self.devices).map(|(s, devices)| PlacedStage {
+            layers: s.layers.clone(),
+            submesh: [s.submesh.hosts, s.submesh.devices_per_host],
+            logical_mesh: s.logical_mesh,
+            devices,
+            latency: s.latency,
+        })
+    }
 }
 
 /// Builds the table through `oracle` on the caller's thread, runs the DP and places the

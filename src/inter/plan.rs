@@ -11,6 +11,11 @@ use serde::Serialize;
 use std::ops::Range;
 use std::time::Duration;
 
+crate::typed_index::typed_index!(
+    /// A stage of a pipeline plan, by its position in pipeline order.
+    StageId
+);
+
 /// The pipeline setting shared by the DP, the baselines and the brute force.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StageDpOptions {

@@ -21,8 +21,10 @@
 //!   program.
 
 use super::memory::Schedule;
+use super::plan::StageId;
+use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
 use crate::ir::constant_values::constant_ops;
-use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::graph::{Graph, OpId, ValueRef};
 use crate::ir::train_step::{Phase, TrainStep};
 use crate::ir::types::ValueType;
 use std::collections::{BTreeSet, HashMap};
@@ -48,9 +50,9 @@ impl FunctionKind {
 /// it takes (in order) and the values it returns (in order).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageFunction {
-    pub stage: usize,
+    pub stage: StageId,
     pub kind: FunctionKind,
-    pub ops: Vec<usize>,
+    pub ops: Vec<OpId>,
     pub inputs: Vec<ValueRef>,
     pub outputs: Vec<ValueRef>,
 }
@@ -97,7 +99,7 @@ pub struct PipelineProgram {
     /// Values accumulated over the microbatches, with how.
     pub accumulated: Vec<(ValueRef, Accumulate)>,
     /// Stage of every op of the entry body.
-    pub stage_of_op: Vec<usize>,
+    pub stage_of_op: Vec<StageId>,
     /// Function of every op of the entry body (an op of constants is also in the `ops` of
     /// every function that reads it).
     pub function_of_op: Vec<usize>,
@@ -106,11 +108,17 @@ pub struct PipelineProgram {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ProgramError {
     /// An op the slicing cannot move into a function (it captures values from outside).
-    Capture { op: usize },
+    Capture { op: OpId },
     /// The stage assignment needs a value before the schedule computes it.
     Order { function: String, needs: String },
     /// An explicit `alpa.batch_dim` that is not a dim of the argument.
     BadBatchDim { arg: usize, dim: i64 },
+}
+
+impl From<BadBatchDim> for ProgramError {
+    fn from(BadBatchDim { arg, dim }: BadBatchDim) -> Self {
+        ProgramError::BadBatchDim { arg, dim }
+    }
 }
 
 impl std::fmt::Display for ProgramError {
@@ -127,31 +135,6 @@ impl std::fmt::Display for ProgramError {
             }
         }
     }
-}
-
-/// The argument attribute that overrides the batch-input rule: the dim to split, or -1 for an
-/// argument every microbatch shares.
-pub const BATCH_DIM_ATTR: &str = "alpa.batch_dim";
-
-/// The dim each argument is split on (see the module docs).
-pub fn batch_dims(graph: &Graph) -> Result<Vec<Option<usize>>, ProgramError> {
-    graph
-        .args
-        .iter()
-        .enumerate()
-        .map(|(arg, param)| {
-            let rank = match &param.ty {
-                ValueType::Tensor(t) => t.rank(),
-                _ => return Ok(None),
-            };
-            match param.attrs.get(BATCH_DIM_ATTR).and_then(|a| a.as_int()) {
-                Some(-1) => Ok(None),
-                Some(d) if d >= 0 && (d as usize) < rank => Ok(Some(d as usize)),
-                Some(d) => Err(ProgramError::BadBatchDim { arg, dim: d }),
-                None => Ok((!param.is_donated() && rank >= 1).then_some(0)),
-            }
-        })
-        .collect()
 }
 
 /// Which ops depend on a batch input.
@@ -202,7 +185,7 @@ fn apply_ops(graph: &Graph, step: &TrainStep, batch_dims: &[Option<usize>], depe
 pub fn build_program(
     graph: &Graph,
     step: &TrainStep,
-    stage_of_op: &[usize],
+    stage_of_op: &[StageId],
     num_stages: usize,
     microbatches: usize,
     schedule: Schedule,
@@ -211,10 +194,10 @@ pub fn build_program(
     let ops = graph.ops();
     for (index, op) in ops.iter().enumerate() {
         if op.regions.iter().flat_map(|r| &r.blocks).any(captures) {
-            return Err(ProgramError::Capture { op: index });
+            return Err(ProgramError::Capture { op: OpId::new(index) });
         }
     }
-    let batch_dims = batch_dims(graph)?;
+    let batch_dims = batch_input_dims(graph)?;
     let dependent = batch_dependent(graph, &batch_dims);
     let apply = apply_ops(graph, step, &batch_dims, &dependent);
     let kind_of = |index: usize| match (step.phase[index], apply[index]) {
@@ -238,7 +221,7 @@ pub fn build_program(
     let mut function_of_op = vec![0; ops.len()];
     for kind in [FunctionKind::Forward, FunctionKind::Backward, FunctionKind::Apply] {
         for stage in 0..num_stages {
-            let home = |i: usize| stage_of_op[i].min(num_stages - 1) == stage && kind_of(i) == kind;
+            let home = |i: usize| stage_of_op[i].index().min(num_stages - 1) == stage && kind_of(i) == kind;
             let own: Vec<usize> = (0..ops.len()).filter(|&i| home(i) && stays_home(i)).collect();
             if own.is_empty() {
                 continue;
@@ -249,7 +232,13 @@ pub fn build_program(
             }
             index_of.insert((stage, kind), f);
             let members = with_constants_read(graph, &constant, own);
-            functions.push(StageFunction { stage, kind, ops: members, inputs: Vec::new(), outputs: Vec::new() });
+            functions.push(StageFunction {
+                stage: StageId::new(stage),
+                kind,
+                ops: members.into_iter().map(OpId::new).collect(),
+                inputs: Vec::new(),
+                outputs: Vec::new(),
+            });
         }
     }
     let owner = |v: ValueRef| match v {
@@ -263,7 +252,7 @@ pub fn build_program(
     for (f, function) in functions.iter_mut().enumerate() {
         let mut seen = BTreeSet::new();
         for &op in &function.ops {
-            for &v in &ops[op].operands {
+            for &v in &ops[op.index()].operands {
                 let computed_here = owner(v) == Some(f) || producer(v).is_some_and(|p| constant[p]);
                 if !computed_here && !matches!(v, ValueRef::Outer) && seen.insert(v) {
                     function.inputs.push(v);

@@ -11,10 +11,11 @@
 use super::baselines::{best_megatron, equal_layer, inter_op_only, intra_op_only, megatron_grid};
 use super::cache::QueryStats;
 use super::clustering::Clustering;
+use super::layer_assignment::LayerId;
 use super::memory::Schedule;
 use super::microbatches::MicrobatchTrial;
 use super::pipeline::PipelinePlan;
-use super::plan::{StageDpOptions, StagePlan};
+use super::plan::{StageDpOptions, StageId, StagePlan};
 use super::stage_dp::DpStats;
 use super::submesh::{ClusterShape, SubmeshShape};
 use super::table::CostTable;
@@ -102,9 +103,9 @@ impl LayerWork {
 /// One stage of the plan.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReportStage {
-    pub index: usize,
+    pub index: StageId,
     /// Layer indices [lo, hi).
-    pub layers: [usize; 2],
+    pub layers: [LayerId; 2],
     /// Operators and FLOPs of the stage's layers, when [`LayerWork`] was supplied.
     pub ops: Option<usize>,
     pub flops: Option<f64>,
@@ -129,7 +130,7 @@ pub struct ReportStage {
 /// A stage of a baseline plan (layer indices in that plan's own layering).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BaselineStage {
-    pub layers: [usize; 2],
+    pub layers: [LayerId; 2],
     pub submesh: SubmeshShape,
     pub logical_mesh: [usize; 2],
     pub latency: f64,
@@ -268,8 +269,8 @@ impl InterReport {
                     ));
                 }
                 ReportStage {
-                    index: i,
-                    layers: [s.layers.start, s.layers.end],
+                    index: StageId::new(i),
+                    layers: [s.layers.start, s.layers.end].map(LayerId::new),
                     ops: work.and_then(|w| w.ops.get(r.clone()).map(|x| x.iter().sum())),
                     flops: work.and_then(|w| w.flops.get(r.clone()).map(|x| x.iter().sum())),
                     submesh: s.submesh,
@@ -323,7 +324,7 @@ impl InterReport {
     /// The stage owning each device id of the cluster (first stage when a device is listed
     /// twice), `None` for unused devices; `None` altogether when the cluster has more than
     /// [`MAX_GRID_DEVICES`] devices.
-    pub fn device_owners(&self) -> Option<Vec<Option<usize>>> {
+    pub fn device_owners(&self) -> Option<Vec<Option<StageId>>> {
         let d = self.cluster.devices().filter(|d| *d <= MAX_GRID_DEVICES)?;
         let mut owners = vec![None; d];
         for s in &self.stages {
@@ -421,7 +422,7 @@ fn baseline(name: &str, plan: Option<&StagePlan>, t: f64) -> ReportBaseline {
                 p.stages
                     .iter()
                     .map(|s| BaselineStage {
-                        layers: [s.layers.start, s.layers.end],
+                        layers: [s.layers.start, s.layers.end].map(LayerId::new),
                         submesh: s.submesh,
                         logical_mesh: s.logical_mesh,
                         latency: s.latency,

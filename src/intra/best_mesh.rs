@@ -3,7 +3,9 @@
 //! or with `logical-mesh=auto` every logical shape of its devices) and the cheapest kept.
 
 use super::config::{mesh_config, parse_bytes, parse_output_format, OutputFormat};
-use super::plan::{plan_intra_op, IntraOptions, IntraPlan, PlanError};
+use super::options::IntraOptions;
+use super::plan::{IntraPlan, PlanError};
+use super::planner::plan_intra_op;
 use super::report::CandidateReport;
 use super::solution::SolveOptions;
 use crate::cluster::DeviceMesh;

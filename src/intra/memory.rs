@@ -1,5 +1,5 @@
 //! The per-device memory model of the intra-op ILP (the usage constraint of Eq. 1 as
-//! `plan.rs` builds it), so that a plan changed after the solve (a post-ILP rewrite) is
+//! `strategy_problem.rs` builds it), so that a plan changed after the solve (a post-ILP rewrite) is
 //! measured exactly as the solver measured it.
 //!
 //! Every ILP node (an argument, a leader op together with the trivial ops merged into it) holds
@@ -10,19 +10,10 @@
 //! Every formula of the cost model, its source and its implementation: docs/cost-model.md §4.
 
 use super::merge::Role;
-use super::plan::{IntraPlan, Producer};
+use super::plan::{producer_of, IntraPlan, Producer};
 use super::problem::{Node, StrategyProblem};
-use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::graph::{Graph, OpId, ValueRef};
 use std::collections::BTreeMap;
-
-/// Where a value comes from (`None`: a capture from an enclosing region).
-pub(crate) fn producer_of(value: ValueRef) -> Option<(Producer, usize)> {
-    match value {
-        ValueRef::Arg(i) => Some((Producer::Arg(i), 0)),
-        ValueRef::Op { op, result } => Some((Producer::Op(op), result)),
-        ValueRef::Outer => None,
-    }
-}
 
 /// Position of each op in program order (arguments at 0) and the last position each value is
 /// used at (returned values live to the end), for the arguments `has_node` accepts and every op.
@@ -33,7 +24,7 @@ pub(crate) fn live_intervals(graph: &Graph, has_node: impl Fn(usize) -> bool) ->
         intervals.insert(Producer::Arg(i), (0, 1));
     }
     for index in 0..graph.ops().len() {
-        intervals.insert(Producer::Op(index), (index as u64 + 1, index as u64 + 2));
+        intervals.insert(Producer::Op(OpId::new(index)), (index as u64 + 1, index as u64 + 2));
     }
     let mut extend = |value: ValueRef, position: u64| {
         if let Some((producer, _)) = producer_of(value) {
@@ -85,11 +76,11 @@ pub fn peak_memory(graph: &Graph, plan: &IntraPlan) -> f64 {
         let leader = match plan.roles.get(index) {
             Some(Role::Follower { operand }) => op.operands.get(*operand).and_then(|v| match producer_of(*v)? {
                 (Producer::Arg(i), _) => arg_group.get(i).copied().flatten(),
-                (Producer::Op(o), _) => op_group.get(o).copied(),
+                (Producer::Op(o), _) => op_group.get(o.index()).copied(),
             }),
             _ => None,
         };
-        let interval = live.get(&Producer::Op(index)).copied().unwrap_or((0, 0));
+        let interval = live.get(&Producer::Op(OpId::new(index))).copied().unwrap_or((0, 0));
         op_group.push(join(leader, strategy.result_bytes_per_device, interval));
     }
     let choice = vec![0; nodes.len()];

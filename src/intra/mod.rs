@@ -34,7 +34,10 @@ mod lns;
 pub mod memory;
 pub mod merge;
 mod model;
+pub mod options;
 pub mod plan;
+pub mod plan_cost;
+pub mod planner;
 mod preprocess;
 mod problem;
 mod reconstruct;
@@ -44,6 +47,7 @@ mod segtree;
 mod shared_moves;
 pub mod solution;
 mod solve;
+pub mod strategy_problem;
 #[cfg(test)]
 mod tests;
 mod tree;

@@ -3,7 +3,7 @@
 use super::merge::Role;
 use super::plan::{IntraPlan, Producer};
 use crate::cluster::mesh::DeviceMesh;
-use crate::ir::graph::Graph;
+use crate::ir::graph::{Graph, OpId};
 use crate::sharding::spec::ShardingSpec;
 use crate::sharding::strategy::CollectiveUse;
 use serde::Serialize;
@@ -48,7 +48,7 @@ pub struct CollectiveReport {
     pub kind: String,
     pub bytes: u64,
     pub axes: Vec<usize>,
-    pub op: usize,
+    pub op: OpId,
     /// "strategy" (the op's own communication) or "resharding".
     pub reason: String,
     /// For a resharding's move (listed once however many operands share it, as the emitter
@@ -71,14 +71,14 @@ pub struct MoveReport {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ConsumerReport {
-    pub op: usize,
+    pub op: OpId,
     pub operand: usize,
 }
 
 /// One gradient whose all-reduce became a reduce-scatter (`prefer-reduce-scatter`).
 #[derive(Clone, Debug, Serialize)]
 pub struct ScatteredGradientReport {
-    pub op: usize,
+    pub op: OpId,
     pub dim: usize,
     pub spec: String,
 }
@@ -88,7 +88,7 @@ pub struct ScatteredGradientReport {
 pub struct WeightUpdateReport {
     pub gradients: Vec<ScatteredGradientReport>,
     /// Update ops computed on the scattered layouts.
-    pub update_ops: Vec<usize>,
+    pub update_ops: Vec<OpId>,
     /// Optimizer-state arguments sharded in and out.
     pub optimizer_states: Vec<usize>,
 }
@@ -128,7 +128,7 @@ fn rounded(cost: f64) -> f64 {
     (cost * 1e6).round() / 1e6
 }
 
-fn collective_report(collective: &CollectiveUse, op: usize, reason: String) -> CollectiveReport {
+fn collective_report(collective: &CollectiveUse, op: OpId, reason: String) -> CollectiveReport {
     CollectiveReport {
         kind: collective.kind.name().to_string(),
         bytes: collective.bytes,
@@ -170,7 +170,7 @@ pub fn build_report(
         .ops
         .iter()
         .enumerate()
-        .flat_map(|(op, s)| s.collectives.iter().map(move |c| collective_report(c, op, "strategy".into())))
+        .flat_map(|(op, s)| s.collectives.iter().map(move |c| collective_report(c, OpId::new(op), "strategy".into())))
         .collect();
     for m in &plan.moves {
         let value = match m.producer {

@@ -495,7 +495,8 @@ mod tests {
     /// move of the report once; and no more than what the per-group-priced optimum runs.
     #[test]
     fn priced_objective_is_what_the_module_runs_on_fixtures() {
-        use crate::intra::plan::{plan_intra_op, IntraOptions};
+        use crate::intra::options::IntraOptions;
+        use crate::intra::planner::plan_intra_op;
         use crate::intra::SolveStatus;
         for name in ["mlp_dp.mlir", "moe_tiny.mlir", "wresnet_tiny.mlir"] {
             let graph = fixture(name);

@@ -31,9 +31,10 @@
 //! Every formula of the cost model, its source and its implementation: docs/cost-model.md §4.
 
 use super::memory::peak_memory;
-use super::plan::{chosen_reshardings, communication_cost, strategy_cost, IntraPlan};
+use super::plan::{IntraPlan, ScatteredGradient, WeightUpdateSharding};
+use super::plan_cost::{chosen_reshardings, communication_cost, strategy_cost};
 use crate::cluster::mesh::DeviceMesh;
-use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::graph::{Graph, OpId, ValueRef};
 use crate::ir::op_table::op_rule;
 use crate::ir::train_step::{analyze, Phase};
 use crate::ir::types::{TensorType, ValueType};
@@ -43,32 +44,6 @@ use crate::sharding::strategy::{argument_strategy, follow, Strategy, StrategyOpt
 
 #[cfg(test)]
 mod tests;
-
-/// A gradient whose all-reduce became a reduce-scatter.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScatteredGradient {
-    /// The op that produces it.
-    pub op: usize,
-    /// The tensor dim scattered, and its new layout.
-    pub dim: usize,
-    pub spec: ShardingSpec,
-}
-
-/// What the rewrite changed, for the report.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct WeightUpdateSharding {
-    pub gradients: Vec<ScatteredGradient>,
-    /// Update ops now computed on a scattered layout, in program order.
-    pub update_ops: Vec<usize>,
-    /// Optimizer-state arguments now sharded (in and out), in order.
-    pub optimizer_states: Vec<usize>,
-}
-
-impl WeightUpdateSharding {
-    pub fn is_empty(&self) -> bool {
-        self.gradients.is_empty()
-    }
-}
 
 /// The part of the train step the rewrite may change.
 struct Region {
@@ -361,12 +336,12 @@ fn apply(
         gradients: seeds
             .iter()
             .map(|s| ScatteredGradient {
-                op: s.op,
+                op: OpId::new(s.op),
                 dim: s.dim,
                 spec: s.strategy.result_specs[0].clone().expect("a seed scatters a tensor result"),
             })
             .collect(),
-        update_ops: (0..ops.len()).filter(|i| ops[*i].is_some() && !seeded.contains(i)).collect(),
+        update_ops: (0..ops.len()).filter(|i| ops[*i].is_some() && !seeded.contains(i)).map(OpId::new).collect(),
         optimizer_states: (0..args.len()).filter(|&i| args[i].is_some()).collect(),
     };
     let before = plan.communication_cost + plan.resharding_cost;

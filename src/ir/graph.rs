@@ -6,6 +6,11 @@
 use super::types::{TensorType, ValueType};
 use std::collections::BTreeMap;
 
+crate::typed_index::typed_index!(
+    /// An op of a block (the entry body, for the graph view), by its position in program order.
+    OpId
+);
+
 /// Where a value comes from, relative to the block that uses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ValueRef {

@@ -1,4 +1,5 @@
 pub mod attr_text;
+pub mod batch_inputs;
 pub mod batch_split;
 pub mod constant_values;
 pub mod cost;
@@ -7,6 +8,8 @@ pub mod loops;
 pub mod op_table;
 pub mod state_aliases;
 pub mod summary;
+#[cfg(test)]
+pub(crate) mod test_graphs;
 pub mod train_step;
 pub mod types;
 pub mod verify;

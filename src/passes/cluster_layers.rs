@@ -52,7 +52,7 @@ pub fn run(module: MlirOperation, options: &AlpaClusterLayersOptions) -> PassRes
     let clustering = &assignment.clustering;
     let context = mlir::context(module);
     for (index, (handle, &layer)) in read.handles.iter().zip(&assignment.layer_of).enumerate() {
-        mlir::set_i64_attr(*handle, "alpa.layer", layer as i64);
+        mlir::set_i64_attr(*handle, "alpa.layer", layer.index() as i64);
         if let Some(step) = &step {
             let phase = match step.phase[index] {
                 Phase::Forward => "forward",

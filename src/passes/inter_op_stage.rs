@@ -18,7 +18,7 @@ use crate::cluster::Cluster;
 use crate::inter::driver::{plan_inter_op, stage_shardings, summary, DriverOptions, InterOpPlan};
 use crate::inter::layer_policy::{auto_choice, choose_layers};
 use crate::inter::program::{build_program, ProgramError};
-use crate::inter::{render_html, PipelinePlan};
+use crate::inter::{render_html, LayerId, PipelinePlan, PlacedStage, StageId};
 use crate::ir::train_step::{analyze, Phase};
 use mlir_sys::MlirOperation;
 
@@ -52,10 +52,12 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
     for failure in failures.iter().take(5) {
         Diagnostic::warning(entry.op, format!("{pass}: a stage candidate could not be planned: {failure:?}")).emit();
     }
-    let stage_of_op: Vec<usize> = assignment
+    let stage_of_op: Vec<StageId> = assignment
         .layer_of
         .iter()
-        .map(|&layer| plan.plan.stages.iter().position(|s| s.layers.contains(&layer)).unwrap_or(0))
+        .map(|&layer| {
+            StageId::new(plan.plan.stages.iter().position(|s| s.layers.contains(&layer.index())).unwrap_or(0))
+        })
         .collect();
     annotate(
         module,
@@ -96,7 +98,7 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
             opts.combine,
         )
         .map_err(|e| match e {
-            ProgramError::Capture { op } => vec![Diagnostic::error(read.handles[op], format!("{pass}: {e}"))],
+            ProgramError::Capture { op } => vec![Diagnostic::error(read.handles[op.index()], format!("{pass}: {e}"))],
             other => fail(other.to_string()),
         })?;
         let placements: Vec<StagePlacement> = plan
@@ -161,15 +163,15 @@ fn annotate(
     module: MlirOperation,
     entry: MlirOperation,
     handles: &[MlirOperation],
-    layer_of: &[usize],
-    stage_of_op: &[usize],
+    layer_of: &[LayerId],
+    stage_of_op: &[StageId],
     phases: Option<&[Phase]>,
     plan: &PipelinePlan,
 ) -> Result<(), String> {
     let context = mlir::context(module);
     for (index, (handle, &layer)) in handles.iter().zip(layer_of).enumerate() {
-        mlir::set_i64_attr(*handle, "alpa.layer", layer as i64);
-        mlir::set_i64_attr(*handle, "alpa.stage", stage_of_op[index] as i64);
+        mlir::set_i64_attr(*handle, "alpa.layer", layer.index() as i64);
+        mlir::set_i64_attr(*handle, "alpa.stage", stage_of_op[index].index() as i64);
         if let Some(phase) = phases.and_then(|p| p.get(index)) {
             let name = match phase {
                 Phase::Forward => "forward",
@@ -180,22 +182,15 @@ fn annotate(
         }
     }
     let stages: Vec<String> = plan
-        .plan
-        .stages
-        .iter()
-        .zip(&plan.devices)
-        .map(|(s, devices)| {
+        .placed_stages()
+        .map(|PlacedStage { layers, submesh: [hosts, per_host], logical_mesh: [rows, cols], devices, latency }| {
             let ids: Vec<String> = devices.iter().map(|d| d.to_string()).collect();
             format!(
-                "{{layers = array<i64: {}, {}>, submesh = array<i64: {}, {}>, logical_mesh = array<i64: {}, {}>, devices = array<i64: {}>, latency = {}}}",
-                s.layers.start,
-                s.layers.end,
-                s.submesh.hosts,
-                s.submesh.devices_per_host,
-                s.logical_mesh[0],
-                s.logical_mesh[1],
+                "{{layers = array<i64: {}, {}>, submesh = array<i64: {hosts}, {per_host}>, logical_mesh = array<i64: {rows}, {cols}>, devices = array<i64: {}>, latency = {}}}",
+                layers.start,
+                layers.end,
                 ids.join(", "),
-                mlir::f64_attr_text(s.latency)
+                mlir::f64_attr_text(latency)
             )
         })
         .collect();

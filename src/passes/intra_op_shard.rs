@@ -29,7 +29,7 @@ pub fn run(module: MlirOperation, options: &AlpaIntraOpShardOptions) -> PassResu
 
     let BestMeshPlan { plan, mesh_index, candidates } =
         plan_on_best_mesh(graph, &shard_options).map_err(|e| match e {
-            PlanError::Op { op, message } => vec![Diagnostic::error(read.handles[op], message)],
+            PlanError::Op { op, message } => vec![Diagnostic::error(read.handles[op.index()], message)],
             PlanError::OutOfMemory { budget, least_memory, cheapest_plan_memory } => {
                 fail(out_of_memory_message(budget, least_memory, cheapest_plan_memory))
             }
@@ -41,7 +41,7 @@ pub fn run(module: MlirOperation, options: &AlpaIntraOpShardOptions) -> PassResu
 
     for &op in &plan.replicated_fallbacks {
         Diagnostic::warning(
-            read.handles[op],
+            read.handles[op.index()],
             format!(
                 "{PASS}: no even sharding of this op on mesh {}x{}: it is computed replicated",
                 mesh.shape[0], mesh.shape[1]
@@ -68,7 +68,7 @@ pub fn run(module: MlirOperation, options: &AlpaIntraOpShardOptions) -> PassResu
         plan.ops.iter().map(|s| s.operand_specs.iter().map(Option::as_ref).collect()).collect();
     let operand_values = graph.ops().iter().map(|op| op.operands.clone()).collect();
     let resharding_steps =
-        plan.reshardings.iter().map(|r| ((r.op, r.operand), r.resharding.steps.as_slice())).collect();
+        plan.reshardings.iter().map(|r| ((r.op.index(), r.operand), r.resharding.steps.as_slice())).collect();
     let shardings = Shardings {
         args: arg_specs,
         ops: op_specs,

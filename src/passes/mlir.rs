@@ -301,6 +301,13 @@ pub fn context(op: MlirOperation) -> MlirContext {
     unsafe { mlirOperationGetContext(op) }
 }
 
+/// The function type `(inputs) -> outputs`.
+pub fn function_type(context: MlirContext, inputs: &[MlirType], outputs: &[MlirType]) -> MlirType {
+    unsafe {
+        mlirFunctionTypeGet(context, inputs.len() as isize, inputs.as_ptr(), outputs.len() as isize, outputs.as_ptr())
+    }
+}
+
 /// Parses an attribute from its text (e.g. an unregistered `#sdy.sharding<...>`).
 pub fn parse_attr(context: MlirContext, text: &str) -> Result<MlirAttribute, String> {
     let attr = unsafe { mlirAttributeParseGet(context, string_ref(text)) };

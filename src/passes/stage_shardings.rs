@@ -74,8 +74,8 @@ pub fn pin(
         super::entry::functions(module).into_iter().map(|f| (f.name(), f.op)).collect();
     let n = graph.ops().len();
     for (f, function) in program.functions.iter().enumerate() {
-        let stage = stages.get(function.stage).ok_or("a function of a stage without a plan")?;
-        let mesh = stage_mesh(function.stage, stage.logical_mesh)?;
+        let stage = stages.get(function.stage.index()).ok_or("a function of a stage without a plan")?;
+        let mesh = stage_mesh(function.stage.index(), stage.logical_mesh)?;
         // What every value of the entry looks like from this stage: its own results, the
         // layouts values of other stages arrive in, and the arguments it reads.
         let ops: Vec<Vec<Option<&ShardingSpec>>> = (0..n)
@@ -88,7 +88,7 @@ pub fn pin(
         let mut handles: Vec<Option<MlirOperation>> = vec![None; n];
         let mut operands: Vec<Vec<Option<&ShardingSpec>>> = vec![Vec::new(); n];
         // Copies of values of constants (not the function's own ops) are left to propagation.
-        for &op in function.ops.iter().filter(|&&op| program.function_of_op[op] == f) {
+        for op in function.ops.iter().map(|op| op.index()).filter(|&op| program.function_of_op[op] == f) {
             handles[op] = clones.get(op).copied().flatten();
             operands[op] = stage.operand_specs[op]
                 .as_ref()

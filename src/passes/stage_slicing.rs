@@ -112,15 +112,9 @@ pub fn emit(
         let input_types: Vec<MlirType> = inputs.iter().map(|v| value_type(*v)).collect();
         let output_types: Vec<MlirType> = outputs.iter().map(|v| value_type(*v)).collect();
         function_result_types.push(output_types.clone());
-        let placement = placements.get(function.stage).ok_or("a stage without a placement")?;
+        let placement = placements.get(function.stage.index()).ok_or("a stage without a placement")?;
         unsafe {
-            let function_type = mlirFunctionTypeGet(
-                context,
-                input_types.len() as isize,
-                input_types.as_ptr(),
-                output_types.len() as isize,
-                output_types.as_ptr(),
-            );
+            let function_type = mlir::function_type(context, &input_types, &output_types);
             let locations = vec![location; input_types.len()];
             let block = mlirBlockCreate(input_types.len() as isize, input_types.as_ptr(), locations.as_ptr());
             let region = mlirRegionCreate();
@@ -153,7 +147,7 @@ pub fn emit(
             for (i, v) in inputs.iter().enumerate() {
                 mapped.insert(v.ptr as *mut _, mlirBlockGetArgument(block, i as isize));
             }
-            for &op in &function.ops {
+            for op in function.ops.iter().map(|op| op.index()) {
                 let clone = mlirOperationClone(handles[op]);
                 mlirBlockAppendOwnedOperation(block, clone);
                 // A value of constants copied into a function that reads it is not the op's
@@ -269,7 +263,7 @@ pub fn emit(
         };
 
     let stage_of = |v: ValueRef| match v {
-        ValueRef::Op { op, .. } => Some(program.stage_of_op[op].min(placements.len().saturating_sub(1))),
+        ValueRef::Op { op, .. } => Some(program.stage_of_op[op].index().min(placements.len().saturating_sub(1))),
         _ => None,
     };
     let mut per_microbatch: HashMap<(ValueRef, usize), MlirValue> = HashMap::new();
@@ -327,7 +321,7 @@ pub fn emit(
                 (ValueRef::Outer, _) => return Err("a captured value cannot cross a function boundary".into()),
             };
             let value = match stage_of(v) {
-                Some(from) => transfer(value, (v, call.microbatch, function.stage), from)?,
+                Some(from) => transfer(value, (v, call.microbatch, function.stage.index()), from)?,
                 None => value,
             };
             operands.push(value);
@@ -366,13 +360,7 @@ pub fn emit(
     // The entry's type: global-batch inputs.
     let result_types: Vec<MlirType> = returned.iter().map(|v| value_type(*v)).collect();
     unsafe {
-        let function_type = mlirFunctionTypeGet(
-            context,
-            arg_types.len() as isize,
-            arg_types.as_ptr(),
-            result_types.len() as isize,
-            result_types.as_ptr(),
-        );
+        let function_type = mlir::function_type(context, &arg_types, &result_types);
         mlirOperationSetInherentAttributeByName(
             entry.op,
             mlir::string_ref("function_type"),

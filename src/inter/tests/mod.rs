@@ -1,7 +1,6 @@
 mod baselines;
 mod cache;
 mod clustering;
-pub(crate) mod graphs;
 mod pipeline;
 mod placement;
 mod program;

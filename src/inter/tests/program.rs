@@ -1,20 +1,21 @@
 //! The pipelined program: functions, schedule order, accumulation, and refused assignments.
 
-use super::graphs::tanh_mlp_step;
 use crate::inter::memory::Schedule;
+use crate::inter::plan::StageId;
 use crate::inter::program::{build_program, Accumulate, FunctionKind, GradientCombine, ProgramError};
-use crate::ir::graph::{Attr, ValueRef};
+use crate::ir::graph::ValueRef;
+use crate::ir::test_graphs::tanh_mlp_step;
 use crate::ir::train_step::analyze;
 
 /// Stage of every op: ops anchored at the forward matmul of layer k go to stage k * stages / depth.
-fn stages_by_anchor(g: &crate::ir::graph::Graph, stages: usize, depth: usize) -> Vec<usize> {
+fn stages_by_anchor(g: &crate::ir::graph::Graph, stages: usize, depth: usize) -> Vec<StageId> {
     let step = analyze(g).unwrap();
     let dots: Vec<usize> = (0..g.ops().len()).filter(|&i| g.ops()[i].name == "stablehlo.dot_general").collect();
     (0..g.ops().len())
         .map(|i| {
             let anchor = step.anchor[i].unwrap_or(i);
             let layer = dots.iter().filter(|&&d| d <= anchor).count().saturating_sub(1).min(depth - 1);
-            layer * stages / depth
+            StageId::new(layer * stages / depth)
         })
         .collect()
 }
@@ -95,21 +96,9 @@ fn an_assignment_that_needs_a_later_stage_first_is_refused() {
     // need stage 1's forward, which the schedule runs later.
     let g = tanh_mlp_step(2, 4, 8);
     let step = analyze(&g).unwrap();
-    let stage_of: Vec<usize> = stages_by_anchor(&g, 2, 2).into_iter().map(|s| 1 - s).collect();
+    let stage_of: Vec<StageId> = stages_by_anchor(&g, 2, 2).into_iter().map(|s| StageId::new(1 - s.index())).collect();
     let e = build_program(&g, &step, &stage_of, 2, 2, Schedule::OneFOneB, GradientCombine::Mean).unwrap_err();
     assert!(matches!(e, ProgramError::Order { .. }), "{e:?}");
-}
-
-#[test]
-fn batch_dim_attribute_overrides_the_rule() {
-    let mut g = tanh_mlp_step(2, 4, 8);
-    let x = g.args.len() - 1;
-    g.args[x].attrs.insert("alpa.batch_dim".into(), Attr::Int(1));
-    assert_eq!(crate::inter::program::batch_dims(&g).unwrap()[x], Some(1));
-    g.args[x].attrs.insert("alpa.batch_dim".into(), Attr::Int(-1));
-    assert_eq!(crate::inter::program::batch_dims(&g).unwrap()[x], None);
-    g.args[x].attrs.insert("alpa.batch_dim".into(), Attr::Int(5));
-    assert!(matches!(crate::inter::program::batch_dims(&g), Err(ProgramError::BadBatchDim { .. })));
 }
 
 #[test]
@@ -133,7 +122,7 @@ fn integer_results_add_up_and_float_ones_average() {
     g.returned.push(count);
     g.results.push(Param { ty: count_ty, attrs: Attrs::new() });
     let step = analyze(&g).unwrap();
-    let stage_of = vec![0; g.ops().len()];
+    let stage_of = vec![StageId::new(0); g.ops().len()];
     let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
     let mode = |v: ValueRef| p.accumulated.iter().find(|(w, _)| *w == v).map(|(_, m)| *m);
     assert_eq!(mode(count), Some(Accumulate::Sum));

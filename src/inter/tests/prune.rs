@@ -6,13 +6,13 @@ use super::util::{random_table, Rng};
 use crate::inter::clustering::{ClusterOptions, LayerCount};
 use crate::inter::layer_assignment::assign_layers;
 use crate::inter::table_prune::usable;
-use crate::inter::tests::graphs::tanh_mlp_step;
 use crate::inter::Schedule;
 use crate::inter::{
     equal_layer, inter_op_only, intra_op_only, plan_pipeline, plan_pipeline_parallel, CachedCost, ClusterShape,
     CostTable, GraphStageOracle, OracleOptions, StageCost, StageCostResult, StageDpOptions, StageFloor, SubmeshShape,
     SubmeshSpace, TableOptions,
 };
+use crate::ir::test_graphs::tanh_mlp_step;
 use crate::ir::train_step::analyze;
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -2,8 +2,11 @@
 
 use crate::cluster::{Collective, DeviceMesh, MeshAxes};
 use crate::intra::memory::peak_memory;
-use crate::intra::plan::{plan_intra_op, IntraOptions, IntraPlan, ALL_REDUCE_TIE_BREAK};
-use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, ValueRef};
+use crate::intra::options::IntraOptions;
+use crate::intra::plan::IntraPlan;
+use crate::intra::plan_cost::ALL_REDUCE_TIE_BREAK;
+use crate::intra::planner::plan_intra_op;
+use crate::ir::graph::{Attr, Attrs, Block, Graph, OpId, OpNode, Param, ValueRef};
 use crate::ir::op_table::test_util::{add_body, f32t, ints, op, opaque};
 use crate::ir::types::ValueType;
 use crate::sharding::strategy::{CollectiveUse, StrategyOptions};
@@ -134,7 +137,7 @@ fn a_data_parallel_gradient_is_reduce_scattered_and_the_momentum_sharded() {
     assert_eq!(spec(&zero, ValueRef::Arg(W)), spec(&plain, ValueRef::Arg(W)));
     let [gather] = zero.reshardings.as_slice() else { panic!("{:#?}", zero.reshardings) };
     assert_eq!(
-        (gather.op, gather.operand, gather.from.to_string(), gather.to.to_string()),
+        (gather.op.index(), gather.operand, gather.from.to_string(), gather.to.to_string()),
         (NEW_W, 1, "S0R".into(), "RR".into())
     );
     // The loss' all-reduce is not a gradient's: it stays.
@@ -147,8 +150,8 @@ fn a_data_parallel_gradient_is_reduce_scattered_and_the_momentum_sharded() {
         ]
     );
     let w = &zero.weight_update;
-    assert_eq!((w.gradients.len(), w.gradients[0].op, w.gradients[0].dim), (1, DW, 0));
-    assert_eq!(w.update_ops, vec![SCALE_M, NEW_M, STEP]);
+    assert_eq!((w.gradients.len(), w.gradients[0].op.index(), w.gradients[0].dim), (1, DW, 0));
+    assert_eq!(w.update_ops, [SCALE_M, NEW_M, STEP].map(OpId::new));
     assert_eq!(w.optimizer_states, vec![M]);
 
     // Same volume: 2(n-1)/n B = (n-1)/n B + (n-1)/n B; one more latency, no tie-break.

@@ -1,7 +1,7 @@
 use super::*;
-use crate::inter::tests::graphs::{t, tanh_mlp_step, Builder};
 use crate::ir::cost::op_cost;
-use crate::ir::graph::{Attrs, Block};
+use crate::ir::graph::Attrs;
+use crate::ir::test_graphs::{t, tanh_mlp_step, Builder};
 
 fn shape(ty: &ValueType) -> Vec<i64> {
     ty.tensor().map(|t| t.shape.clone()).unwrap_or_default()
@@ -9,22 +9,6 @@ fn shape(ty: &ValueType) -> Vec<i64> {
 
 fn flops(graph: &Graph) -> Vec<f64> {
     (0..graph.ops().len()).map(|i| op_cost(&graph.ops()[i], &graph.operand_tensors(i)).unwrap().flops as f64).collect()
-}
-
-/// A graph of `ops` over arguments `args` (the last one the per-example input) returning `ret`.
-fn graph(args: Vec<Param>, b: Builder, ret: Vec<ValueRef>) -> Graph {
-    let results = ret.iter().map(|_| Param { ty: t(&[]), attrs: Attrs::new() }).collect();
-    let mut g = Graph {
-        func_name: "main".into(),
-        body: Block { args: args.iter().map(|p| p.ty.clone()).collect(), ops: b.ops, terminator: None },
-        args,
-        results,
-        returned: ret,
-    };
-    for (r, v) in g.returned.clone().iter().enumerate() {
-        g.results[r].ty = g.value_type(*v).cloned().unwrap();
-    }
-    g
 }
 
 fn input(shape: &[i64]) -> Param {
@@ -85,7 +69,7 @@ fn created_tensors_that_meet_the_batch_are_split_too() {
     bcast.insert("broadcast_dimensions".into(), ints(&[]));
     let wide = b.op("stablehlo.broadcast_in_dim", vec![c], t(&[6, 4]), bcast);
     let y = b.binary("stablehlo.add", ValueRef::Arg(0), wide, t(&[6, 4]));
-    let g = graph(vec![input(&[6, 4])], b, vec![y]);
+    let g = b.graph(vec![input(&[6, 4])], vec![y]);
     let s = split_batch(&g, 3).unwrap();
     assert_eq!(shape(&s.ops()[1].results[0]), vec![2, 4]);
     assert_eq!(shape(&s.results[0].ty), vec![2, 4], "the function result follows");
@@ -101,7 +85,7 @@ fn full_slices_shrink_and_cuts_of_the_batch_are_refused() {
         attrs.insert("limit_indices".into(), ints(&[limit, 2]));
         attrs.insert("strides".into(), ints(&[1, 1]));
         let y = b.op("stablehlo.slice", vec![ValueRef::Arg(0)], t(&[limit - start, 2]), attrs);
-        graph(vec![input(&[8, 4])], b, vec![y])
+        b.graph(vec![input(&[8, 4])], vec![y])
     };
     let s = split_batch(&slice(0, 8), 4).unwrap();
     assert_eq!(s.ops()[0].attr("limit_indices"), Some(&ints(&[2, 2])));
@@ -120,7 +104,7 @@ fn a_batch_merged_below_another_dim_is_refused() {
     perm.insert("permutation".into(), ints(&[1, 0]));
     let tr = b.op("stablehlo.transpose", vec![ValueRef::Arg(0)], t(&[3, 4]), perm);
     let flat = b.op("stablehlo.reshape", vec![tr], t(&[12]), Attrs::new());
-    let g = graph(vec![input(&[4, 3])], b, vec![flat]);
+    let g = b.graph(vec![input(&[4, 3])], vec![flat]);
     let err = split_batch(&g, 2).unwrap_err();
     assert!(matches!(err, BatchSplitError::Op { op: 1, .. }), "{err}");
     assert!(err.to_string().contains("below another factor"), "{err}");
@@ -130,7 +114,7 @@ fn a_batch_merged_below_another_dim_is_refused() {
 fn unknown_ops_on_the_batch_and_graphs_without_one_are_refused() {
     let mut b = Builder::new();
     let y = b.op("stablehlo.custom_call", vec![ValueRef::Arg(0)], t(&[4, 3]), Attrs::new());
-    let g = graph(vec![input(&[4, 3])], b, vec![y]);
+    let g = b.graph(vec![input(&[4, 3])], vec![y]);
     let err = split_batch(&g, 2).unwrap_err();
     assert!(err.to_string().contains("does not know"), "{err}");
 
@@ -138,6 +122,6 @@ fn unknown_ops_on_the_batch_and_graphs_without_one_are_refused() {
     donated.attrs.insert("tf.aliasing_output".into(), Attr::Int(0));
     let mut b = Builder::new();
     let y = b.unary("stablehlo.tanh", ValueRef::Arg(0), t(&[4, 3]));
-    let g = graph(vec![donated], b, vec![y]);
+    let g = b.graph(vec![donated], vec![y]);
     assert_eq!(batch_dims(&g), Err(BatchSplitError::NoBatch));
 }

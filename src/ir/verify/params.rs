@@ -3,7 +3,7 @@
 //! at most once), `alpa.batch_dim` (a dim of its argument, or -1), and a `mhlo.sharding` left
 //! next to an `sdy.sharding` (Shardy reads the latter; the former is stale).
 
-use crate::inter::program::{batch_dims, ProgramError, BATCH_DIM_ATTR};
+use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim, BATCH_DIM_ATTR};
 use crate::ir::graph::{Attr, Graph, Param};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +90,7 @@ fn batch_dim(graph: &Graph) -> Vec<ParamIssue> {
         .filter(|(_, p)| p.attrs.get(BATCH_DIM_ATTR).is_some_and(|v| !matches!(v, Attr::Int(_))))
         .map(|(a, _)| error(a, format!("argument #{a}: {BATCH_DIM_ATTR} must be an integer (a dim, or -1)")))
         .collect();
-    if let Err(ProgramError::BadBatchDim { arg, dim }) = batch_dims(graph) {
+    if let Err(BadBatchDim { arg, dim }) = batch_input_dims(graph) {
         let rank = graph.args[arg].ty.tensor().map_or(0, |t| t.rank());
         issues.push(error(
             arg,

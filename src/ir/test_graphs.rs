@@ -1,6 +1,7 @@
-//! Small hand-built train steps for the layer assignment and the stage oracle.
+//! Small hand-built graphs for unit tests of every layer: an op builder and a tanh-MLP train step.
 
-use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, Region, ValueRef};
+use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, ValueRef};
+use crate::ir::op_table::test_util::add_body;
 use crate::ir::types::{ElementType, TensorType, ValueType};
 
 pub fn t(shape: &[i64]) -> ValueType {
@@ -54,28 +55,50 @@ impl Builder {
         self.op("stablehlo.dot_general", vec![a, b], ty, attrs)
     }
 
-    /// The sum of all elements of a rank-2 value.
-    pub fn sum(&mut self, x: ValueRef) -> ValueRef {
-        let mut zero = Attrs::new();
-        zero.insert("value".into(), Attr::Elements { ty: TensorType::new(vec![], ElementType::f32()), splat: true });
-        let init = self.op("stablehlo.constant", vec![], t(&[]), zero);
-        let mut attrs = Attrs::new();
-        attrs.insert("dimensions".into(), Attr::I64Array(vec![0, 1]));
-        let out = self.op("stablehlo.reduce", vec![x, init], t(&[]), attrs);
-        let add = OpNode {
-            name: "stablehlo.add".into(),
-            location: String::new(),
-            operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)],
-            results: vec![t(&[])],
-            attrs: Attrs::new(),
-            regions: vec![],
-        };
-        let body = Region { blocks: vec![Block { args: vec![t(&[]), t(&[])], ops: vec![add], terminator: None }] };
+    /// A scalar f32 splat constant.
+    pub fn scalar_constant(&mut self) -> ValueRef {
+        let value = Attr::Elements { ty: TensorType::new(vec![], ElementType::f32()), splat: true };
+        self.op("stablehlo.constant", vec![], t(&[]), attrs(&[("value", value)]))
+    }
+
+    /// The sum of `x` over `dims`, starting from `init`.
+    pub fn reduce_sum(&mut self, x: ValueRef, init: ValueRef, dims: &[i64], ty: ValueType) -> ValueRef {
+        let out =
+            self.op("stablehlo.reduce", vec![x, init], ty, attrs(&[("dimensions", Attr::I64Array(dims.to_vec()))]));
         if let Some(last) = self.ops.last_mut() {
-            last.regions.push(body);
+            last.regions.push(add_body());
         }
         out
     }
+
+    /// The sum of all elements of a rank-2 value.
+    pub fn sum(&mut self, x: ValueRef) -> ValueRef {
+        let init = self.scalar_constant();
+        self.reduce_sum(x, init, &[0, 1], t(&[]))
+    }
+
+    /// The function of the ops built so far over `args`, returning `returned` (result types
+    /// are the returned values' types).
+    pub fn graph(self, args: Vec<Param>, returned: Vec<ValueRef>) -> Graph {
+        let mut graph = Graph {
+            func_name: "main".into(),
+            body: Block { args: args.iter().map(|p| p.ty.clone()).collect(), ops: self.ops, terminator: None },
+            args,
+            results: Vec::new(),
+            returned,
+        };
+        graph.results = graph
+            .returned
+            .iter()
+            .map(|v| Param { ty: graph.value_type(*v).cloned().expect("a value of the graph"), attrs: Attrs::new() })
+            .collect();
+        graph
+    }
+}
+
+/// Attributes from (name, value) pairs.
+pub fn attrs(pairs: &[(&str, Attr)]) -> Attrs {
+    pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
 }
 
 fn donated(result: usize) -> Param {
@@ -118,13 +141,5 @@ pub fn tanh_mlp_step(depth: usize, batch: i64, width: i64) -> Graph {
     returned.push(loss);
     let mut args: Vec<Param> = (0..depth).map(|k| Param { ty: weight.clone(), ..donated(k) }).collect();
     args.push(Param { ty: act, attrs: Attrs::new() });
-    let mut results: Vec<Param> = (0..depth).map(|_| Param { ty: weight.clone(), attrs: Attrs::new() }).collect();
-    results.push(Param { ty: t(&[]), attrs: Attrs::new() });
-    Graph {
-        func_name: "main".into(),
-        body: Block { args: args.iter().map(|p| p.ty.clone()).collect(), ops: b.ops, terminator: None },
-        args,
-        results,
-        returned,
-    }
+    b.graph(args, returned)
 }
