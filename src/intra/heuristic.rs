@@ -9,8 +9,9 @@
 //! 3. Polishing phase: from the best feasible assignment, tree moves under the hard limit and
 //!    large neighbourhood search with the MILP, until the deadline.
 //!
-//! Many tree moves and neighbourhoods start at cost hotspots (`hotspots`): on the contest
-//! instances a few dozen edges carry most of the cost of a good plan.
+//! In the Lagrangian rounds, half of the tree moves and the priced MILP neighbourhoods (while the
+//! priced optimum fits) start at cost hotspots (`hotspots`): on the contest instances a few
+//! dozen edges carry most of the cost of a good plan.
 
 use std::time::{Duration, Instant};
 
@@ -28,9 +29,6 @@ const PRICE_SCALE: f64 = 1000.0;
 
 /// Rounds without a better feasible plan after which the Lagrangian phase ends.
 const STALE_ROUNDS: usize = 8;
-
-/// Tree moves from each cost hotspot in the polishing phase (cheap next to the MILP step).
-const HOT_TREES: usize = 4;
 
 /// Settings of the search.
 #[derive(Debug, Clone)]
@@ -226,7 +224,6 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut steps = 0;
     if let Some((_, b)) = &best {
         cand.assign(b);
-        let mut hotspots = Hotspots::new(&cand);
         let mut budget = Budget { nodes: 40, entries: 20_000 };
         loop {
             let over = match o.deadline {
@@ -237,23 +234,9 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
                 break;
             }
             polish_trees(&mut cand, trees_per_round / 4 + 1, tree_size, &mut rng, &mut scratch);
-            // Most neighbourhoods start where the cost sits (a few edges carry most of it);
-            // the rest at nodes live at the fullest checkpoint, where memory has to be traded
-            // between nodes, or anywhere.
-            let hot = if rng.chance(0.5) { hotspots.pick(&cand, &mut rng) } else { None };
-            if let Some(h) = hot {
-                for _ in 0..HOT_TREES {
-                    let moved = tree_move(&mut cand, h, tree_size, None, &mut rng, &mut scratch);
-                    if !moved.undo.is_empty() && !cand.memory_ok() {
-                        for &(v, old) in moved.undo.iter().rev() {
-                            cand.set(v, old);
-                        }
-                    }
-                }
-            }
-            let seeds: Vec<usize> = if let Some(h) = hot {
-                vec![h]
-            } else if steps % 2 == 1 && !cand.loads.is_empty() {
+            // Half of the neighbourhoods start at nodes live at the fullest checkpoint, where
+            // memory has to be traded between nodes.
+            let seeds: Vec<usize> = if steps % 2 == 1 && !cand.loads.is_empty() {
                 let mut live = live_at(&cand, cand.loads.argmax(), &mut rng);
                 live.truncate(4);
                 live
@@ -264,9 +247,6 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             let nodes = grow(&cand, &seeds, budget, &mut rng, &mut state);
             let left = o.deadline.map_or(5.0, |d| d.saturating_duration_since(Instant::now()).as_secs_f64());
             let step = improve(&mut cand, &nodes, &mut local, left.min(5.0), o.threads);
-            if let Some(h) = hot {
-                hotspots.record(h, step.gain > 0.0);
-            }
             steps += 1;
             adapt(&mut budget, &step);
             consider(&cand, &mut best);
