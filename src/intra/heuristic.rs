@@ -225,14 +225,18 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     if let Some((_, b)) = &best {
         cand.assign(b);
         let mut budget = Budget { nodes: 40, entries: 20_000 };
+        // A step's sub-MILP has a time limit but its setup and HiGHS's own overshoot do not, so
+        // no step starts unless the longest step so far still fits before the deadline.
+        let mut longest_step = Duration::ZERO;
         loop {
             let over = match o.deadline {
-                Some(_) => clock.over(),
+                Some(d) => clock.over() || Instant::now() + longest_step >= d,
                 None => steps >= o.max_rounds,
             };
             if over {
                 break;
             }
+            let step_start = Instant::now();
             polish_trees(&mut cand, trees_per_round / 4 + 1, tree_size, &mut rng, &mut scratch);
             // Half of the neighbourhoods start at nodes live at the fullest checkpoint, where
             // memory has to be traded between nodes.
@@ -248,6 +252,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             let left = o.deadline.map_or(5.0, |d| d.saturating_duration_since(Instant::now()).as_secs_f64());
             let step = improve(&mut cand, &nodes, &mut local, left.min(5.0), o.threads);
             steps += 1;
+            longest_step = longest_step.max(step_start.elapsed());
             adapt(&mut budget, &step);
             consider(&cand, &mut best);
             clock.log(false, || {
