@@ -138,6 +138,12 @@ pub struct Step {
     pub seconds: f64,
 }
 
+impl Step {
+    fn failed(start: std::time::Instant) -> Step {
+        Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64() }
+    }
+}
+
 /// Solves the neighbourhood `nodes` and applies the answer when it is better and feasible.
 /// The neighbourhood is reduced exactly first (with its boundary fixed, many strategies are
 /// dominated and many nodes become leaves or chains).
@@ -145,16 +151,9 @@ pub fn improve(s: &mut Search, nodes: &[usize], local: &mut [usize], time_limit:
     let start = std::time::Instant::now();
     let (sub, cur) = sub_model(s, nodes, local);
     let before = sub.cost(&cur);
-    let fail = |start: std::time::Instant| Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64() };
-    let Ok(red) = preprocess(&sub, &PreprocessOptions::default()) else { return fail(start) };
-    let warm = red.contract(&cur);
-    let opts =
-        IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
-    let out = match run_milp(&red.model, &opts) {
-        Ok(o) => o,
-        Err(_) => return fail(start),
+    let Some((choice, optimal)) = solve_reduced(&sub, &cur, time_limit, threads) else {
+        return Step::failed(start);
     };
-    let Ok(choice) = red.expand(&out.choice) else { return fail(start) };
     let after = sub.cost(&choice);
     let mut gain = 0.0;
     if after < before && sub.peak(&choice) <= sub.limit {
@@ -169,7 +168,19 @@ pub fn improve(s: &mut Search, nodes: &[usize], local: &mut [usize], time_limit:
             }
         }
     }
-    Step { gain, optimal: out.optimal, seconds: start.elapsed().as_secs_f64() }
+    Step { gain, optimal, seconds: start.elapsed().as_secs_f64() }
+}
+
+/// Solves a neighbourhood's model for cost after exact reduction, warm-started from `current`:
+/// the expanded choice and whether it is proven optimal, or None when the MILP gave nothing.
+fn solve_reduced(sub: &Model, current: &[usize], time_limit: f64, threads: u32) -> Option<(Vec<usize>, bool)> {
+    let red = preprocess(sub, &PreprocessOptions::default()).ok()?;
+    let warm = red.contract(current);
+    let opts =
+        IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
+    let out = run_milp(&red.model, &opts).ok()?;
+    let choice = red.expand(&out.choice).ok()?;
+    Some((choice, out.optimal))
 }
 
 /// Lowers the peak memory with MILP neighbourhoods that minimise the peak (cost ignored):
@@ -192,14 +203,7 @@ pub fn repair_peak(
         if left <= 0.0 || failures > 20 {
             return false;
         }
-        let c = s.loads.argmax();
-        let m = s.m;
-        let mut live: Vec<usize> = m.terms.iter().filter(|t| t.lo <= c && c < t.hi).map(|t| t.node).collect();
-        live.sort_unstable();
-        live.dedup();
-        for i in (1..live.len()).rev() {
-            live.swap(i, rng.below(i + 1));
-        }
+        let mut live = live_at(s, s.loads.argmax(), rng);
         live.truncate(budget.nodes / 2 + 1);
         let nodes = grow(s, &live, budget, rng, &mut state);
         let (sub, cur) = sub_model(s, &nodes, &mut local);
@@ -258,13 +262,9 @@ pub fn improve_priced(
     sub.base.clear();
     sub.limit = f64::INFINITY;
     let before = sub.cost(&cur);
-    let fail = |start: std::time::Instant| Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64() };
-    let Ok(red) = preprocess(&sub, &PreprocessOptions::default()) else { return fail(start) };
-    let warm = red.contract(&cur);
-    let opts =
-        IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
-    let Ok(out) = run_milp(&red.model, &opts) else { return fail(start) };
-    let Ok(choice) = red.expand(&out.choice) else { return fail(start) };
+    let Some((choice, optimal)) = solve_reduced(&sub, &cur, time_limit, threads) else {
+        return Step::failed(start);
+    };
     let after = sub.cost(&choice);
     let mut gain = 0.0;
     if after < before - 1e-9 * before.abs().max(1.0) {
@@ -273,7 +273,7 @@ pub fn improve_priced(
         }
         gain = before - after;
     }
-    Step { gain, optimal: out.optimal, seconds: start.elapsed().as_secs_f64() }
+    Step { gain, optimal, seconds: start.elapsed().as_secs_f64() }
 }
 
 /// Nodes with a memory term covering checkpoint `c`, in random order.
