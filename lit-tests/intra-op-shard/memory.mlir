@@ -9,6 +9,7 @@
 // FREE: "objective": 0.0
 // FREE-NEXT: "communication": 0.0
 // FREE-NEXT: "resharding": 0.0
+// FREE-NEXT: "ilp_objective": 0.0
 // FREE-NEXT: "memory_per_device_bytes": {{[2-4][0-9][0-9][0-9][0-9]}}.0
 // Within 20 KiB, w must be split too, and the dot pays an all-reduce.
 // TIGHT: "objective": 12289.0

@@ -63,7 +63,12 @@ pub struct IntraPlan {
     pub args: Vec<Option<Strategy>>,
     pub ops: Vec<Strategy>,
     pub roles: Vec<Role>,
+    /// What the plan costs as the emitted module runs it: `communication_cost +
+    /// resharding_cost`, every move once however many consumers share it.
     pub objective: f64,
+    /// What the solver minimised. Unless shared moves are priced, a move that consumers of
+    /// several groups share is counted once per group there, so this can exceed `objective`.
+    pub ilp_objective: f64,
     pub communication_cost: f64,
     pub resharding_cost: f64,
     pub peak_memory_bytes: f64,

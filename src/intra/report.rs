@@ -103,9 +103,12 @@ pub struct CandidateReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct IntraReport {
     pub mesh: MeshReport,
+    /// The plan's cost as it runs (communication plus every move once).
     pub objective: f64,
     pub communication: f64,
     pub resharding: f64,
+    /// What the ILP minimised (a move shared across consumer groups once per group).
+    pub ilp_objective: f64,
     pub memory_per_device_bytes: f64,
     pub memory_budget_bytes: Option<u64>,
     pub solver: SolverReport,
@@ -192,6 +195,7 @@ pub fn build_report(
         objective: rounded(plan.objective),
         communication: rounded(plan.communication_cost),
         resharding: rounded(plan.resharding_cost),
+        ilp_objective: rounded(plan.ilp_objective),
         memory_per_device_bytes: plan.peak_memory_bytes,
         memory_budget_bytes: memory_budget,
         solver: SolverReport {

@@ -361,7 +361,8 @@ fn apply(
     new.moves = moves;
     new.resharding_cost = resharding_cost;
     new.communication_cost = communication_cost(&new.args, &new.ops, mesh);
-    new.objective += new.communication_cost + new.resharding_cost - before;
+    new.objective = new.communication_cost + new.resharding_cost;
+    new.ilp_objective += new.objective - before;
     new.peak_memory_bytes = peak_memory(graph, &new);
     new.weight_update = summary;
     new

@@ -113,7 +113,9 @@ proptest! {
                     "ILP {} vs brute force {} on {:?}", found.objective, best.objective, steps);
                 // The plan the pass reads back costs what the solver said.
                 let plan = plan_intra_op(&graph, &options).unwrap();
-                prop_assert!((plan.objective - best.objective).abs() <= tolerance);
+                prop_assert!((plan.ilp_objective - best.objective).abs() <= tolerance);
+                // Corrected to what runs: a move shared across consumer groups once.
+                prop_assert!(plan.objective <= plan.ilp_objective + tolerance);
             }
             (Err(_), Err(_)) => {}
             (best, found) => prop_assert!(false, "feasibility differs: brute force {:?}, ILP {:?}", best.map(|s| s.objective), found.map(|s| s.objective)),
