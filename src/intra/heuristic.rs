@@ -3,8 +3,9 @@
 //! 1. Start from every node's cheapest strategy and descend with single-node moves (no memory).
 //! 2. Lagrangian phase: prices on checkpoints (see `lagrange`) turn memory into cost; the
 //!    priced problem is improved by single-node moves and tree moves (exact DP on induced
-//!    trees). After every round the assignment is copied, repaired greedily to fit memory,
-//!    polished under the hard limit, and kept when it is the best feasible one so far; the
+//!    trees). After every round the assignment is copied, repaired to fit memory (a penalty
+//!    loop on the overflowing checkpoints, `penalty_repair`, then greedily), polished under the
+//!    hard limit, and kept when it is the best feasible one so far; the
 //!    prices then take a subgradient step.
 //! 3. Polishing phase: from the best feasible assignment, tree moves under the hard limit and
 //!    large neighbourhood search with the MILP, until the deadline.
@@ -19,6 +20,7 @@ use super::hotspots::Hotspots;
 use super::lagrange::{initial_step, Prices};
 use super::lns::{grow, improve, improve_priced, live_at, repair_peak, Budget, Rng, Step};
 use super::model::Model;
+use super::penalty_repair::penalty_repair;
 use super::search::Search;
 use super::tree::{tree_move, TreeScratch};
 
@@ -26,6 +28,13 @@ use super::tree::{tree_move, TreeScratch};
 /// first, so the first rounds find a plan that fits, and the step then shrinks while the
 /// priced optimum fits.
 const PRICE_SCALE: f64 = 1000.0;
+
+/// The repair's first price of an overflowing checkpoint, as a fraction of the plan's cost per
+/// byte of the limit: small, so that prices double up from below the cut that fits.
+const REPAIR_FIRST_PRICE: f64 = 1e-3;
+
+/// Prices fall by at most a factor 2^MAX_SPEEDUP in one round.
+const MAX_SPEEDUP: usize = 6;
 
 /// Rounds without a better feasible plan after which the Lagrangian phase ends.
 const STALE_ROUNDS: usize = 8;
@@ -133,6 +142,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut local = vec![usize::MAX; n];
     let trees_per_round = (n / 50).clamp(20, 400);
     let mut round_hot = Hotspots::new(&s);
+    let mut fit_streak = 0usize;
     loop {
         let over = match phase_end {
             Some(e) => Instant::now() >= e,
@@ -179,7 +189,10 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         s.descend(false, Some(&pen), &mut stop);
         // Feasible copy.
         cand.assign(&s.choice);
-        let mut fits = cand.memory_ok() || cand.repair_memory(&mut stop);
+        let floor = REPAIR_FIRST_PRICE * cand.total().1.abs().max(1.0) / m.limit;
+        let mut fits = cand.memory_ok()
+            || penalty_repair(&mut cand, &prices, floor, &mut rng, &mut scratch, &mut stop)
+            || cand.repair_memory(&mut stop);
         if !fits && best.is_none() && rounds % 10 == 0 && cand.peak() < 1.05 * m.limit {
             // The greedy repair is stuck: lower the peak with MILP neighbourhoods.
             fits = repair_peak(&mut cand, clock.split(0.3), o.threads, &mut rng, Budget { nodes: 60, entries: 40_000 });
@@ -197,11 +210,16 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         let loads = s.loads.values();
         let (_, cost) = s.total();
         // Prices: a subgradient step, larger while the priced optimum overflows; once it fits,
-        // all prices halve so that memory gets cheaper quickly.
+        // all prices fall so that memory gets cheaper quickly.
+        // Rounds in a row that fit speed the fall up: the first prices are far above the
+        // threshold, and halving once a round would spend many rounds at the least-memory plan.
         if s.memory_ok() {
-            prices.scale(0.5);
-            step *= 0.5;
+            fit_streak += 1;
+            let factor = 0.5f64.powi(fit_streak.min(MAX_SPEEDUP) as i32);
+            prices.scale(factor);
+            step *= factor;
         } else {
+            fit_streak = 0;
             step = (step * 1.5).min(max_step);
             prices.step(&loads, m.limit, step);
         }

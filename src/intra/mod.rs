@@ -35,6 +35,7 @@ pub mod memory;
 pub mod merge;
 mod model;
 pub mod options;
+mod penalty_repair;
 pub mod plan;
 pub mod plan_cost;
 pub mod planner;
