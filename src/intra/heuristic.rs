@@ -29,10 +29,6 @@ use super::tree::{tree_move, TreeScratch};
 /// priced optimum fits.
 const PRICE_SCALE: f64 = 1000.0;
 
-/// The repair's first price of an overflowing checkpoint, as a fraction of the plan's cost per
-/// byte of the limit: small, so that prices double up from below the cut that fits.
-const REPAIR_FIRST_PRICE: f64 = 1e-3;
-
 /// Prices fall by at most a factor 2^MAX_SPEEDUP in one round.
 const MAX_SPEEDUP: usize = 6;
 
@@ -189,10 +185,8 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         s.descend(false, Some(&pen), &mut stop);
         // Feasible copy.
         cand.assign(&s.choice);
-        let floor = REPAIR_FIRST_PRICE * cand.total().1.abs().max(1.0) / m.limit;
-        let mut fits = cand.memory_ok()
-            || penalty_repair(&mut cand, &prices, floor, &mut rng, &mut scratch, &mut stop)
-            || cand.repair_memory(&mut stop);
+        let mut fits =
+            penalty_repair(&mut cand, &prices, &mut rng, &mut scratch, &mut stop) || cand.repair_memory(&mut stop);
         if !fits && best.is_none() && rounds % 10 == 0 && cand.peak() < 1.05 * m.limit {
             // The greedy repair is stuck: lower the peak with MILP neighbourhoods.
             fits = repair_peak(&mut cand, clock.split(0.3), o.threads, &mut rng, Budget { nodes: 60, entries: 40_000 });

@@ -18,19 +18,26 @@ const ROUNDS: usize = 24;
 /// Tree moves per round, seeded at nodes live at the fullest checkpoint.
 const TREES: usize = 8;
 const TREE_SIZE: usize = 400;
+/// The first price of an overflowing checkpoint, as a fraction of the plan's cost per byte of
+/// the limit: small, so that prices rise from below the cut that fits.
+const FIRST_PRICE: f64 = 1e-3;
 
 /// Lowers `s` under the memory limit starting from `prices` (the prices it was optimised
-/// under); returns whether it fits. Prices of checkpoints that overflow start at least at
-/// `floor` (a cost per byte) and double every round they still overflow.
+/// under); returns whether it fits. Prices of checkpoints that overflow start at least at a
+/// small fraction of the plan's cost per byte and double every round they still overflow.
 pub fn penalty_repair(
     s: &mut Search,
     prices: &Prices,
-    floor: f64,
     rng: &mut Rng,
     scratch: &mut TreeScratch,
     stop: &mut dyn FnMut() -> bool,
 ) -> bool {
     let m = s.m;
+    if s.memory_ok() {
+        return true;
+    }
+    // A limit of zero bytes must not make the first price infinite (0 x inf is NaN).
+    let floor = FIRST_PRICE * s.total().1.abs().max(1.0) / m.limit.max(1.0);
     let mut prices = prices.clone();
     for _ in 0..ROUNDS {
         if s.memory_ok() || stop() {
@@ -84,7 +91,7 @@ mod tests {
         assert!(!s.memory_ok());
         let mut rng = Rng::new(7);
         let mut scratch = TreeScratch::new(3);
-        let fits = penalty_repair(&mut s, &Prices::zero(&m), 1.0, &mut rng, &mut scratch, &mut || false);
+        let fits = penalty_repair(&mut s, &Prices::zero(&m), &mut rng, &mut scratch, &mut || false);
         assert!(fits);
         // Peak 12 admits one big strategy at most: all small (cost 61) beats any plan with a
         // disagreeing edge (at least 100 more); the repair must not stop at a disagreement.
@@ -93,12 +100,26 @@ mod tests {
     }
 
     #[test]
+    fn a_limit_of_zero_bytes_is_reached_when_some_plan_uses_none() {
+        let mut m = chain();
+        m.limit = 0.0;
+        for t in &mut m.terms {
+            t.usage = vec![10.0, 0.0];
+        }
+        let mut s = Search::new(&m, vec![0, 0, 0]);
+        let mut rng = Rng::new(7);
+        let mut scratch = TreeScratch::new(3);
+        assert!(penalty_repair(&mut s, &Prices::zero(&m), &mut rng, &mut scratch, &mut || false));
+        assert_eq!(s.choice, vec![1, 1, 1]);
+    }
+
+    #[test]
     fn leaves_a_plan_that_fits_alone() {
         let m = chain();
         let mut s = Search::new(&m, vec![1, 1, 1]);
         let mut rng = Rng::new(7);
         let mut scratch = TreeScratch::new(3);
-        assert!(penalty_repair(&mut s, &Prices::zero(&m), 1.0, &mut rng, &mut scratch, &mut || false));
+        assert!(penalty_repair(&mut s, &Prices::zero(&m), &mut rng, &mut scratch, &mut || false));
         assert_eq!(s.choice, vec![1, 1, 1]);
     }
 }

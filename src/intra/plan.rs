@@ -81,7 +81,7 @@ pub struct IntraPlan {
     pub nodes_after_merging: usize,
     /// Per operand, the chain it is resharded along (for the emitter).
     pub reshardings: Vec<ChosenResharding>,
-    /// The moves those chains run, each once: what the objective prices and the report lists.
+    /// The moves those chains run, each once: what the objective counts and the report lists.
     pub moves: Vec<SharedMove>,
     /// Ops that had no even strategy and were computed replicated.
     pub replicated_fallbacks: Vec<OpId>,
