@@ -1,6 +1,7 @@
 //! IOPDDL benchmark: solves the public contest instances within their contest timeouts and
 //! compares with the best published costs. Run with
-//! `cargo bench --bench iopddl -- [INSTANCE...] [--time-limit SECONDS] [--runs N] [--out DIR] [--quiet]`
+//! `cargo bench --bench iopddl -- [INSTANCE...] [--time-limit SECONDS] [--runs N] [--out DIR] [--quiet]
+//! [--prices growth|polyak]`
 //! (default: A, G, M, S from `../shared/data/iopddl`, one run each; with `--runs N` every run is
 //! listed and a last table gives each instance's best run against the 1st-place solver). Each solution is checked with the
 //! contest's independent evaluator (`../shared/tools/iopddl_eval.py`) when python3 is there.
@@ -8,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use alpa_mlir::intra::{format_iopddl_solution, read_iopddl, solve, SolveOptions};
+use alpa_mlir::intra::{format_iopddl_solution, read_iopddl, solve, PriceRule, SolveOptions};
 
 #[path = "common/iopddl_public.rs"]
 mod iopddl_public;
@@ -38,6 +39,7 @@ fn main() {
     let mut out_dir = std::env::temp_dir().join("iopddl-solutions");
     let mut verbose = true;
     let mut runs = 1usize;
+    let mut price_rule = PriceRule::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -45,6 +47,7 @@ fn main() {
             "--out" => out_dir = args.next().map(PathBuf::from).unwrap_or(out_dir),
             "--runs" => runs = args.next().and_then(|x| x.parse().ok()).unwrap_or(1).max(1),
             "--quiet" => verbose = false,
+            "--prices" => price_rule = args.next().unwrap_or_default().parse().expect("--prices growth|polyak"),
             "--bench" => {} // passed by `cargo bench`
             other => paths.push(PathBuf::from(other)),
         }
@@ -71,8 +74,12 @@ fn main() {
             };
             let read = start.elapsed().as_secs_f64();
             // The contest timeout covers the whole run: reading, solving and writing (1 s margin).
-            let opts =
-                SolveOptions { time_limit: Some((limit - read - 1.0).max(1.0)), verbose, ..SolveOptions::default() };
+            let opts = SolveOptions {
+                time_limit: Some((limit - read - 1.0).max(1.0)),
+                verbose,
+                price_rule,
+                ..SolveOptions::default()
+            };
             name = inst.name.clone().unwrap_or_else(|| path.display().to_string());
             let label = if runs > 1 { format!("{name} (run {run})") } else { name.clone() };
             let result = solve(&inst.problem, &opts);

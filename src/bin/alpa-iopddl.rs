@@ -1,5 +1,5 @@
 //! Solves one IOPDDL contest instance: `alpa-iopddl INSTANCE.json[.gz] TIMEOUT_SECONDS
-//! [--quiet] [--seed N]`. Progress goes to stderr; the strategy vector is the last line of
+//! [--quiet] [--seed N] [--prices growth|polyak]`. Progress goes to stderr; the strategy vector is the last line of
 //! stdout (the contest's output convention). The answer comes within the timeout even when the
 //! solver overruns it (a node with a million strategies): see [`solve_by_deadline`].
 
@@ -7,9 +7,12 @@ use std::process::ExitCode;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use alpa_mlir::intra::{format_iopddl_solution, is_forbidden, read_iopddl, solve, SolveOptions, StrategyProblem};
+use alpa_mlir::intra::{
+    format_iopddl_solution, is_forbidden, read_iopddl, solve, PriceRule, SolveOptions, StrategyProblem,
+};
 
-const USAGE: &str = "usage: alpa-iopddl INSTANCE.json[.gz] TIMEOUT_SECONDS [--quiet] [--seed N]";
+const USAGE: &str =
+    "usage: alpa-iopddl INSTANCE.json[.gz] TIMEOUT_SECONDS [--quiet] [--seed N] [--prices growth|polyak]";
 
 /// Time kept back from the timeout for printing the answer and exiting.
 const EXIT_MARGIN: Duration = Duration::from_millis(250);
@@ -63,6 +66,14 @@ fn least_memory_choice(problem: &StrategyProblem) -> Vec<usize> {
         .collect()
 }
 
+/// The rule after `--prices`, the default without it.
+fn parse_price_rule(args: &[String]) -> Result<PriceRule, String> {
+    match args.iter().position(|a| a == "--prices") {
+        None => Ok(PriceRule::default()),
+        Some(i) => args.get(i + 1).ok_or("--prices needs a rule")?.parse(),
+    }
+}
+
 fn main() -> ExitCode {
     let start = Instant::now();
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -81,6 +92,13 @@ fn main() -> ExitCode {
     let seed =
         args.iter().position(|a| a == "--seed").and_then(|i| args.get(i + 1)).and_then(|s| s.parse().ok()).unwrap_or(1);
     let verbose = !args.iter().any(|a| a == "--quiet");
+    let price_rule = match parse_price_rule(&args) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("alpa-iopddl: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
     let inst = match read_iopddl(std::path::Path::new(path.as_str())) {
         Ok(i) => i,
         Err(e) => {
@@ -90,7 +108,7 @@ fn main() -> ExitCode {
     };
     let deadline = start + Duration::from_secs_f64(timeout).saturating_sub(EXIT_MARGIN);
     let left = timeout - start.elapsed().as_secs_f64() - 1.0;
-    let opts = SolveOptions { time_limit: Some(left.max(0.1)), verbose, seed, ..SolveOptions::default() };
+    let opts = SolveOptions { time_limit: Some(left.max(0.1)), verbose, seed, price_rule, ..SolveOptions::default() };
     let problem = Arc::new(inst.problem);
     let choice = match solve_by_deadline(Arc::clone(&problem), opts, deadline) {
         Ok(Answer::Solved(sol)) => {
@@ -131,6 +149,15 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn price_rules_come_from_their_flag() {
+        let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(parse_price_rule(&args(&["x.json", "60"])), Ok(PriceRule::Growth));
+        assert_eq!(parse_price_rule(&args(&["x.json", "60", "--prices", "polyak"])), Ok(PriceRule::Polyak));
+        assert!(parse_price_rule(&args(&["x.json", "60", "--prices"])).is_err());
+        assert!(parse_price_rule(&args(&["x.json", "60", "--prices", "fast"])).is_err());
+    }
 
     #[test]
     fn timeouts_that_are_not_positive_seconds_are_rejected() {

@@ -17,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use super::hotspots::Hotspots;
-use super::lagrange::{initial_step, Prices};
+use super::lagrange::{initial_step, PolyakSteps, PriceRule, Prices};
 use super::lns::{grow, improve, improve_priced, live_at, repair_peak, Budget, Rng, Step};
 use super::model::Model;
 use super::penalty_repair::penalty_repair;
@@ -46,6 +46,7 @@ pub struct HeuristicOptions {
     pub max_rounds: usize,
     /// A feasible assignment to start from (the best so far until the search beats it).
     pub start: Option<Vec<usize>>,
+    pub price_rule: PriceRule,
 }
 
 /// Outcome of the search: the best feasible assignment found, if any.
@@ -139,6 +140,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let trees_per_round = (n / 50).clamp(20, 400);
     let mut round_hot = Hotspots::new(&s);
     let mut fit_streak = 0usize;
+    let mut polyak = PolyakSteps::default();
     loop {
         let over = match phase_end {
             Some(e) => Instant::now() >= e,
@@ -207,7 +209,10 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         // all prices fall so that memory gets cheaper quickly.
         // Rounds in a row that fit speed the fall up: the first prices are far above the
         // threshold, and halving once a round would spend many rounds at the least-memory plan.
-        if s.memory_ok() {
+        let upper = best.as_ref().filter(|_| o.price_rule == PriceRule::Polyak).map(|b| b.0);
+        if let Some(upper) = upper {
+            polyak.step(&mut prices, &loads, m.limit, cost, upper);
+        } else if s.memory_ok() {
             fit_streak += 1;
             let factor = 0.5f64.powi(fit_streak.min(MAX_SPEEDUP) as i32);
             prices.scale(factor);

@@ -57,6 +57,7 @@ pub mod weight_update;
 pub use brute::{solve_brute_force, BRUTE_FORCE_LIMIT};
 pub use error::IntraError;
 pub use iopddl::{format_iopddl_solution, parse_iopddl, read_iopddl, IopddlInstance};
+pub use lagrange::PriceRule;
 pub use problem::{is_forbidden, Alias, Edge, Evaluation, Node, StrategyProblem, FORBIDDEN_COST};
 pub use solution::{Solution, SolveOptions, SolveStats, SolveStatus};
 pub use solve::{solve, solve_ilp};

@@ -1,5 +1,7 @@
 //! What a solve returns and the options that steer it.
 
+use super::lagrange::PriceRule;
+
 /// How good the returned assignment is known to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SolveStatus {
@@ -60,6 +62,8 @@ pub struct SolveOptions {
     /// The largest reduced problem (edge-matrix entries) that goes to the MILP rather than the
     /// search.
     pub ilp_max_entries: usize,
+    /// How the search's Lagrangian prices move once a plan that fits is known.
+    pub price_rule: PriceRule,
 }
 
 /// The default MILP size limit: what the IOPDDL search was tuned with.
@@ -74,6 +78,7 @@ impl Default for SolveOptions {
             seed: 1,
             max_search_steps: None,
             ilp_max_entries: DEFAULT_ILP_MAX_ENTRIES,
+            price_rule: PriceRule::default(),
         }
     }
 }

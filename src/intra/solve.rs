@@ -196,6 +196,7 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
             seed: opts.seed,
             max_rounds: opts.max_search_steps.unwrap_or(200),
             start: seed_choice,
+            price_rule: opts.price_rule,
         };
         let out = heuristic(rm, &ho);
         if opts.verbose {

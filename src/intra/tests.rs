@@ -220,10 +220,11 @@ proptest! {
     }
 
     #[test]
-    fn search_finds_feasible_plans_no_better_than_optimal(r in raw()) {
+    fn search_finds_feasible_plans_no_better_than_optimal(r in raw(), polyak in proptest::bool::ANY) {
         let p = build(&r);
         let m = Model::from_problem(&p);
-        let o = super::heuristic::HeuristicOptions { deadline: None, threads: 1, verbose: false, seed: 7, max_rounds: 3, start: None };
+        let price_rule = if polyak { super::PriceRule::Polyak } else { super::PriceRule::Growth };
+        let o = super::heuristic::HeuristicOptions { deadline: None, threads: 1, verbose: false, seed: 7, max_rounds: 3, start: None, price_rule };
         let out = super::heuristic::heuristic(&m, &o);
         if let Some(c) = out.choice {
             let ev = p.evaluate(&c).unwrap();
