@@ -209,6 +209,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         // all prices fall so that memory gets cheaper quickly.
         // Rounds in a row that fit speed the fall up: the first prices are far above the
         // threshold, and halving once a round would spend many rounds at the least-memory plan.
+        // Under `PriceRule::Polyak`, once a plan fits, Polyak's rule sizes every step instead.
         let upper = best.as_ref().filter(|_| o.price_rule == PriceRule::Polyak).map(|b| b.0);
         if let Some(upper) = upper {
             polyak.step(&mut prices, &loads, m.limit, cost, upper);
