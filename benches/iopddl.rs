@@ -47,7 +47,13 @@ fn main() {
             "--out" => out_dir = args.next().map(PathBuf::from).unwrap_or(out_dir),
             "--runs" => runs = args.next().and_then(|x| x.parse().ok()).unwrap_or(1).max(1),
             "--quiet" => verbose = false,
-            "--prices" => price_rule = args.next().unwrap_or_default().parse().expect("--prices growth|polyak"),
+            "--prices" => match args.next().unwrap_or_default().parse() {
+                Ok(rule) => price_rule = rule,
+                Err(e) => {
+                    eprintln!("iopddl bench: {e}");
+                    std::process::exit(2);
+                }
+            },
             "--bench" => {} // passed by `cargo bench`
             other => paths.push(PathBuf::from(other)),
         }

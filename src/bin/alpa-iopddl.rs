@@ -1,6 +1,6 @@
 //! Solves one IOPDDL contest instance: `alpa-iopddl INSTANCE.json[.gz] TIMEOUT_SECONDS
-//! [--quiet] [--seed N] [--prices growth|polyak]`. Progress goes to stderr; the strategy vector is the last line of
-//! stdout (the contest's output convention). The answer comes within the timeout even when the
+//! [--quiet] [--seed N] [--prices growth|polyak]` (flags anywhere). Progress goes to stderr;
+//! the strategy vector is the last line of stdout (the contest's output convention). The answer comes within the timeout even when the
 //! solver overruns it (a node with a million strategies): see [`solve_by_deadline`].
 
 use std::process::ExitCode;
@@ -66,40 +66,51 @@ fn least_memory_choice(problem: &StrategyProblem) -> Vec<usize> {
         .collect()
 }
 
-/// The rule after `--prices`, the default without it.
-fn parse_price_rule(args: &[String]) -> Result<PriceRule, String> {
-    match args.iter().position(|a| a == "--prices") {
-        None => Ok(PriceRule::default()),
-        Some(i) => args.get(i + 1).ok_or("--prices needs a rule")?.parse(),
+/// The command line.
+#[derive(Debug, PartialEq)]
+struct Args {
+    path: String,
+    timeout: f64,
+    seed: u64,
+    verbose: bool,
+    price_rule: PriceRule,
+}
+
+/// INSTANCE and TIMEOUT in that order, flags anywhere; a flag's value is never taken for a
+/// positional argument, and a bad value or an unknown flag is an error, not a default.
+fn parse_args(args: &[String]) -> Result<Args, String> {
+    let mut positional = Vec::new();
+    let (mut seed, mut verbose, mut price_rule) = (1, true, PriceRule::default());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--quiet" => verbose = false,
+            "--seed" => {
+                let v = value()?;
+                seed = v.parse().map_err(|_| format!("--seed must be a non-negative integer, got '{v}'"))?;
+            }
+            "--prices" => price_rule = value()?.parse()?,
+            flag if flag.starts_with("--") => return Err(format!("unknown flag '{flag}'")),
+            _ => positional.push(a.clone()),
+        }
     }
+    let [path, timeout] = <[String; 2]>::try_from(positional)
+        .map_err(|p| format!("expected INSTANCE and TIMEOUT_SECONDS, got {} arguments", p.len()))?;
+    Ok(Args { path, timeout: parse_timeout(&timeout)?, seed, verbose, price_rule })
 }
 
 fn main() -> ExitCode {
     let start = Instant::now();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let positional: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
-    let (Some(path), Some(timeout_text)) = (positional.first(), positional.get(1)) else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    let timeout = match parse_timeout(timeout_text) {
-        Ok(t) => t,
+    let Args { path, timeout, seed, verbose, price_rule } = match parse_args(&args) {
+        Ok(a) => a,
         Err(e) => {
             eprintln!("alpa-iopddl: {e}\n{USAGE}");
             return ExitCode::from(2);
         }
     };
-    let seed =
-        args.iter().position(|a| a == "--seed").and_then(|i| args.get(i + 1)).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let verbose = !args.iter().any(|a| a == "--quiet");
-    let price_rule = match parse_price_rule(&args) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("alpa-iopddl: {e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let inst = match read_iopddl(std::path::Path::new(path.as_str())) {
+    let inst = match read_iopddl(std::path::Path::new(&path)) {
         Ok(i) => i,
         Err(e) => {
             eprintln!("alpa-iopddl: {e}");
@@ -150,13 +161,39 @@ fn main() -> ExitCode {
 mod tests {
     use super::*;
 
+    fn parse(v: &[&str]) -> Result<Args, String> {
+        parse_args(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
     #[test]
-    fn price_rules_come_from_their_flag() {
-        let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(parse_price_rule(&args(&["x.json", "60"])), Ok(PriceRule::Growth));
-        assert_eq!(parse_price_rule(&args(&["x.json", "60", "--prices", "polyak"])), Ok(PriceRule::Polyak));
-        assert!(parse_price_rule(&args(&["x.json", "60", "--prices"])).is_err());
-        assert!(parse_price_rule(&args(&["x.json", "60", "--prices", "fast"])).is_err());
+    fn flags_come_anywhere_and_their_values_are_not_positional() {
+        let plain = parse(&["x.json", "60"]).unwrap();
+        assert_eq!(
+            plain,
+            Args { path: "x.json".into(), timeout: 60.0, seed: 1, verbose: true, price_rule: PriceRule::Growth }
+        );
+        let flags_first = parse(&["--seed", "3", "--prices", "polyak", "--quiet", "x.json", "60"]).unwrap();
+        assert_eq!(
+            flags_first,
+            Args { path: "x.json".into(), timeout: 60.0, seed: 3, verbose: false, price_rule: PriceRule::Polyak }
+        );
+        assert_eq!(parse(&["x.json", "--prices", "polyak", "60"]).unwrap().timeout, 60.0);
+    }
+
+    #[test]
+    fn bad_values_missing_values_and_unknown_flags_are_errors() {
+        for bad in [
+            &["x.json", "60", "--prices"][..],
+            &["x.json", "60", "--prices", "fast"],
+            &["x.json", "60", "--seed", "three"],
+            &["x.json", "60", "--seed", "-1"],
+            &["x.json", "60", "--seeds", "3"],
+            &["x.json"],
+            &["x.json", "60", "extra"],
+            &["x.json", "soon"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

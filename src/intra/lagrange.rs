@@ -71,9 +71,8 @@ pub enum PriceRule {
     /// in rounds in a row where it fits.
     #[default]
     Growth,
-    /// Polyak's rule (`PolyakSteps`). On the contest's S instance its runs end about 2% lower
-    /// than `Growth`'s, but it leaves M in a 4% worse plan in about half of its runs; see
-    /// README.
+    /// Polyak's rule (`PolyakSteps`). Not the default: it leaves the contest's M instance in a
+    /// plan about 4% dearer in most runs, though its S runs end lower (README, IOPDDL section).
     Polyak,
 }
 
