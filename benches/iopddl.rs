@@ -1,7 +1,7 @@
 //! IOPDDL benchmark: solves the public contest instances within their contest timeouts and
 //! compares with the best published costs. Run with
 //! `cargo bench --bench iopddl -- [INSTANCE...] [--time-limit SECONDS] [--runs N] [--out DIR] [--quiet]
-//! [--prices growth|polyak]`
+//! [--prices growth|polyak|growth-then-polyak]`
 //! (default: A, G, M, S from `../shared/data/iopddl`, one run each; with `--runs N` every run is
 //! listed and a last table gives each instance's best run against the 1st-place solver). Each solution is checked with the
 //! contest's independent evaluator (`../shared/tools/iopddl_eval.py`) when python3 is there.

@@ -1,5 +1,5 @@
 //! Solves one IOPDDL contest instance: `alpa-iopddl INSTANCE.json[.gz] TIMEOUT_SECONDS
-//! [--quiet] [--seed N] [--prices growth|polyak]` (flags anywhere). Progress goes to stderr;
+//! [--quiet] [--seed N] [--prices growth|polyak|growth-then-polyak]` (flags anywhere). Progress goes to stderr;
 //! the strategy vector is the last line of stdout (the contest's output convention). The answer comes within the timeout even when the
 //! solver overruns it (a node with a million strategies): see [`solve_by_deadline`].
 
@@ -12,7 +12,7 @@ use alpa_mlir::intra::{
 };
 
 const USAGE: &str =
-    "usage: alpa-iopddl INSTANCE.json[.gz] TIMEOUT_SECONDS [--quiet] [--seed N] [--prices growth|polyak]";
+    "usage: alpa-iopddl INSTANCE.json[.gz] TIMEOUT_SECONDS [--quiet] [--seed N] [--prices growth|polyak|growth-then-polyak]";
 
 /// Time kept back from the timeout for printing the answer and exiting.
 const EXIT_MARGIN: Duration = Duration::from_millis(250);
@@ -170,12 +170,18 @@ mod tests {
         let plain = parse(&["x.json", "60"]).unwrap();
         assert_eq!(
             plain,
-            Args { path: "x.json".into(), timeout: 60.0, seed: 1, verbose: true, price_rule: PriceRule::Growth }
+            Args {
+                path: "x.json".into(),
+                timeout: 60.0,
+                seed: 1,
+                verbose: true,
+                price_rule: PriceRule::GrowthThenPolyak
+            }
         );
-        let flags_first = parse(&["--seed", "3", "--prices", "polyak", "--quiet", "x.json", "60"]).unwrap();
+        let flags_first = parse(&["--seed", "3", "--prices", "growth", "--quiet", "x.json", "60"]).unwrap();
         assert_eq!(
             flags_first,
-            Args { path: "x.json".into(), timeout: 60.0, seed: 3, verbose: false, price_rule: PriceRule::Polyak }
+            Args { path: "x.json".into(), timeout: 60.0, seed: 3, verbose: false, price_rule: PriceRule::Growth }
         );
         assert_eq!(parse(&["x.json", "--prices", "polyak", "60"]).unwrap().timeout, 60.0);
     }

@@ -5,10 +5,13 @@
 //!    priced problem is improved by single-node moves and tree moves (exact DP on induced
 //!    trees). After every round the assignment is copied, repaired to fit memory (a penalty
 //!    loop on the overflowing checkpoints, `penalty_repair`, then greedily), polished under the
-//!    hard limit, and kept when it is the best feasible one so far; the
-//!    prices then take a subgradient step.
+//!    hard limit, and kept when it is the best feasible one so far; the best one is then
+//!    relinked with the priced assignment (`relink`: a MILP over the nodes where they differ);
+//!    the prices then take a subgradient step (`PriceRule`: by default steps that grow while
+//!    the priced plan overflows, and Polyak's rule once those rounds stop finding better plans).
 //! 3. Polishing phase: from the best feasible assignment, tree moves under the hard limit and
-//!    large neighbourhood search with the MILP, until the deadline.
+//!    large neighbourhood search with the MILP, every few steps a relinking with one of the
+//!    last rounds' priced assignments, until the deadline.
 //!
 //! In the Lagrangian rounds, half of the tree moves and the priced MILP neighbourhoods (while the
 //! priced optimum fits) start at cost hotspots (`hotspots`): on the contest instances a few
@@ -21,6 +24,7 @@ use super::lagrange::{initial_step, PolyakSteps, PriceRule, Prices};
 use super::lns::{grow, improve, improve_priced, live_at, repair_peak, Budget, Rng, Step};
 use super::model::Model;
 use super::penalty_repair::penalty_repair;
+use super::relink::{self, Relinker};
 use super::search::Search;
 use super::tree::{tree_move, TreeScratch};
 
@@ -34,6 +38,14 @@ const MAX_SPEEDUP: usize = 6;
 
 /// Rounds without a better feasible plan after which the Lagrangian phase ends.
 const STALE_ROUNDS: usize = 8;
+
+/// Rounds without a better plan after which `PriceRule::GrowthThenPolyak` switches rules.
+const SWITCH_STALE: usize = 3;
+
+/// Priced plans kept for relinking while polishing.
+const ELITE: usize = 6;
+/// Every this many polishing steps, one relinks with a kept priced plan.
+const RELINK_EVERY: usize = 4;
 
 /// Settings of the search.
 #[derive(Debug, Clone)]
@@ -141,6 +153,10 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut round_hot = Hotspots::new(&s);
     let mut fit_streak = 0usize;
     let mut polyak = PolyakSteps::default();
+    let mut relinker = Relinker::default();
+    let mut polyak_on = o.price_rule == PriceRule::Polyak;
+    // The last rounds' priced plans, relinked with the incumbent while polishing.
+    let mut elite: Vec<Vec<usize>> = Vec::new();
     loop {
         let over = match phase_end {
             Some(e) => Instant::now() >= e,
@@ -201,6 +217,23 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             improved = consider(&cand, &mut best);
             first_feasible = first_feasible.or(best.is_some().then(Instant::now));
         }
+        // The best plan relinked with the priced one: the cheapest plan that fits where they differ.
+        if let Some((_, b)) = &best {
+            cand.assign(b);
+            let left = phase_end.map_or(relink::SECONDS, |e| e.saturating_duration_since(Instant::now()).as_secs_f64());
+            let r = relinker.relink(&mut cand, &s.choice, &mut local, left, o.threads);
+            improved |= consider(&cand, &mut best);
+            clock.log(false, || {
+                format!(
+                    "round {rounds}: relinked {} differing nodes: ran {}, gain {:.0} in {:.2}s",
+                    r.differ, r.ran, r.gain, r.seconds
+                )
+            });
+        }
+        if elite.len() == ELITE {
+            elite.remove(0);
+        }
+        elite.push(s.choice.clone());
         stale = if improved { 0 } else { stale + 1 };
         rounds_found |= improved;
         let loads = s.loads.values();
@@ -210,7 +243,13 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         // Rounds in a row that fit speed the fall up: the first prices are far above the
         // threshold, and halving once a round would spend many rounds at the least-memory plan.
         // Under `PriceRule::Polyak`, once a plan fits, Polyak's rule sizes every step instead.
-        let upper = best.as_ref().filter(|_| o.price_rule == PriceRule::Polyak).map(|b| b.0);
+        // The growth rule's plans have stopped improving: Polyak's rule from here on.
+        if o.price_rule == PriceRule::GrowthThenPolyak && !polyak_on && rounds_found && stale >= SWITCH_STALE {
+            polyak_on = true;
+            stale = 0;
+            clock.log(true, || format!("round {rounds}: Polyak's rule from here on"));
+        }
+        let upper = best.as_ref().filter(|_| polyak_on).map(|b| b.0);
         if let Some(upper) = upper {
             polyak.step(&mut prices, &loads, m.limit, cost, upper);
         } else if s.memory_ok() {
@@ -255,6 +294,22 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
                 break;
             }
             let step_start = Instant::now();
+            if steps % RELINK_EVERY == RELINK_EVERY - 1 && !elite.is_empty() {
+                let other = &elite[(steps / RELINK_EVERY) % elite.len()];
+                let left =
+                    o.deadline.map_or(relink::SECONDS, |d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+                let r = relinker.relink(&mut cand, other, &mut local, left, o.threads);
+                steps += 1;
+                longest_step = longest_step.max(step_start.elapsed());
+                consider(&cand, &mut best);
+                clock.log(false, || {
+                    format!(
+                        "polish step {steps}: relinked {} differing nodes: ran {}, gain {:.0}",
+                        r.differ, r.ran, r.gain
+                    )
+                });
+                continue;
+            }
             polish_trees(&mut cand, trees_per_round / 4 + 1, tree_size, &mut rng, &mut scratch);
             // Half of the neighbourhoods start at nodes live at the fullest checkpoint, where
             // memory has to be traded between nodes.

@@ -69,11 +69,15 @@ pub fn initial_step(cost: f64, loads: &[f64], scale: f64) -> f64 {
 pub enum PriceRule {
     /// Steps that grow by half while the priced optimum overflows; prices fall by 2, 4, 8, ...
     /// in rounds in a row where it fits.
-    #[default]
     Growth,
-    /// Polyak's rule (`PolyakSteps`). Not the default: it leaves the contest's M instance in a
-    /// plan about 4% dearer in most runs, though its S runs end lower (README, IOPDDL section).
+    /// Polyak's rule (`PolyakSteps`) once a plan that fits is known: the priced plans stay near
+    /// the limit.
     Polyak,
+    /// The growth rule until its repaired plans stop improving, then Polyak's rule: the growth
+    /// rule's first rounds, which overflow far, choose the region of the plan; Polyak's steps
+    /// then refine it without overshooting.
+    #[default]
+    GrowthThenPolyak,
 }
 
 impl std::str::FromStr for PriceRule {
@@ -82,7 +86,8 @@ impl std::str::FromStr for PriceRule {
         match text {
             "growth" => Ok(PriceRule::Growth),
             "polyak" => Ok(PriceRule::Polyak),
-            _ => Err(format!("price rule must be 'growth' or 'polyak', got '{text}'")),
+            "growth-then-polyak" => Ok(PriceRule::GrowthThenPolyak),
+            _ => Err(format!("price rule must be 'growth', 'polyak' or 'growth-then-polyak', got '{text}'")),
         }
     }
 }
@@ -197,6 +202,7 @@ mod tests {
     fn price_rules_parse_by_name() {
         assert_eq!("growth".parse(), Ok(PriceRule::Growth));
         assert_eq!("polyak".parse(), Ok(PriceRule::Polyak));
+        assert_eq!("growth-then-polyak".parse(), Ok(PriceRule::GrowthThenPolyak));
         assert!("Polyak".parse::<PriceRule>().is_err());
     }
 }

@@ -150,6 +150,41 @@ impl Step {
 pub fn improve(s: &mut Search, nodes: &[usize], local: &mut [usize], time_limit: f64, threads: u32) -> Step {
     let start = std::time::Instant::now();
     let (sub, cur) = sub_model(s, nodes, local);
+    solve_and_apply(s, nodes, sub, cur, start, time_limit, threads)
+}
+
+/// Optimised crossover of `s` with `other` (which need not fit: a relaxation's plan): frees
+/// the nodes where the two differ, each restricted to its two strategies, and solves that for
+/// cost under the hard memory limit, as RINS does with an incumbent and a relaxed solution.
+/// Applies the answer when it is cheaper and fits. Also returns how many nodes were freed.
+pub fn crossover(s: &mut Search, other: &[usize], local: &mut [usize], time_limit: f64, threads: u32) -> (Step, usize) {
+    let start = std::time::Instant::now();
+    let nodes: Vec<usize> = (0..s.choice.len()).filter(|&v| s.choice[v] != other[v]).collect();
+    if nodes.is_empty() {
+        return (Step::failed(start), 0);
+    }
+    let (mut sub, cur) = sub_model(s, &nodes, local);
+    for ((costs, &v), &mine) in sub.costs.iter_mut().zip(&nodes).zip(&cur) {
+        for (st, c) in costs.iter_mut().enumerate() {
+            if st != mine && st != other[v] {
+                *c = f64::INFINITY;
+            }
+        }
+    }
+    (solve_and_apply(s, &nodes, sub, cur, start, time_limit, threads), nodes.len())
+}
+
+/// Solves the sub-model of `nodes` (currently at `cur`) and applies its answer to `s` when it
+/// is cheaper and the whole assignment still fits.
+fn solve_and_apply(
+    s: &mut Search,
+    nodes: &[usize],
+    sub: Model,
+    cur: Vec<usize>,
+    start: std::time::Instant,
+    time_limit: f64,
+    threads: u32,
+) -> Step {
     let before = sub.cost(&cur);
     let Some((choice, optimal)) = solve_reduced(&sub, &cur, time_limit, threads) else {
         return Step::failed(start);

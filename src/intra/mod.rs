@@ -9,14 +9,15 @@
 //! - [`solve`]: exact preprocessing (`preprocess`: dead and dominated strategies, leaves, chains,
 //!   single-strategy nodes, slack checkpoints), then the MILP when the reduced problem is small,
 //!   otherwise the search (`heuristic`: Lagrangian prices on memory with single-node, tree-DP and
-//!   MILP-neighbourhood moves, then MILP large neighbourhood search under the hard limit).
+//!   MILP-neighbourhood moves, each round's best plan relinked with the priced one, then MILP
+//!   large neighbourhood search under the hard limit).
 //! - [`solve_brute_force`]: exhaustive search for tests.
 //! - [`read_iopddl`] / [`format_iopddl_solution`]: the ASPLOS'25 IOPDDL contest format.
 //!
 //! Determinism: the MILP path returns the same choice for the same input when it finishes
 //! within its time limit; the search is deterministic for a seed when bounded by
 //! `SolveOptions::max_search_steps` instead of a time limit (each neighbourhood MILP still has
-//! a 5 s cap).
+//! a time cap: 5 s, 2 s when relinking).
 
 pub mod best_mesh;
 mod brute;
@@ -42,6 +43,7 @@ pub mod planner;
 mod preprocess;
 mod problem;
 mod reconstruct;
+mod relink;
 pub mod report;
 mod search;
 mod segtree;

@@ -137,7 +137,7 @@ fn brute_model(m: &Model) -> Option<(f64, Vec<usize>)> {
     let mut best: Option<(f64, Vec<usize>)> = None;
     'all: loop {
         let c = m.cost(&choice);
-        if c.is_finite() && m.peak(&choice) <= m.limit && best.as_ref().is_none_or(|b| c < b.0) {
+        if fits(m, &choice) && best.as_ref().is_none_or(|b| c < b.0) {
             best = Some((c, choice.clone()));
         }
         if !super::brute::next_assignment(&mut choice, |i| m.costs[i].len()) {
@@ -145,6 +145,21 @@ fn brute_model(m: &Model) -> Option<(f64, Vec<usize>)> {
         }
     }
     best
+}
+
+/// Every assignment of a small model.
+fn every_assignment(m: &Model) -> Vec<Vec<usize>> {
+    let mut choice = vec![0usize; m.num_nodes()];
+    let mut all = vec![choice.clone()];
+    while super::brute::next_assignment(&mut choice, |i| m.costs[i].len()) {
+        all.push(choice.clone());
+    }
+    all
+}
+
+/// Allowed and within the memory limit.
+fn fits(m: &Model, choice: &[usize]) -> bool {
+    m.cost(choice).is_finite() && m.peak(choice) <= m.limit
 }
 
 /// `solve` returns a feasible plan no better than brute force's exactly when brute force finds
@@ -220,10 +235,42 @@ proptest! {
     }
 
     #[test]
-    fn search_finds_feasible_plans_no_better_than_optimal(r in raw(), polyak in proptest::bool::ANY) {
+    fn relinking_finds_the_cheapest_mix_that_fits(r in raw(), pick in 0usize..1000, other in 0usize..1000) {
+        // From a plan that fits and any other plan: the two-strategy crossover reaches the
+        // cheapest mix of the two that fits, and the relinking (with every strategy where
+        // they differ) the cheapest plan that fits and agrees with the first elsewhere.
+        let m = Model::from_problem(&build(&r));
+        let all = every_assignment(&m);
+        let fitting: Vec<&Vec<usize>> = all.iter().filter(|c| fits(&m, c)).collect();
+        if fitting.is_empty() {
+            return Ok(());
+        }
+        let a = fitting[pick % fitting.len()].clone();
+        let b = all[other % all.len()].clone();
+        let best_of = |free: &dyn Fn(&[usize]) -> bool| {
+            all.iter().filter(|c| free(c) && fits(&m, c)).map(|c| m.cost(c)).fold(f64::INFINITY, f64::min)
+        };
+        let mix = best_of(&|c: &[usize]| c.iter().zip(&a).zip(&b).all(|((x, y), z)| x == y || x == z));
+        let around = best_of(&|c: &[usize]| c.iter().zip(&a).zip(&b).all(|((x, y), z)| x == y || y != z));
+        let mut local = vec![usize::MAX; m.num_nodes()];
+
+        let mut s = super::search::Search::new(&m, a.clone());
+        super::lns::crossover(&mut s, &b, &mut local, 10.0, 1);
+        prop_assert!(fits(&m, &s.choice));
+        prop_assert!((m.cost(&s.choice) - mix).abs() < 1e-6, "crossover {} vs best mix {mix}", m.cost(&s.choice));
+
+        let mut s = super::search::Search::new(&m, a.clone());
+        let done = super::relink::Relinker::default().relink(&mut s, &b, &mut local, 10.0, 1);
+        prop_assert!(fits(&m, &s.choice));
+        prop_assert_eq!(done.differ, a.iter().zip(&b).filter(|(x, y)| x != y).count());
+        prop_assert!((m.cost(&s.choice) - around).abs() < 1e-6, "relink {} vs best around {around}", m.cost(&s.choice));
+    }
+
+    #[test]
+    fn search_finds_feasible_plans_no_better_than_optimal(r in raw(), rule in 0usize..3) {
         let p = build(&r);
         let m = Model::from_problem(&p);
-        let price_rule = if polyak { super::PriceRule::Polyak } else { super::PriceRule::Growth };
+        let price_rule = [super::PriceRule::Growth, super::PriceRule::Polyak, super::PriceRule::GrowthThenPolyak][rule];
         let o = super::heuristic::HeuristicOptions { deadline: None, threads: 1, verbose: false, seed: 7, max_rounds: 3, start: None, price_rule };
         let out = super::heuristic::heuristic(&m, &o);
         if let Some(c) = out.choice {
