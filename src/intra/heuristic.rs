@@ -154,6 +154,8 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut fit_streak = 0usize;
     let mut polyak = PolyakSteps::default();
     let mut relinker = Relinker::default();
+    // Seconds of the longest relinking, and of the longest MILP of any kind, so far.
+    let (mut longest_relink, mut longest_milp) = (0.0f64, 0.0f64);
     let mut polyak_on = o.price_rule == PriceRule::Polyak;
     // The last rounds' priced plans, relinked with the incumbent while polishing.
     let mut elite: Vec<Vec<usize>> = Vec::new();
@@ -199,6 +201,7 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             }
 
             adapt(&mut priced_budget, &st);
+            longest_milp = longest_milp.max(st.seconds);
         }
         s.descend(false, Some(&pen), &mut stop);
         // Feasible copy.
@@ -218,10 +221,15 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             first_feasible = first_feasible.or(best.is_some().then(Instant::now));
         }
         // The best plan relinked with the priced one: the cheapest plan that fits where they differ.
-        if let Some((_, b)) = &best {
+        // HiGHS may overrun a MILP's time limit (building a large model is not counted), so a
+        // relinking starts only when the longest one so far still ends before the phase does.
+        let relink_fits = phase_end.is_none_or(|e| Instant::now() + Duration::from_secs_f64(longest_relink) < e);
+        if let (Some((_, b)), true) = (&best, relink_fits) {
             cand.assign(b);
             let left = phase_end.map_or(relink::SECONDS, |e| e.saturating_duration_since(Instant::now()).as_secs_f64());
             let r = relinker.relink(&mut cand, &s.choice, &mut local, left, o.threads);
+            longest_relink = longest_relink.max(r.seconds);
+            longest_milp = longest_milp.max(r.seconds);
             improved |= consider(&cand, &mut best);
             clock.log(false, || {
                 format!(
@@ -283,8 +291,8 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         cand.assign(b);
         let mut budget = Budget { nodes: 40, entries: 20_000 };
         // A step's sub-MILP has a time limit but its setup and HiGHS's own overshoot do not, so
-        // no step starts unless the longest step so far still fits before the deadline.
-        let mut longest_step = Duration::ZERO;
+        // no step starts unless the longest step or MILP so far still fits before the deadline.
+        let mut longest_step = Duration::from_secs_f64(longest_milp);
         loop {
             let over = match o.deadline {
                 Some(d) => clock.over() || Instant::now() + longest_step >= d,
