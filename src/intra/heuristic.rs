@@ -250,8 +250,9 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         // all prices fall so that memory gets cheaper quickly.
         // Rounds in a row that fit speed the fall up: the first prices are far above the
         // threshold, and halving once a round would spend many rounds at the least-memory plan.
-        // Under `PriceRule::Polyak`, once a plan fits, Polyak's rule sizes every step instead.
-        // The growth rule's plans have stopped improving: Polyak's rule from here on.
+        // Once Polyak's rule is on (from the start under `PriceRule::Polyak`, once the growth
+        // rule's plans stop improving under `GrowthThenPolyak`) and a plan fits, it sizes every
+        // step instead.
         if o.price_rule == PriceRule::GrowthThenPolyak && !polyak_on && rounds_found && stale >= SWITCH_STALE {
             polyak_on = true;
             stale = 0;

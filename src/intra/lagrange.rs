@@ -2,7 +2,8 @@
 //! byte, so that a search without memory constraints trades cost against memory globally.
 //! Prices follow projected subgradient steps whose size grows while the priced optimum
 //! still overflows and shrinks once it fits (`PriceRule::Growth`), or, once a plan that fits
-//! is known, steps sized by Polyak's rule (`PriceRule::Polyak`).
+//! is known, steps sized by Polyak's rule (`PriceRule::Polyak`), or the first until its plans
+//! stop improving and then the second (`PriceRule::GrowthThenPolyak`, the default).
 
 use super::model::Model;
 
