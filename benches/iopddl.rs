@@ -13,7 +13,7 @@ use alpa_mlir::intra::{format_iopddl_solution, read_iopddl, solve, PriceRule, So
 
 #[path = "common/iopddl_public.rs"]
 mod iopddl_public;
-use iopddl_public::{instance_path, shared_dir, INSTANCES};
+use iopddl_public::{bad_command_line, flag_value, instance_path, shared_dir, INSTANCES};
 
 /// The contest's 1st-place solver run on this project's 2-core machine, each instance within its
 /// contest timeout (issue 9's bar): (instance letter, cost).
@@ -43,18 +43,13 @@ fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--time-limit" => time_limit = args.next().and_then(|x| x.parse().ok()),
-            "--out" => out_dir = args.next().map(PathBuf::from).unwrap_or(out_dir),
-            "--runs" => runs = args.next().and_then(|x| x.parse().ok()).unwrap_or(1).max(1),
+            "--time-limit" => time_limit = Some(flag_value(&a, args.next(), |t: &f64| t.is_finite() && *t > 0.0)),
+            "--out" => out_dir = PathBuf::from(flag_value(&a, args.next(), |s: &String| !s.starts_with("--"))),
+            "--runs" => runs = flag_value(&a, args.next(), |n: &usize| *n > 0),
             "--quiet" => verbose = false,
-            "--prices" => match args.next().unwrap_or_default().parse() {
-                Ok(rule) => price_rule = rule,
-                Err(e) => {
-                    eprintln!("iopddl bench: {e}");
-                    std::process::exit(2);
-                }
-            },
+            "--prices" => price_rule = flag_value(&a, args.next(), |_: &PriceRule| true),
             "--bench" => {} // passed by `cargo bench`
+            flag if flag.starts_with("--") => bad_command_line(&format!("unknown flag '{flag}'")),
             other => paths.push(PathBuf::from(other)),
         }
     }

@@ -14,7 +14,7 @@ use alpa_mlir::intra::{read_iopddl, solve, SolveOptions};
 
 #[path = "common/iopddl_public.rs"]
 mod iopddl_public;
-use iopddl_public::{instance_path, INSTANCES};
+use iopddl_public::{bad_command_line, flag_value, instance_path, INSTANCES};
 
 fn main() {
     let mut letters: Vec<String> = Vec::new();
@@ -25,13 +25,13 @@ fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--time-limit" => time_limit = args.next().and_then(|x| x.parse().ok()),
+            // The solver gets the limit less one second (kept for reading and checking).
+            "--time-limit" => time_limit = Some(flag_value(&a, args.next(), |t: &f64| t.is_finite() && *t > 1.0)),
             "--quiet" => verbose = false,
-            "--ilp-max-entries" => {
-                ilp_max_entries = args.next().and_then(|x| x.parse().ok()).unwrap_or(ilp_max_entries)
-            }
-            "--only" => only = args.next(),
+            "--ilp-max-entries" => ilp_max_entries = flag_value(&a, args.next(), |_: &usize| true),
+            "--only" => only = Some(flag_value(&a, args.next(), |s: &String| !s.starts_with("--"))),
             "--bench" => {}
+            flag if flag.starts_with("--") => bad_command_line(&format!("unknown flag '{flag}'")),
             other => letters.push(other.to_string()),
         }
     }

@@ -1,4 +1,5 @@
-//! The public IOPDDL contest instances: where they are and their contest timeouts.
+//! The public IOPDDL contest instances: where they are and their contest timeouts; and the
+//! command-line checks the IOPDDL benches share.
 
 use std::path::{Path, PathBuf};
 
@@ -23,4 +24,26 @@ pub fn shared_dir() -> PathBuf {
 /// The file of public instance `letter`.
 pub fn instance_path(letter: &str) -> PathBuf {
     shared_dir().join(format!("data/iopddl/asplos-2025-iopddl-{letter}.json.gz"))
+}
+
+/// The value after flag `name`, parsed: a missing or bad value, or one `accept` refuses, ends
+/// the bench with status 2 instead of falling back to a default (a number measured under
+/// another setting than the one asked for would be wrong).
+#[allow(dead_code)] // each bench uses what it needs
+pub fn flag_value<T: std::str::FromStr>(name: &str, value: Option<String>, accept: impl Fn(&T) -> bool) -> T
+where
+    T::Err: std::fmt::Display,
+{
+    let text = value.unwrap_or_else(|| bad_command_line(&format!("{name} needs a value")));
+    match text.parse::<T>() {
+        Ok(v) if accept(&v) => v,
+        Ok(_) => bad_command_line(&format!("{name}: value '{text}' is not allowed here")),
+        Err(e) => bad_command_line(&format!("{name} '{text}': {e}")),
+    }
+}
+
+/// Says what is wrong with the command line and exits with status 2.
+pub fn bad_command_line(why: &str) -> ! {
+    eprintln!("bench: {why}");
+    std::process::exit(2)
 }

@@ -24,6 +24,10 @@ pub enum IntraError {
     )]
     MemoryInfeasible { limit: f64, min_peak_memory: f64, min_peak_exact: bool, min_peak_lower_bound: f64 },
 
+    /// The solve options are unusable (e.g. a negative or non-finite time limit).
+    #[error("invalid solve options: {0}")]
+    InvalidOptions(String),
+
     /// The time limit ran out before any feasible assignment was found (the problem may
     /// still be feasible).
     #[error("no feasible assignment found within the time limit of {seconds:.1} s")]

@@ -39,9 +39,6 @@ const MAX_SPEEDUP: usize = 6;
 /// Rounds without a better feasible plan after which the Lagrangian phase ends.
 const STALE_ROUNDS: usize = 8;
 
-/// Rounds without a better plan after which `PriceRule::GrowthThenPolyak` switches rules.
-const SWITCH_STALE: usize = 3;
-
 /// Priced plans kept for relinking while polishing.
 const ELITE: usize = 6;
 /// Every this many polishing steps, one relinks with a kept priced plan.
@@ -154,9 +151,9 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut fit_streak = 0usize;
     let mut polyak = PolyakSteps::default();
     let mut relinker = Relinker::default();
-    // Seconds of the longest relinking, and of the longest MILP of any kind, so far.
-    let (mut longest_relink, mut longest_milp) = (0.0f64, 0.0f64);
-    let mut polyak_on = o.price_rule == PriceRule::Polyak;
+    // Seconds of the longest MILP of any kind so far.
+    let mut longest_milp = 0.0f64;
+    let mut polyak_on = o.price_rule.polyak_from_now(false, false, 0);
     // The last rounds' priced plans, relinked with the incumbent while polishing.
     let mut elite: Vec<Vec<usize>> = Vec::new();
     loop {
@@ -221,14 +218,10 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             first_feasible = first_feasible.or(best.is_some().then(Instant::now));
         }
         // The best plan relinked with the priced one: the cheapest plan that fits where they differ.
-        // HiGHS may overrun a MILP's time limit (building a large model is not counted), so a
-        // relinking starts only when the longest one so far still ends before the phase does.
-        let relink_fits = phase_end.is_none_or(|e| Instant::now() + Duration::from_secs_f64(longest_relink) < e);
-        if let (Some((_, b)), true) = (&best, relink_fits) {
+        if let (Some((_, b)), true) = (&best, relinker.ends_before(phase_end)) {
             cand.assign(b);
             let left = phase_end.map_or(relink::SECONDS, |e| e.saturating_duration_since(Instant::now()).as_secs_f64());
             let r = relinker.relink(&mut cand, &s.choice, &mut local, left, o.threads);
-            longest_relink = longest_relink.max(r.seconds);
             longest_milp = longest_milp.max(r.seconds);
             improved |= consider(&cand, &mut best);
             clock.log(false, || {
@@ -253,11 +246,13 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         // Once Polyak's rule is on (from the start under `PriceRule::Polyak`, once the growth
         // rule's plans stop improving under `GrowthThenPolyak`) and a plan fits, it sizes every
         // step instead.
-        if o.price_rule == PriceRule::GrowthThenPolyak && !polyak_on && rounds_found && stale >= SWITCH_STALE {
-            polyak_on = true;
+        let polyak_now = o.price_rule.polyak_from_now(polyak_on, rounds_found, stale);
+        if polyak_now && !polyak_on {
+            // A new rule gets its own rounds before the phase counts them as stale.
             stale = 0;
             clock.log(true, || format!("round {rounds}: Polyak's rule from here on"));
         }
+        polyak_on = polyak_now;
         let upper = best.as_ref().filter(|_| polyak_on).map(|b| b.0);
         if let Some(upper) = upper {
             polyak.step(&mut prices, &loads, m.limit, cost, upper);

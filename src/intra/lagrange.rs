@@ -81,6 +81,22 @@ pub enum PriceRule {
     GrowthThenPolyak,
 }
 
+/// Rounds without a better plan after which `PriceRule::GrowthThenPolyak` switches rules.
+const SWITCH_STALE: usize = 3;
+
+impl PriceRule {
+    /// Whether Polyak's rule sizes the steps from this round on: `already` whether it did in
+    /// the last round, `rounds_found` whether the rounds have found a plan that fits
+    /// themselves, `stale` the rounds since they last found a better one.
+    pub(crate) fn polyak_from_now(self, already: bool, rounds_found: bool, stale: usize) -> bool {
+        match self {
+            PriceRule::Growth => false,
+            PriceRule::Polyak => true,
+            PriceRule::GrowthThenPolyak => already || (rounds_found && stale >= SWITCH_STALE),
+        }
+    }
+}
+
 impl std::str::FromStr for PriceRule {
     type Err = String;
     fn from_str(text: &str) -> Result<Self, String> {
@@ -197,6 +213,19 @@ mod tests {
             rule.step(&mut prices, &[100.0], 100.0, 6.0, 10.0);
         }
         assert_eq!(rule.theta, 0.5);
+    }
+
+    #[test]
+    fn growth_then_polyak_switches_once_the_rounds_stop_improving_and_stays() {
+        let rule = PriceRule::GrowthThenPolyak;
+        assert!(!rule.polyak_from_now(false, false, 10), "no plan of the rounds' own yet");
+        assert!(!rule.polyak_from_now(false, true, SWITCH_STALE - 1));
+        assert!(rule.polyak_from_now(false, true, SWITCH_STALE));
+        assert!(rule.polyak_from_now(true, true, 0), "once on, it stays on");
+        for (already, found, stale) in [(false, false, 0), (true, true, 9), (false, true, 3)] {
+            assert!(!PriceRule::Growth.polyak_from_now(already, found, stale));
+            assert!(PriceRule::Polyak.polyak_from_now(already, found, stale));
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 use super::lns::{crossover, improve, Step};
 use super::search::Search;
+use std::time::{Duration, Instant};
 
 /// Time limit of one relinking MILP (HiGHS may overrun it on large ones).
 pub(crate) const SECONDS: f64 = 2.0;
@@ -34,11 +35,13 @@ pub(crate) struct Relinked {
 pub(crate) struct Relinker {
     pair_cap: usize,
     full_cap: usize,
+    /// The longest relinking so far.
+    longest: Duration,
 }
 
 impl Default for Relinker {
     fn default() -> Relinker {
-        Relinker { pair_cap: FIRST_CAP, full_cap: FIRST_CAP / 4 }
+        Relinker { pair_cap: FIRST_CAP, full_cap: FIRST_CAP / 4, longest: Duration::ZERO }
     }
 }
 
@@ -51,6 +54,12 @@ fn adapted(cap: usize, freed: usize, step: &Step) -> usize {
 }
 
 impl Relinker {
+    /// Whether a relinking as long as the longest so far ends before `deadline`: HiGHS may
+    /// overrun a MILP's time limit (building a large model is not counted against it).
+    pub(crate) fn ends_before(&self, deadline: Option<Instant>) -> bool {
+        deadline.is_none_or(|d| Instant::now() + self.longest < d)
+    }
+
     /// Moves `s` (a plan that fits) towards `other` where that lowers the cost and keeps it
     /// within the limit; `time_limit` bounds each MILP.
     pub(crate) fn relink(
@@ -61,7 +70,7 @@ impl Relinker {
         time_limit: f64,
         threads: u32,
     ) -> Relinked {
-        let start = std::time::Instant::now();
+        let start = Instant::now();
         let differ = s.choice.iter().zip(other).filter(|(a, b)| a != b).count();
         let mut out = Relinked { differ, ..Relinked::default() };
         if differ == 0 {
@@ -80,6 +89,7 @@ impl Relinker {
             out.gain = step.gain;
             out.ran = true;
         }
+        self.longest = self.longest.max(start.elapsed());
         out.seconds = start.elapsed().as_secs_f64();
         out
     }

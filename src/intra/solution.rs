@@ -1,5 +1,6 @@
 //! What a solve returns and the options that steer it.
 
+use super::error::IntraError;
 use super::lagrange::PriceRule;
 
 /// How good the returned assignment is known to be.
@@ -68,6 +69,18 @@ pub struct SolveOptions {
 
 /// The default MILP size limit: what the IOPDDL search was tuned with.
 pub const DEFAULT_ILP_MAX_ENTRIES: usize = 300_000;
+
+impl SolveOptions {
+    /// A time limit must be a finite number of seconds, zero or more.
+    pub fn validate(&self) -> Result<(), IntraError> {
+        match self.time_limit {
+            Some(t) if !(t.is_finite() && t >= 0.0) => {
+                Err(IntraError::InvalidOptions(format!("time limit must be a finite number of seconds >= 0, got {t}")))
+            }
+            _ => Ok(()),
+        }
+    }
+}
 
 impl Default for SolveOptions {
     fn default() -> Self {

@@ -16,6 +16,7 @@ use super::solution::{Solution, SolveOptions, SolveStats, SolveStatus};
 /// Solves `p` with the MILP of Eq. 1 on the whole problem, no preprocessing.
 pub fn solve_ilp(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, IntraError> {
     p.validate()?;
+    opts.validate()?;
     let start = Instant::now();
     let model = Model::from_problem(p);
     let ilp =
@@ -83,6 +84,7 @@ pub(crate) fn diagnose_infeasible(model: &Model, opts: &SolveOptions, time_left:
 /// enough, otherwise the search; always returns a feasible assignment or an error.
 pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, IntraError> {
     p.validate()?;
+    opts.validate()?;
     let start = Instant::now();
     let model = Model::from_problem(p);
     let modelled = start.elapsed().as_secs_f64();

@@ -132,16 +132,11 @@ fn agree(
 /// Exhaustive optimum (value and assignment) of an internal model, for checking
 /// preprocessing on its own.
 fn brute_model(m: &Model) -> Option<(f64, Vec<usize>)> {
-    let n = m.num_nodes();
-    let mut choice = vec![0usize; n];
     let mut best: Option<(f64, Vec<usize>)> = None;
-    'all: loop {
+    for choice in every_assignment(m).into_iter().filter(|c| fits(m, c)) {
         let c = m.cost(&choice);
-        if fits(m, &choice) && best.as_ref().is_none_or(|b| c < b.0) {
-            best = Some((c, choice.clone()));
-        }
-        if !super::brute::next_assignment(&mut choice, |i| m.costs[i].len()) {
-            break 'all;
+        if best.as_ref().is_none_or(|b| c < b.0) {
+            best = Some((c, choice));
         }
     }
     best
@@ -271,7 +266,7 @@ proptest! {
         let p = build(&r);
         let m = Model::from_problem(&p);
         let price_rule = [super::PriceRule::Growth, super::PriceRule::Polyak, super::PriceRule::GrowthThenPolyak][rule];
-        let o = super::heuristic::HeuristicOptions { deadline: None, threads: 1, verbose: false, seed: 7, max_rounds: 3, start: None, price_rule };
+        let o = super::heuristic::HeuristicOptions { deadline: None, threads: 1, verbose: false, seed: 7, max_rounds: 12, start: None, price_rule };
         let out = super::heuristic::heuristic(&m, &o);
         if let Some(c) = out.choice {
             let ev = p.evaluate(&c).unwrap();
@@ -346,6 +341,23 @@ fn invalid_problems_are_errors() {
     };
     assert!(matches!(solve(&p, &SolveOptions::default()), Err(IntraError::InvalidProblem(_))));
     assert!(matches!(p.evaluate(&[5]), Err(IntraError::InvalidProblem(_))));
+}
+
+#[test]
+fn unusable_time_limits_are_errors_not_panics() {
+    let p = StrategyProblem {
+        nodes: vec![Node::with_costs(vec![0.0, 1.0])],
+        edges: vec![],
+        aliases: vec![],
+        usage_limit: None,
+    };
+    for t in [-1.0, -0.25, f64::NAN, f64::INFINITY] {
+        let opts = SolveOptions { time_limit: Some(t), ..SolveOptions::default() };
+        assert!(matches!(solve(&p, &opts), Err(IntraError::InvalidOptions(_))), "{t}");
+        assert!(matches!(solve_ilp(&p, &opts), Err(IntraError::InvalidOptions(_))), "{t}");
+    }
+    let zero = SolveOptions { time_limit: Some(0.0), ..SolveOptions::default() };
+    assert!(!matches!(solve(&p, &zero), Err(IntraError::InvalidOptions(_))));
 }
 
 #[test]
