@@ -1,15 +1,16 @@
 //! IOPDDL benchmark: solves the public contest instances within their contest timeouts and
 //! compares with the best published costs. Run with
 //! `cargo bench --bench iopddl -- [INSTANCE...] [--time-limit SECONDS] [--runs N] [--out DIR] [--quiet]
-//! [--prices growth|polyak|growth-then-polyak]`
+//! [--prices growth|polyak|growth-then-polyak] [--threads N]`
 //! (default: A, G, M, S from `../shared/data/iopddl`, one run each; with `--runs N` every run is
-//! listed and a last table gives each instance's best run against the 1st-place solver). Each solution is checked with the
+//! listed and a last table gives each instance's best run against the 1st-place solver; `--threads`,
+//! default every core, is how many searches run side by side in each run). Each solution is checked with the
 //! contest's independent evaluator (`../shared/tools/iopddl_eval.py`) when python3 is there.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use alpa_mlir::intra::{format_iopddl_solution, read_iopddl, solve, PriceRule, SolveOptions};
+use alpa_mlir::intra::{all_cores, format_iopddl_solution, read_iopddl, solve, PriceRule, SolveOptions, MAX_THREADS};
 
 #[path = "common/iopddl_public.rs"]
 mod iopddl_public;
@@ -40,6 +41,7 @@ fn main() {
     let mut verbose = true;
     let mut runs = 1usize;
     let mut price_rule = PriceRule::default();
+    let mut threads = all_cores();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -48,6 +50,7 @@ fn main() {
             "--runs" => runs = flag_value(&a, args.next(), |n: &usize| *n > 0),
             "--quiet" => verbose = false,
             "--prices" => price_rule = flag_value(&a, args.next(), |_: &PriceRule| true),
+            "--threads" => threads = flag_value(&a, args.next(), |n: &u32| (1..=MAX_THREADS).contains(n)),
             "--bench" => {} // passed by `cargo bench`
             flag if flag.starts_with("--") => bad_command_line(&format!("unknown flag '{flag}'")),
             other => paths.push(PathBuf::from(other)),
@@ -79,6 +82,7 @@ fn main() {
                 time_limit: Some((limit - read - 1.0).max(1.0)),
                 verbose,
                 price_rule,
+                threads,
                 ..SolveOptions::default()
             };
             name = inst.name.clone().unwrap_or_else(|| path.display().to_string());

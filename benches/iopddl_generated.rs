@@ -2,15 +2,16 @@
 //! limits at +2%, +5%, +10% of the least peak the construction reaches, perturbed costs,
 //! dropped nodes, two copies in sequence. Run with
 //! `cargo bench --bench iopddl_generated -- [LETTER...] [--time-limit SECONDS] [--only NAME-PART]
-//! [--ilp-max-entries N] [--quiet]`
-//! (default: A, G, M, S, each variant within its source's contest timeout). Prints cost,
+//! [--ilp-max-entries N] [--threads N] [--quiet]`
+//! (default: A, G, M, S, each variant within its source's contest timeout, as many searches side by
+//! side as there are cores). Prints cost,
 //! feasibility, time to the first feasible assignment and how far the limit is above the
 //! least reachable peak and its trivial lower bound.
 
 use std::time::Instant;
 
 use alpa_mlir::intra::generate::{least_peak, variants};
-use alpa_mlir::intra::{read_iopddl, solve, SolveOptions};
+use alpa_mlir::intra::{all_cores, read_iopddl, solve, SolveOptions, MAX_THREADS};
 
 #[path = "common/iopddl_public.rs"]
 mod iopddl_public;
@@ -22,6 +23,7 @@ fn main() {
     let mut verbose = true;
     let mut ilp_max_entries = SolveOptions::default().ilp_max_entries;
     let mut only: Option<String> = None;
+    let mut threads = all_cores();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -29,6 +31,7 @@ fn main() {
             "--time-limit" => time_limit = Some(flag_value(&a, args.next(), |t: &f64| t.is_finite() && *t > 1.0)),
             "--quiet" => verbose = false,
             "--ilp-max-entries" => ilp_max_entries = flag_value(&a, args.next(), |_: &usize| true),
+            "--threads" => threads = flag_value(&a, args.next(), |n: &u32| (1..=MAX_THREADS).contains(n)),
             "--only" => only = Some(flag_value(&a, args.next(), |s: &String| !s.starts_with("--"))),
             "--bench" => {}
             flag if flag.starts_with("--") => bad_command_line(&format!("unknown flag '{flag}'")),
@@ -59,8 +62,13 @@ fn main() {
             let (reached, lower, _) = least_peak(&v.problem);
             let usage_limit = v.problem.usage_limit.unwrap_or(f64::INFINITY);
             let start = Instant::now();
-            let opts =
-                SolveOptions { time_limit: Some(limit - 1.0), verbose, ilp_max_entries, ..SolveOptions::default() };
+            let opts = SolveOptions {
+                time_limit: Some(limit - 1.0),
+                verbose,
+                ilp_max_entries,
+                threads,
+                ..SolveOptions::default()
+            };
             let result = solve(&v.problem, &opts);
             let seconds = start.elapsed().as_secs_f64();
             let head = format!(

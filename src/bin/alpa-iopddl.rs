@@ -1,5 +1,6 @@
 //! Solves one IOPDDL contest instance: `alpa-iopddl INSTANCE.json[.gz] TIMEOUT_SECONDS
-//! [--quiet] [--seed N] [--prices growth|polyak|growth-then-polyak]` (flags anywhere). Progress goes to stderr;
+//! [--quiet] [--seed N] [--threads N] [--prices growth|polyak|growth-then-polyak]` (flags anywhere).
+//! `--threads` (default: every core this process may use) is how many searches run side by side. Progress goes to stderr;
 //! the strategy vector is the last line of stdout (the contest's output convention). The answer comes within the timeout even when the
 //! solver overruns it (a node with a million strategies): see [`solve_by_deadline`].
 
@@ -8,11 +9,12 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use alpa_mlir::intra::{
-    format_iopddl_solution, is_forbidden, read_iopddl, solve, PriceRule, SolveOptions, StrategyProblem,
+    all_cores, format_iopddl_solution, is_forbidden, read_iopddl, solve, PriceRule, SolveOptions, StrategyProblem,
+    MAX_THREADS,
 };
 
 const USAGE: &str =
-    "usage: alpa-iopddl INSTANCE.json[.gz] TIMEOUT_SECONDS [--quiet] [--seed N] [--prices growth|polyak|growth-then-polyak]";
+    "usage: alpa-iopddl INSTANCE.json[.gz] TIMEOUT_SECONDS [--quiet] [--seed N] [--threads N] [--prices growth|polyak|growth-then-polyak]";
 
 /// Time kept back from the timeout for printing the answer and exiting.
 const EXIT_MARGIN: Duration = Duration::from_millis(250);
@@ -73,6 +75,7 @@ struct Args {
     timeout: f64,
     seed: u64,
     verbose: bool,
+    threads: u32,
     price_rule: PriceRule,
 }
 
@@ -80,7 +83,7 @@ struct Args {
 /// positional argument, and a bad value or an unknown flag is an error, not a default.
 fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut positional = Vec::new();
-    let (mut seed, mut verbose, mut price_rule) = (1, true, PriceRule::default());
+    let (mut seed, mut verbose, mut price_rule, mut threads) = (1, true, PriceRule::default(), all_cores());
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().ok_or(format!("{a} needs a value"));
@@ -91,19 +94,27 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
                 seed = v.parse().map_err(|_| format!("--seed must be a non-negative integer, got '{v}'"))?;
             }
             "--prices" => price_rule = value()?.parse()?,
+            "--threads" => {
+                let v = value()?;
+                threads = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=MAX_THREADS).contains(n))
+                    .ok_or(format!("--threads must be an integer from 1 to {MAX_THREADS}, got '{v}'"))?;
+            }
             flag if flag.starts_with("--") => return Err(format!("unknown flag '{flag}'")),
             _ => positional.push(a.clone()),
         }
     }
     let [path, timeout] = <[String; 2]>::try_from(positional)
         .map_err(|p| format!("expected INSTANCE and TIMEOUT_SECONDS, got {} arguments", p.len()))?;
-    Ok(Args { path, timeout: parse_timeout(&timeout)?, seed, verbose, price_rule })
+    Ok(Args { path, timeout: parse_timeout(&timeout)?, seed, verbose, threads, price_rule })
 }
 
 fn main() -> ExitCode {
     let start = Instant::now();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let Args { path, timeout, seed, verbose, price_rule } = match parse_args(&args) {
+    let Args { path, timeout, seed, verbose, threads, price_rule } = match parse_args(&args) {
         Ok(a) => a,
         Err(e) => {
             eprintln!("alpa-iopddl: {e}\n{USAGE}");
@@ -119,7 +130,8 @@ fn main() -> ExitCode {
     };
     let deadline = start + Duration::from_secs_f64(timeout).saturating_sub(EXIT_MARGIN);
     let left = timeout - start.elapsed().as_secs_f64() - 1.0;
-    let opts = SolveOptions { time_limit: Some(left.max(0.1)), verbose, seed, price_rule, ..SolveOptions::default() };
+    let opts =
+        SolveOptions { time_limit: Some(left.max(0.1)), verbose, seed, threads, price_rule, ..SolveOptions::default() };
     let problem = Arc::new(inst.problem);
     let choice = match solve_by_deadline(Arc::clone(&problem), opts, deadline) {
         Ok(Answer::Solved(sol)) => {
@@ -175,13 +187,22 @@ mod tests {
                 timeout: 60.0,
                 seed: 1,
                 verbose: true,
+                threads: all_cores(),
                 price_rule: PriceRule::GrowthThenPolyak
             }
         );
-        let flags_first = parse(&["--seed", "3", "--prices", "growth", "--quiet", "x.json", "60"]).unwrap();
+        let flags_first =
+            parse(&["--seed", "3", "--prices", "growth", "--quiet", "--threads", "2", "x.json", "60"]).unwrap();
         assert_eq!(
             flags_first,
-            Args { path: "x.json".into(), timeout: 60.0, seed: 3, verbose: false, price_rule: PriceRule::Growth }
+            Args {
+                path: "x.json".into(),
+                timeout: 60.0,
+                seed: 3,
+                verbose: false,
+                threads: 2,
+                price_rule: PriceRule::Growth
+            }
         );
         assert_eq!(parse(&["x.json", "--prices", "polyak", "60"]).unwrap().timeout, 60.0);
     }
@@ -193,6 +214,9 @@ mod tests {
             &["x.json", "60", "--prices", "fast"],
             &["x.json", "60", "--seed", "three"],
             &["x.json", "60", "--seed", "-1"],
+            &["x.json", "60", "--threads", "0"],
+            &["x.json", "60", "--threads", "99"],
+            &["x.json", "60", "--threads"],
             &["x.json", "60", "--seeds", "3"],
             &["x.json"],
             &["x.json", "60", "extra"],

@@ -26,6 +26,7 @@ use super::model::Model;
 use super::penalty_repair::penalty_repair;
 use super::relink::{self, Relinker};
 use super::search::Search;
+use super::solution::MAX_THREADS;
 use super::tree::{tree_move, TreeScratch};
 
 /// First prices make the priced load about this many times the cost: memory dominates at
@@ -94,8 +95,57 @@ impl Clock {
     }
 }
 
-/// Searches `m` for a cheap feasible assignment.
+/// Searches `m` for a cheap feasible assignment. With `o.threads` above one, that many
+/// searches run side by side from different seeds (each with one thread for its MILPs) and the
+/// cheapest plan wins: one search's outcome varies more from seed to seed than it gains from
+/// a second MILP thread. Workers share nothing, so with a work limit instead of a deadline
+/// the outcome stays deterministic, and it is never worse than the first worker's alone (the
+/// search with `o.seed` on one thread).
 pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
+    let workers = o.threads.clamp(1, MAX_THREADS) as usize;
+    if workers == 1 {
+        return search_one(m, o);
+    }
+    let outcomes: Vec<HeuristicOutcome> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|i| {
+                let worker = HeuristicOptions {
+                    threads: 1,
+                    seed: worker_seed(o.seed, i),
+                    verbose: o.verbose && i == 0,
+                    ..o.clone()
+                };
+                scope.spawn(move || search_one(m, &worker))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    cheapest_outcome(m, outcomes)
+}
+
+/// Worker 0 keeps the given seed, so that it searches exactly as a single search does.
+pub(crate) fn worker_seed(seed: u64, worker: usize) -> u64 {
+    seed.wrapping_add((worker as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// The workers' outcomes as one: the cheapest plan (the lowest worker's on ties, so the result
+/// does not depend on which thread ends first), their work summed, the earliest plan that fits.
+fn cheapest_outcome(m: &Model, outcomes: Vec<HeuristicOutcome>) -> HeuristicOutcome {
+    let rounds = outcomes.iter().map(|o| o.rounds).sum();
+    let lns_steps = outcomes.iter().map(|o| o.lns_steps).sum();
+    let first_feasible = outcomes.iter().filter_map(|o| o.first_feasible).min();
+    let mut choice: Option<(f64, Vec<usize>)> = None;
+    for c in outcomes.into_iter().filter_map(|o| o.choice) {
+        let cost = m.cost(&c);
+        if choice.as_ref().is_none_or(|b| cost < b.0) {
+            choice = Some((cost, c));
+        }
+    }
+    HeuristicOutcome { choice: choice.map(|b| b.1), rounds, lns_steps, first_feasible }
+}
+
+/// One search from `o.seed`.
+fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut clock = Clock { start: Instant::now(), deadline: o.deadline, verbose: o.verbose, last_log: Instant::now() };
     let n = m.num_nodes();
     let mut rng = Rng::new(o.seed);

@@ -61,5 +61,5 @@ pub use error::IntraError;
 pub use iopddl::{format_iopddl_solution, parse_iopddl, read_iopddl, IopddlInstance};
 pub use lagrange::PriceRule;
 pub use problem::{is_forbidden, Alias, Edge, Evaluation, Node, StrategyProblem, FORBIDDEN_COST};
-pub use solution::{Solution, SolveOptions, SolveStats, SolveStatus};
+pub use solution::{all_cores, Solution, SolveOptions, SolveStats, SolveStatus, MAX_THREADS};
 pub use solve::{solve, solve_ilp};

@@ -45,12 +45,22 @@ pub struct Solution {
     pub stats: SolveStats,
 }
 
+/// Most threads a solve may be given.
+pub const MAX_THREADS: u32 = 8;
+
+/// Every core this process may use, at most [`MAX_THREADS`].
+pub fn all_cores() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS as usize) as u32)
+}
+
 /// Options of a solve.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SolveOptions {
     /// Wall-clock limit in seconds for the whole solve (`None`: unlimited).
     pub time_limit: Option<f64>,
-    /// Threads the MILP solver may use.
+    /// Threads: on large problems, searches run side by side from different seeds (the
+    /// cheapest plan wins); on small ones, HiGHS's threads. Default 1; [`all_cores`] for every
+    /// core this process may use.
     pub threads: u32,
     /// Print progress lines on stderr.
     pub verbose: bool,
@@ -77,6 +87,10 @@ impl SolveOptions {
             Some(t) if !(t.is_finite() && t >= 0.0) => {
                 Err(IntraError::InvalidOptions(format!("time limit must be a finite number of seconds >= 0, got {t}")))
             }
+            _ if !(1..=MAX_THREADS).contains(&self.threads) => Err(IntraError::InvalidOptions(format!(
+                "threads must be from 1 to {MAX_THREADS}, got {}",
+                self.threads
+            ))),
             _ => Ok(()),
         }
     }

@@ -282,6 +282,71 @@ proptest! {
     }
 }
 
+/// A random problem large enough that searches from different seeds end apart: `n` nodes of
+/// 2-6 strategies on a chain plus random edges, each live over a random interval, the limit
+/// 10% above the peak of the least-usage plan (so some plan fits).
+fn random_large(seed: u64, n: usize) -> StrategyProblem {
+    let mut rng = crate::rng::SplitMix64::new(seed);
+    let nodes: Vec<Node> = (0..n)
+        .map(|_| {
+            let k = 2 + rng.below(5);
+            let start = rng.below(40) as u64;
+            Node {
+                costs: (0..k).map(|_| rng.below(1000) as f64).collect(),
+                usages: Some((0..k).map(|_| (1 + rng.below(100)) as f64).collect()),
+                interval: Some((start, start + 1 + rng.below(10) as u64)),
+            }
+        })
+        .collect();
+    let mut edges = Vec::new();
+    for v in 1..n {
+        let u = if rng.chance(0.5) { v - 1 } else { rng.below(v) };
+        let entries = nodes[u].len() * nodes[v].len();
+        edges.push(Edge { u, v, costs: (0..entries).map(|_| rng.below(500) as f64).collect() });
+    }
+    let mut p = StrategyProblem { nodes, edges, aliases: vec![], usage_limit: None };
+    let least: Vec<usize> = p
+        .nodes
+        .iter()
+        .map(|node| (0..node.len()).min_by(|&a, &b| node.usage(a).total_cmp(&node.usage(b))).unwrap())
+        .collect();
+    p.usage_limit = Some(1.1 * p.evaluate(&least).unwrap().peak_memory);
+    p
+}
+
+#[test]
+fn searches_side_by_side_give_the_cheapest_single_search() {
+    // Three workers against the same three searches run alone: the cheapest plan, the same
+    // every time under a work limit, and worker 0 is the search with the given seed. Some of
+    // the problems must end apart from seed to seed, or the test would not check the choice.
+    let options = |threads: u32, seed: u64| super::heuristic::HeuristicOptions {
+        deadline: None,
+        threads,
+        verbose: false,
+        seed,
+        max_rounds: 2,
+        start: None,
+        price_rule: super::PriceRule::default(),
+    };
+    let mut apart = 0;
+    for problem_seed in 0..3 {
+        let m = Model::from_problem(&random_large(problem_seed, 150));
+        let cost = |o: super::heuristic::HeuristicOutcome| o.choice.map(|c| m.cost(&c));
+        let side_by_side = super::heuristic::heuristic(&m, &options(3, 7)).choice;
+        assert_eq!(side_by_side, super::heuristic::heuristic(&m, &options(3, 7)).choice, "not deterministic");
+        let alone: Vec<f64> = (0..3)
+            .map(|i| cost(super::heuristic::heuristic(&m, &options(1, super::heuristic::worker_seed(7, i)))).unwrap())
+            .collect();
+        assert_eq!(Some(alone[0]), cost(super::heuristic::heuristic(&m, &options(1, 7))), "worker 0 keeps the seed");
+        let cheapest = alone.iter().copied().fold(f64::INFINITY, f64::min);
+        assert_eq!(side_by_side.map(|c| m.cost(&c)), Some(cheapest), "workers alone: {alone:?}");
+        if alone.iter().any(|&c| c != alone[0]) {
+            apart += 1;
+        }
+    }
+    assert!(apart > 0, "every search ended at the same cost: the test does not tell the workers apart");
+}
+
 #[test]
 fn alias_forces_corresponding_strategies() {
     // Alone, node 0 prefers 0 and node 1 prefers 1; the alias ties them to the same index.
@@ -344,7 +409,7 @@ fn invalid_problems_are_errors() {
 }
 
 #[test]
-fn unusable_time_limits_are_errors_not_panics() {
+fn unusable_options_are_errors_not_panics() {
     let p = StrategyProblem {
         nodes: vec![Node::with_costs(vec![0.0, 1.0])],
         edges: vec![],
@@ -358,6 +423,12 @@ fn unusable_time_limits_are_errors_not_panics() {
     }
     let zero = SolveOptions { time_limit: Some(0.0), ..SolveOptions::default() };
     assert!(!matches!(solve(&p, &zero), Err(IntraError::InvalidOptions(_))));
+    for threads in [0, super::solution::MAX_THREADS + 1] {
+        let opts = SolveOptions { threads, ..SolveOptions::default() };
+        assert!(matches!(solve(&p, &opts), Err(IntraError::InvalidOptions(_))), "{threads}");
+    }
+    let most = SolveOptions { threads: super::solution::MAX_THREADS, ..SolveOptions::default() };
+    assert!(solve(&p, &most).is_ok());
 }
 
 #[test]
