@@ -136,11 +136,21 @@ pub struct Step {
     /// The MILP proved the neighbourhood optimal.
     pub optimal: bool,
     pub seconds: f64,
+    /// The MILP was not started: too large to end near its time limit (`fits_time`).
+    pub too_large: bool,
 }
 
 impl Step {
     fn failed(start: std::time::Instant) -> Step {
-        Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64() }
+        Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64(), too_large: false }
+    }
+
+    fn from(reduced: Reduced, start: std::time::Instant) -> Result<(Vec<usize>, bool), Step> {
+        match reduced {
+            Reduced::Solved(choice, optimal) => Ok((choice, optimal)),
+            Reduced::TooLarge => Err(Step { too_large: true, ..Step::failed(start) }),
+            Reduced::Nothing => Err(Step::failed(start)),
+        }
     }
 }
 
@@ -186,8 +196,9 @@ fn solve_and_apply(
     threads: u32,
 ) -> Step {
     let before = sub.cost(&cur);
-    let Some((choice, optimal)) = solve_reduced(&sub, &cur, time_limit, threads) else {
-        return Step::failed(start);
+    let (choice, optimal) = match Step::from(solve_reduced(&sub, &cur, time_limit, threads), start) {
+        Ok(solved) => solved,
+        Err(step) => return step,
     };
     let after = sub.cost(&choice);
     let mut gain = 0.0;
@@ -203,19 +214,43 @@ fn solve_and_apply(
             }
         }
     }
-    Step { gain, optimal, seconds: start.elapsed().as_secs_f64() }
+    Step { gain, optimal, seconds: start.elapsed().as_secs_f64(), too_large: false }
 }
 
-/// Solves a neighbourhood's model for cost after exact reduction, warm-started from `current`:
-/// the expanded choice and whether it is proven optimal, or None when the MILP gave nothing.
-fn solve_reduced(sub: &Model, current: &[usize], time_limit: f64, threads: u32) -> Option<(Vec<usize>, bool)> {
-    let red = preprocess(sub, &PreprocessOptions::default()).ok()?;
+/// MILP nonzeros per second of time limit a neighbourhood may have. HiGHS checks its time
+/// limit only between the phases of its presolve, and the memory rows of a neighbourhood can be
+/// long: a relinking MILP of 3.2 million nonzeros (A's two-copy instance) spent 8.5 s of its 2 s
+/// in presolve on this project's 2-core machine, about 0.4 million a second.
+const MILP_ENTRIES_PER_SECOND: f64 = 500_000.0;
+
+/// Whether a neighbourhood's MILP is small enough to end near `time_limit`.
+fn fits_time(m: &Model, time_limit: f64) -> bool {
+    m.milp_entries() as f64 <= time_limit * MILP_ENTRIES_PER_SECOND
+}
+
+/// What a neighbourhood's MILP gave.
+enum Reduced {
+    /// The expanded choice and whether it is proven optimal.
+    Solved(Vec<usize>, bool),
+    TooLarge,
+    Nothing,
+}
+
+/// Solves a neighbourhood's model for cost after exact reduction, warm-started from `current`.
+fn solve_reduced(sub: &Model, current: &[usize], time_limit: f64, threads: u32) -> Reduced {
+    let Ok(red) = preprocess(sub, &PreprocessOptions::default()) else {
+        return Reduced::Nothing;
+    };
+    if !fits_time(&red.model, time_limit) {
+        return Reduced::TooLarge;
+    }
     let warm = red.contract(current);
     let opts =
         IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
-    let out = run_milp(&red.model, &opts).ok()?;
-    let choice = red.expand(&out.choice).ok()?;
-    Some((choice, out.optimal))
+    match run_milp(&red.model, &opts).map(|out| (red.expand(&out.choice), out.optimal)) {
+        Ok((Ok(choice), optimal)) => Reduced::Solved(choice, optimal),
+        _ => Reduced::Nothing,
+    }
 }
 
 /// Lowers the peak memory with MILP neighbourhoods that minimise the peak (cost ignored):
@@ -243,6 +278,13 @@ pub fn repair_peak(
         let nodes = grow(s, &live, budget, rng, &mut state);
         let (sub, cur) = sub_model(s, &nodes, &mut local);
         let before = s.peak();
+        if !fits_time(&sub, left.min(5.0)) {
+            // Too large for its time: try a smaller neighbourhood.
+            failures += 1;
+            budget.nodes = (budget.nodes * 2 / 3).max(1);
+            budget.entries = (budget.entries * 2 / 3).max(1);
+            continue;
+        }
         let opts = IlpOptions {
             objective: IlpObjective::PeakMemory,
             time_limit: Some(left.min(5.0)),
@@ -297,8 +339,9 @@ pub fn improve_priced(
     sub.base.clear();
     sub.limit = f64::INFINITY;
     let before = sub.cost(&cur);
-    let Some((choice, optimal)) = solve_reduced(&sub, &cur, time_limit, threads) else {
-        return Step::failed(start);
+    let (choice, optimal) = match Step::from(solve_reduced(&sub, &cur, time_limit, threads), start) {
+        Ok(solved) => solved,
+        Err(step) => return step,
     };
     let after = sub.cost(&choice);
     let mut gain = 0.0;
@@ -308,7 +351,7 @@ pub fn improve_priced(
         }
         gain = before - after;
     }
-    Step { gain, optimal, seconds: start.elapsed().as_secs_f64() }
+    Step { gain, optimal, seconds: start.elapsed().as_secs_f64(), too_large: false }
 }
 
 /// Nodes with a memory term covering checkpoint `c`, in random order.

@@ -76,6 +76,18 @@ impl Model {
         self.base.len()
     }
 
+    /// An upper bound on the nonzeros of the MILP's memory rows: every term's nonzero usages
+    /// over its checkpoints.
+    pub fn memory_entries(&self) -> usize {
+        self.terms.iter().map(|t| (t.hi - t.lo) * t.usage.iter().filter(|&&u| u != 0.0).count()).sum()
+    }
+
+    /// An upper bound on the MILP's nonzeros: each edge entry's variable is in two
+    /// linearisation rows and the objective, plus the memory rows.
+    pub fn milp_entries(&self) -> usize {
+        3 * self.edges.iter().map(|e| e.costs.len()).sum::<usize>() + self.memory_entries()
+    }
+
     /// Builds the internal form; the problem must be valid.
     pub fn from_problem(p: &StrategyProblem) -> Model {
         let costs: Vec<Vec<f64>> =

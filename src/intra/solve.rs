@@ -124,7 +124,7 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
     let entries: usize = rm.edges.iter().map(|e| e.costs.len()).sum();
     // Memory rows count too: a group of many nodes is one MILP variable per strategy but
     // appears in every row where one of its members is live.
-    let memory_light = memory_entries(rm) <= ILP_MAX_MEMORY_ENTRIES;
+    let memory_light = rm.memory_entries() <= ILP_MAX_MEMORY_ENTRIES;
     let small = entries <= opts.ilp_max_entries && rm.num_nodes() <= ILP_MAX_NODES && memory_light;
     // Feasibility first: a plan within the limit before any cost search, in at most a tenth
     // of the time (the exact peak-memory MILP, its last resort, may take half).
@@ -249,12 +249,6 @@ const ILP_MAX_NODES: usize = 3_000;
 
 /// ... and up to this many nonzeros (at most) in their memory rows.
 const ILP_MAX_MEMORY_ENTRIES: usize = 3_000_000;
-
-/// An upper bound on the nonzeros of the MILP's memory rows: every term's nonzero usages over
-/// its checkpoints.
-fn memory_entries(m: &Model) -> usize {
-    m.terms.iter().map(|t| (t.hi - t.lo) * t.usage.iter().filter(|&&u| u != 0.0).count()).sum()
-}
 
 struct IlpLike {
     choice: Vec<usize>,

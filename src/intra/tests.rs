@@ -348,6 +348,35 @@ fn searches_side_by_side_give_the_cheapest_single_search() {
 }
 
 #[test]
+fn neighbourhoods_too_large_for_their_time_limit_are_not_started() {
+    // HiGHS's presolve does not stop at the time limit, so a neighbourhood whose MILP has more
+    // nonzeros than its time allows is skipped (no gain, plan unchanged) instead of overrunning;
+    // the same neighbourhood with time enough is solved and gains.
+    let p = random_large(3, 150);
+    let m = Model::from_problem(&p);
+    let least: Vec<usize> = m
+        .costs
+        .iter()
+        .enumerate()
+        .map(|(v, c)| (0..c.len()).min_by(|&a, &b| usage_of(&m, v, a).total_cmp(&usage_of(&m, v, b))).unwrap())
+        .collect();
+    let nodes: Vec<usize> = (0..m.num_nodes()).collect();
+    let mut local = vec![usize::MAX; m.num_nodes()];
+    let mut s = super::search::Search::new(&m, least.clone());
+    assert!(s.memory_ok());
+    let rushed = super::lns::improve(&mut s, &nodes, &mut local, 1e-4, 1);
+    assert!(rushed.too_large && rushed.gain == 0.0 && !rushed.optimal, "{rushed:?}");
+    assert_eq!(s.choice, least);
+    let given_time = super::lns::improve(&mut s, &nodes, &mut local, 30.0, 1);
+    assert!(!given_time.too_large && given_time.gain > 0.0 && s.memory_ok(), "{given_time:?}");
+}
+
+/// Memory of strategy `st` of node `v` summed over its terms.
+fn usage_of(m: &Model, v: usize, st: usize) -> f64 {
+    m.terms.iter().filter(|t| t.node == v).map(|t| t.usage[st]).sum()
+}
+
+#[test]
 fn alias_forces_corresponding_strategies() {
     // Alone, node 0 prefers 0 and node 1 prefers 1; the alias ties them to the same index.
     let p = StrategyProblem {
