@@ -145,7 +145,8 @@ impl Step {
         Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64(), too_large: false }
     }
 
-    fn from(reduced: Reduced, start: std::time::Instant) -> Result<(Vec<usize>, bool), Step> {
+    /// The MILP's choice and whether it is proven optimal, or the step to report without one.
+    fn of_reduced(reduced: Reduced, start: std::time::Instant) -> Result<(Vec<usize>, bool), Step> {
         match reduced {
             Reduced::Solved(choice, optimal) => Ok((choice, optimal)),
             Reduced::TooLarge => Err(Step { too_large: true, ..Step::failed(start) }),
@@ -196,7 +197,7 @@ fn solve_and_apply(
     threads: u32,
 ) -> Step {
     let before = sub.cost(&cur);
-    let (choice, optimal) = match Step::from(solve_reduced(&sub, &cur, time_limit, threads), start) {
+    let (choice, optimal) = match Step::of_reduced(solve_reduced(&sub, &cur, time_limit, threads), start) {
         Ok(solved) => solved,
         Err(step) => return step,
     };
@@ -339,7 +340,7 @@ pub fn improve_priced(
     sub.base.clear();
     sub.limit = f64::INFINITY;
     let before = sub.cost(&cur);
-    let (choice, optimal) = match Step::from(solve_reduced(&sub, &cur, time_limit, threads), start) {
+    let (choice, optimal) = match Step::of_reduced(solve_reduced(&sub, &cur, time_limit, threads), start) {
         Ok(solved) => solved,
         Err(step) => return step,
     };
