@@ -9,8 +9,7 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use alpa_mlir::intra::{
-    all_cores, format_iopddl_solution, is_forbidden, read_iopddl, solve, PriceRule, SolveOptions, StrategyProblem,
-    MAX_THREADS,
+    all_cores, format_iopddl_solution, read_iopddl, solve, PriceRule, SolveOptions, StrategyProblem, MAX_THREADS,
 };
 
 const USAGE: &str =
@@ -35,12 +34,12 @@ enum Answer {
 }
 
 /// Runs the solver on its own thread and, if it has not returned by `deadline`, answers with
-/// [`least_memory_choice`] (the solver thread is abandoned: the process exits right after).
+/// [`StrategyProblem::least_memory_choice`] (the solver thread is abandoned: the process exits right after).
 fn solve_by_deadline(problem: Arc<StrategyProblem>, opts: SolveOptions, deadline: Instant) -> Result<Answer, String> {
     let solver_problem = Arc::clone(&problem);
     match by_deadline(move || solve(&solver_problem, &opts).map_err(|e| e.to_string()), deadline) {
         Some(result) => result.map(Answer::Solved),
-        None => Ok(Answer::Fallback(least_memory_choice(&problem))),
+        None => Ok(Answer::Fallback(problem.least_memory_choice())),
     }
 }
 
@@ -51,21 +50,6 @@ fn by_deadline<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static, dea
         let _ = send.send(work());
     });
     receive.recv_timeout(deadline.saturating_duration_since(Instant::now())).ok()
-}
-
-/// One pass over the strategies: per node the least memory among those not forbidden, ties to
-/// the lower cost (the choice most likely to fit the usage limit; edges are ignored).
-fn least_memory_choice(problem: &StrategyProblem) -> Vec<usize> {
-    problem
-        .nodes
-        .iter()
-        .map(|node| {
-            let key = |s: usize| (is_forbidden(node.costs[s]), node.usage(s), node.costs[s]);
-            (0..node.len())
-                .min_by(|&a, &b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal))
-                .unwrap_or(0)
-        })
-        .collect()
 }
 
 /// The command line.
@@ -245,7 +229,7 @@ mod tests {
             aliases: Vec::new(),
             usage_limit: None,
         };
-        assert_eq!(least_memory_choice(&problem), vec![2, 0]);
+        assert_eq!(problem.least_memory_choice(), vec![2, 0]);
     }
 
     #[test]

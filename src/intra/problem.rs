@@ -192,6 +192,20 @@ impl StrategyProblem {
         Ok(Evaluation { cost, peak_memory, forbidden_uses, within_limit })
     }
 
+    /// One pass over the strategies: per node the least memory among those not forbidden, ties
+    /// to the lower cost (the choice most likely to fit the usage limit; edges are ignored).
+    pub fn least_memory_choice(&self) -> Vec<usize> {
+        self.nodes
+            .iter()
+            .map(|node| {
+                let key = |s: usize| (is_forbidden(node.costs[s]), node.usage(s), node.costs[s]);
+                (0..node.len())
+                    .min_by(|&a, &b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal))
+                    .unwrap_or(0)
+            })
+            .collect()
+    }
+
     /// Largest total usage over time of the nodes live at that time.
     pub fn peak_memory(&self, choice: &[usize]) -> f64 {
         let mut always = 0.0;

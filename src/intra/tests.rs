@@ -305,12 +305,7 @@ fn random_large(seed: u64, n: usize) -> StrategyProblem {
         edges.push(Edge { u, v, costs: (0..entries).map(|_| rng.below(500) as f64).collect() });
     }
     let mut p = StrategyProblem { nodes, edges, aliases: vec![], usage_limit: None };
-    let least: Vec<usize> = p
-        .nodes
-        .iter()
-        .map(|node| (0..node.len()).min_by(|&a, &b| node.usage(a).total_cmp(&node.usage(b))).unwrap())
-        .collect();
-    p.usage_limit = Some(1.1 * p.evaluate(&least).unwrap().peak_memory);
+    p.usage_limit = Some(1.1 * p.peak_memory(&p.least_memory_choice()));
     p
 }
 
@@ -354,12 +349,8 @@ fn neighbourhoods_too_large_for_their_time_limit_are_not_started() {
     // the same neighbourhood with time enough is solved and gains.
     let p = random_large(3, 150);
     let m = Model::from_problem(&p);
-    let least: Vec<usize> = m
-        .costs
-        .iter()
-        .enumerate()
-        .map(|(v, c)| (0..c.len()).min_by(|&a, &b| usage_of(&m, v, a).total_cmp(&usage_of(&m, v, b))).unwrap())
-        .collect();
+    // Without aliases the model keeps the problem's node numbers.
+    let least = p.least_memory_choice();
     let nodes: Vec<usize> = (0..m.num_nodes()).collect();
     let mut local = vec![usize::MAX; m.num_nodes()];
     let mut s = super::search::Search::new(&m, least.clone());
@@ -369,11 +360,6 @@ fn neighbourhoods_too_large_for_their_time_limit_are_not_started() {
     assert_eq!(s.choice, least);
     let given_time = super::lns::improve(&mut s, &nodes, &mut local, 30.0, 1);
     assert!(!given_time.too_large && given_time.gain > 0.0 && s.memory_ok(), "{given_time:?}");
-}
-
-/// Memory of strategy `st` of node `v` summed over its terms.
-fn usage_of(m: &Model, v: usize, st: usize) -> f64 {
-    m.terms.iter().filter(|t| t.node == v).map(|t| t.usage[st]).sum()
 }
 
 #[test]
