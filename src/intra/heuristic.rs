@@ -1,11 +1,12 @@
 //! The search for large reduced models.
 //!
 //! 1. Start from every node's cheapest strategy and descend with single-node moves (no memory).
-//! 2. Lagrangian phase: prices on checkpoints (see `lagrange`) turn memory into cost; the
-//!    priced problem is improved by single-node moves and tree moves (exact DP on induced
-//!    trees). After every round the assignment is copied, repaired to fit memory (a penalty
-//!    loop on the overflowing checkpoints, `penalty_repair`, then greedily), polished under the
-//!    hard limit, and kept when it is the best feasible one so far; the best one is then
+//! 2. Lagrangian phase: prices on checkpoints (see `lagrange`) turn memory into cost; each
+//!    round's priced problem is first solved by message passing over the whole graph (`trws`,
+//!    its plan taken when cheaper than the last round's), then improved by single-node moves
+//!    and tree moves (exact DP on induced trees). After every round the assignment is copied,
+//!    repaired to fit memory (a penalty loop on the overflowing checkpoints, `penalty_repair`,
+//!    then greedily), polished under the hard limit, and kept when it is the best feasible one so far; the best one is then
 //!    relinked with the priced assignment (`relink`: a MILP over the nodes where they differ);
 //!    the prices then take a subgradient step (`PriceRule`: by default steps that grow while
 //!    the priced plan overflows, and Polyak's rule once those rounds stop finding better plans).
@@ -28,6 +29,7 @@ use super::relink::{self, Relinker};
 use super::search::Search;
 use super::solution::MAX_THREADS;
 use super::tree::{tree_move, TreeScratch};
+use super::trws::Trws;
 
 /// First prices make the priced load about this many times the cost: memory dominates at
 /// first, so the first rounds find a plan that fits, and the step then shrinks while the
@@ -39,6 +41,9 @@ const MAX_SPEEDUP: usize = 6;
 
 /// Rounds without a better feasible plan after which the Lagrangian phase ends.
 const STALE_ROUNDS: usize = 8;
+
+/// TRW-S passes on each round's priced problem (its messages carry over between rounds).
+const TRWS_PASSES: usize = 20;
 
 /// Priced plans kept for relinking while polishing.
 const ELITE: usize = 6;
@@ -206,6 +211,7 @@ fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut polyak_on = o.price_rule.polyak_from_now(false, false, 0);
     // The last rounds' priced plans, relinked with the incumbent while polishing.
     let mut elite: Vec<Vec<usize>> = Vec::new();
+    let mut trws = Trws::new(m);
     loop {
         let over = match phase_end {
             Some(e) => Instant::now() >= e,
@@ -217,6 +223,13 @@ fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         }
         rounds += 1;
         let pen = prices.penalties(m);
+        // Message passing sees the whole priced problem; take its plan when it is cheaper.
+        let passed = trws.run(Some(&pen), TRWS_PASSES, &mut stop);
+        let mine = priced_cost(m, &pen, &s.choice);
+        if passed.cost < mine {
+            s.assign(&passed.choice);
+        }
+        clock.log(false, || format!("round {rounds}: TRW-S priced plan {:.0}, the search's {mine:.0}", passed.cost));
         s.descend(false, Some(&pen), &mut stop);
         for t in 0..trees_per_round {
             // Half of the trees grow from where the cost sits.
@@ -424,6 +437,11 @@ pub(crate) fn polish_trees(c: &mut Search, count: usize, size: usize, rng: &mut 
             }
         }
     }
+}
+
+/// Cost plus memory penalties of `choice` (infinite when it uses a forbidden choice).
+fn priced_cost(m: &Model, pen: &[Vec<f64>], choice: &[usize]) -> f64 {
+    m.cost(choice) + pen.iter().zip(choice).map(|(p, &s)| p[s]).sum::<f64>()
 }
 
 /// The cheapest allowed strategy (the first when none is allowed).

@@ -54,6 +54,7 @@ pub mod strategy_problem;
 #[cfg(test)]
 mod tests;
 mod tree;
+mod trws;
 pub mod weight_update;
 
 pub use brute::{solve_brute_force, BRUTE_FORCE_LIMIT};
