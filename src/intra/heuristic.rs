@@ -6,9 +6,9 @@
 //!    its plan taken when cheaper than the last round's), then improved by single-node moves
 //!    and tree moves (exact DP on induced trees). After every round the assignment is copied,
 //!    repaired to fit memory (a penalty loop on the overflowing checkpoints, `penalty_repair`,
-//!    then greedily), polished under the hard limit, and kept when it is the best feasible one so far; the best one is then
-//!    relinked with the priced assignment (`relink`: a MILP over the nodes where they differ);
-//!    the prices then take a subgradient step (`PriceRule`: by default steps that grow while
+//!    then greedily), polished under the hard limit, and kept when it is the best feasible one
+//!    so far; the best one is then relinked with the priced assignment (`relink`: a MILP over
+//!    the nodes where they differ); the prices then take a subgradient step (`PriceRule`: by default steps that grow while
 //!    the priced plan overflows, and Polyak's rule once those rounds stop finding better plans).
 //! 3. Polishing phase: from the best feasible assignment, tree moves under the hard limit and
 //!    large neighbourhood search with the MILP, every few steps a relinking with one of the
