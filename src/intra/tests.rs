@@ -262,11 +262,11 @@ proptest! {
     }
 
     #[test]
-    fn search_finds_feasible_plans_no_better_than_optimal(r in raw(), rule in 0usize..3) {
+    fn search_finds_feasible_plans_no_better_than_optimal(r in raw(), rule in 0usize..3, message_passing in any::<bool>()) {
         let p = build(&r);
         let m = Model::from_problem(&p);
         let price_rule = [super::PriceRule::Growth, super::PriceRule::Polyak, super::PriceRule::GrowthThenPolyak][rule];
-        let o = super::heuristic::HeuristicOptions { deadline: None, threads: 1, verbose: false, seed: 7, max_rounds: 12, start: None, price_rule };
+        let o = super::heuristic::HeuristicOptions { deadline: None, threads: 1, verbose: false, seed: 7, max_rounds: 12, start: None, price_rule, message_passing };
         let out = super::heuristic::heuristic(&m, &o);
         if let Some(c) = out.choice {
             let ev = p.evaluate(&c).unwrap();
@@ -312,7 +312,8 @@ fn random_large(seed: u64, n: usize) -> StrategyProblem {
 #[test]
 fn searches_side_by_side_give_the_cheapest_single_search() {
     // Three workers against the same three searches run alone: the cheapest plan, the same
-    // every time under a work limit, and worker 0 is the search with the given seed. Some of
+    // every time under a work limit, and worker 0 is the search with the given seed; every
+    // second worker passes messages. Some of
     // the problems must end apart from seed to seed, or the test would not check the choice.
     let options = |threads: u32, seed: u64| super::heuristic::HeuristicOptions {
         deadline: None,
@@ -322,16 +323,17 @@ fn searches_side_by_side_give_the_cheapest_single_search() {
         max_rounds: 2,
         start: None,
         price_rule: super::PriceRule::default(),
+        message_passing: false,
     };
+    let worker = |i: usize| super::heuristic::worker_options(&options(3, 7), i);
+    assert_eq!((0..4).map(|i| worker(i).message_passing).collect::<Vec<_>>(), [false, true, false, true]);
     let mut apart = 0;
     for problem_seed in 0..3 {
         let m = Model::from_problem(&random_large(problem_seed, 150));
         let cost = |o: super::heuristic::HeuristicOutcome| o.choice.map(|c| m.cost(&c));
         let side_by_side = super::heuristic::heuristic(&m, &options(3, 7)).choice;
         assert_eq!(side_by_side, super::heuristic::heuristic(&m, &options(3, 7)).choice, "not deterministic");
-        let alone: Vec<f64> = (0..3)
-            .map(|i| cost(super::heuristic::heuristic(&m, &options(1, super::heuristic::worker_seed(7, i)))).unwrap())
-            .collect();
+        let alone: Vec<f64> = (0..3).map(|i| cost(super::heuristic::heuristic(&m, &worker(i))).unwrap()).collect();
         assert_eq!(Some(alone[0]), cost(super::heuristic::heuristic(&m, &options(1, 7))), "worker 0 keeps the seed");
         let cheapest = alone.iter().copied().fold(f64::INFINITY, f64::min);
         assert_eq!(side_by_side.map(|c| m.cost(&c)), Some(cheapest), "workers alone: {alone:?}");
