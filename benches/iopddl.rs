@@ -83,6 +83,7 @@ fn main() {
                 verbose,
                 price_rule,
                 threads,
+                message_passing: true,
                 ..SolveOptions::default()
             };
             name = inst.name.clone().unwrap_or_else(|| path.display().to_string());

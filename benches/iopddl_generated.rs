@@ -67,6 +67,7 @@ fn main() {
                 verbose,
                 ilp_max_entries,
                 threads,
+                message_passing: true,
                 ..SolveOptions::default()
             };
             let result = solve(&v.problem, &opts);

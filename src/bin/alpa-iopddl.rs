@@ -114,8 +114,15 @@ fn main() -> ExitCode {
     };
     let deadline = start + Duration::from_secs_f64(timeout).saturating_sub(EXIT_MARGIN);
     let left = timeout - start.elapsed().as_secs_f64() - 1.0;
-    let opts =
-        SolveOptions { time_limit: Some(left.max(0.1)), verbose, seed, threads, price_rule, ..SolveOptions::default() };
+    let opts = SolveOptions {
+        time_limit: Some(left.max(0.1)),
+        verbose,
+        seed,
+        threads,
+        price_rule,
+        message_passing: true,
+        ..SolveOptions::default()
+    };
     let problem = Arc::new(inst.problem);
     let choice = match solve_by_deadline(Arc::clone(&problem), opts, deadline) {
         Ok(Answer::Solved(sol)) => {

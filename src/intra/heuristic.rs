@@ -77,8 +77,6 @@ pub struct HeuristicOutcome {
 }
 
 struct Clock {
-    /// Tells the searches' progress lines apart.
-    name: &'static str,
     start: Instant,
     deadline: Option<Instant>,
     verbose: bool,
@@ -92,7 +90,7 @@ impl Clock {
     fn log(&mut self, force: bool, msg: impl FnOnce() -> String) {
         if self.verbose && (force || self.last_log.elapsed() >= Duration::from_secs(5)) {
             self.last_log = Instant::now();
-            eprintln!("[{} {:7.2}s] {}", self.name, self.start.elapsed().as_secs_f64(), msg());
+            eprintln!("[intra {:7.2}s] {}", self.start.elapsed().as_secs_f64(), msg());
         }
     }
     /// The instant `fraction` of the remaining time from now.
@@ -127,19 +125,10 @@ pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     cheapest_outcome(m, outcomes)
 }
 
-/// The options of side-by-side search `i`: one MILP thread, its own seed, and message passing
-/// in every second one (a portfolio: measured side by side, message passing led to cheaper
-/// plans on the public M and S instances at their contest timeouts and to dearer ones on
-/// instances generated from S at 30 s, so two workers run one search of each kind). Worker 0
-/// searches exactly as a single search with `o` does; the first two print progress.
+/// The options of side-by-side search `i`: one MILP thread and its own seed. Worker 0 searches
+/// exactly as a single search with `o` does, and prints the progress lines.
 pub(crate) fn worker_options(o: &HeuristicOptions, i: usize) -> HeuristicOptions {
-    HeuristicOptions {
-        threads: 1,
-        seed: worker_seed(o.seed, i),
-        verbose: o.verbose && i < 2,
-        message_passing: if i == 0 { o.message_passing } else { i % 2 == 1 },
-        ..o.clone()
-    }
+    HeuristicOptions { threads: 1, seed: worker_seed(o.seed, i), verbose: o.verbose && i == 0, ..o.clone() }
 }
 
 /// Worker 0 keeps the given seed, so that it searches exactly as a single search does.
@@ -165,9 +154,7 @@ fn cheapest_outcome(m: &Model, outcomes: Vec<HeuristicOutcome>) -> HeuristicOutc
 
 /// One search from `o.seed`.
 fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
-    let name = if o.message_passing { "intra trws" } else { "intra" };
-    let mut clock =
-        Clock { name, start: Instant::now(), deadline: o.deadline, verbose: o.verbose, last_log: Instant::now() };
+    let mut clock = Clock { start: Instant::now(), deadline: o.deadline, verbose: o.verbose, last_log: Instant::now() };
     let n = m.num_nodes();
     let mut rng = Rng::new(o.seed);
     let mut scratch = TreeScratch::new(n);

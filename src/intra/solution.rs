@@ -75,6 +75,12 @@ pub struct SolveOptions {
     pub ilp_max_entries: usize,
     /// How the search's Lagrangian prices move once a plan that fits is known.
     pub price_rule: PriceRule,
+    /// Each of the search's Lagrangian rounds first solves its priced problem by message
+    /// passing (TRW-S). On in `alpa-iopddl` and the IOPDDL benches, where it was measured (the
+    /// public instances at their contest timeouts: cheaper on M and S, equal on A and G; the
+    /// instances generated from S at 30 s: dearer); off by default, so the passes and the
+    /// inter-op oracle search as before.
+    pub message_passing: bool,
 }
 
 /// The default MILP size limit: what the IOPDDL search was tuned with.
@@ -106,6 +112,7 @@ impl Default for SolveOptions {
             max_search_steps: None,
             ilp_max_entries: DEFAULT_ILP_MAX_ENTRIES,
             price_rule: PriceRule::default(),
+            message_passing: false,
         }
     }
 }

@@ -199,8 +199,7 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
             max_rounds: opts.max_search_steps.unwrap_or(200),
             start: seed_choice,
             price_rule: opts.price_rule,
-            // A single search runs as before; side by side, every second one passes messages.
-            message_passing: false,
+            message_passing: opts.message_passing,
         };
         let out = heuristic(rm, &ho);
         if opts.verbose {
