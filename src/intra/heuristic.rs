@@ -8,8 +8,12 @@
 //!    repaired to fit memory (a penalty loop on the overflowing checkpoints, `penalty_repair`,
 //!    then greedily), polished under the hard limit, and kept when it is the best feasible one
 //!    so far; the best one is then relinked with the priced assignment (`relink`: a MILP over
-//!    the nodes where they differ); the prices then take a subgradient step (`PriceRule`: by default steps that grow while
-//!    the priced plan overflows, and Polyak's rule once those rounds stop finding better plans).
+//!    the nodes where they differ); the prices then take a subgradient step (`PriceRule`: by
+//!    default steps that grow while the priced plan overflows, and Polyak's rule once those
+//!    rounds stop finding better plans). Under the growth rule, prices whose priced plan fits
+//!    fall further while a priced descent from that plan (far cheaper than a round) still
+//!    fits, and once falling prices overshoot, the scale between the last fitting and the
+//!    overflowing prices is bisected (`PriceBracket`).
 //! 3. Polishing phase: from the best feasible assignment, tree moves under the hard limit and
 //!    large neighbourhood search with the MILP, every few steps a relinking with one of the
 //!    last rounds' priced assignments, until the deadline.
@@ -21,7 +25,7 @@
 use std::time::{Duration, Instant};
 
 use super::hotspots::Hotspots;
-use super::lagrange::{initial_step, PolyakSteps, PriceRule, Prices};
+use super::lagrange::{initial_step, PolyakSteps, PriceBracket, PriceRule, Prices};
 use super::lns::{grow, improve, improve_priced, live_at, repair_peak, Budget, Rng, Step};
 use super::model::Model;
 use super::penalty_repair::penalty_repair;
@@ -35,6 +39,11 @@ use super::trws::Trws;
 /// first, so the first rounds find a plan that fits, and the step then shrinks while the
 /// priced optimum fits.
 const PRICE_SCALE: f64 = 1000.0;
+
+/// Each probe of `deepest_fitting_scale` lowers the prices by this factor ...
+const PROBE_FACTOR: f64 = 0.25;
+/// ... at most this many times a round.
+const MAX_PROBES: usize = 12;
 
 /// Prices fall by at most a factor 2^MAX_SPEEDUP in one round.
 const MAX_SPEEDUP: usize = 6;
@@ -212,6 +221,9 @@ fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     // Seconds of the longest MILP of any kind so far.
     let mut longest_milp = 0.0f64;
     let mut polyak_on = o.price_rule.polyak_from_now(false, false, 0);
+    // The prices of the last round when it fitted and were then scaled down, and the factor.
+    let mut scaled_from_fit: Option<(Prices, f64)> = None;
+    let mut bracket: Option<PriceBracket> = None;
     // The last rounds' priced plans, relinked with the incumbent while polishing.
     let mut elite: Vec<Vec<usize>> = Vec::new();
     let mut trws = o.message_passing.then(|| Trws::new(m));
@@ -328,14 +340,38 @@ fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             clock.log(true, || format!("round {rounds}: Polyak's rule from here on"));
         }
         polyak_on = polyak_now;
+        // After the growth rule's falling prices overshoot (a round that fitted, scaled down,
+        // overflows), the scale between the two is bisected.
         let upper = best.as_ref().filter(|_| polyak_on).map(|b| b.0);
+        let scaled = scaled_from_fit.take();
         if let Some(upper) = upper {
+            bracket = None;
             polyak.step(&mut prices, &loads, m.limit, cost, upper);
+        } else if let Some(b) = bracket.as_mut() {
+            if b.record(s.memory_ok()) {
+                prices = b.prices();
+            } else {
+                prices = b.fitting();
+                bracket = None;
+                fit_streak = 0;
+            }
         } else if s.memory_ok() {
             fit_streak += 1;
-            let factor = 0.5f64.powi(fit_streak.min(MAX_SPEEDUP) as i32);
+            let planned = 0.5f64.powi(fit_streak.min(MAX_SPEEDUP) as i32);
+            let probing = Instant::now();
+            let factor = deepest_fitting_scale(&mut cand, &s.choice, &prices, planned, &mut stop);
+            clock.log(false, || {
+                format!(
+                    "round {rounds}: prices scaled by {factor:.3e} (rule {planned:.3e}), probed in {:.2}s",
+                    probing.elapsed().as_secs_f64()
+                )
+            });
+            scaled_from_fit = Some((prices.clone(), factor));
             prices.scale(factor);
             step *= factor;
+        } else if let Some(b) = scaled.and_then(|(fitted, factor)| PriceBracket::new(fitted, factor)) {
+            prices = b.prices();
+            bracket = Some(b);
         } else {
             fit_streak = 0;
             step = (step * 1.5).min(max_step);
@@ -427,6 +463,37 @@ fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     HeuristicOutcome { choice: best.map(|b| b.1), rounds, lns_steps: steps, first_feasible }
 }
 
+/// How far the prices of a round whose priced plan fitted can fall: from the rule's `first`
+/// factor down by [`PROBE_FACTOR`] while the plan still fits after a priced descent from it
+/// (a cheap stand-in for a round), at most [`MAX_PROBES`] times. A round costs far more than a
+/// descent, and without probing the rule's first falls (by 2, 4, 8, ...) spend rounds at
+/// prices where the priced plan sits far below the limit.
+fn deepest_fitting_scale(
+    probe: &mut Search,
+    from: &[usize],
+    prices: &Prices,
+    first: f64,
+    stop: &mut dyn FnMut() -> bool,
+) -> f64 {
+    let mut fitting = first;
+    let mut factor = first * PROBE_FACTOR;
+    for _ in 0..MAX_PROBES {
+        if stop() {
+            break;
+        }
+        probe.assign(from);
+        let mut p = prices.clone();
+        p.scale(factor);
+        probe.descend(false, Some(&p.penalties(probe.m)), stop);
+        if !probe.memory_ok() {
+            break;
+        }
+        fitting = factor;
+        factor *= PROBE_FACTOR;
+    }
+    fitting
+}
+
 /// Grows a neighbourhood while the MILP proves optimality quickly, shrinks it otherwise.
 fn adapt(budget: &mut Budget, step: &Step) {
     if step.optimal && step.seconds < 0.5 {
@@ -465,4 +532,45 @@ pub(crate) fn cheapest(c: &[f64]) -> usize {
         }
     }
     b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intra::tests::random_large;
+
+    /// The probed scale is the rule's, or deeper by whole probe factors, where a priced descent
+    /// still fits; the probes stop at the first scale where it overflows.
+    #[test]
+    fn probing_lowers_the_prices_exactly_while_the_priced_descent_fits() {
+        let mut deeper = 0;
+        for seed in 0..6 {
+            let p = random_large(seed, 120);
+            let m = Model::from_problem(&p);
+            let from = p.least_memory_choice();
+            let mut probe = Search::new(&m, from.clone());
+            assert!(probe.memory_ok());
+            let prices = Prices { lambda: vec![50.0; m.num_checkpoints()] };
+            let fits_at = |scale: f64| {
+                let mut s = Search::new(&m, from.clone());
+                let mut p = prices.clone();
+                p.scale(scale);
+                s.descend(false, Some(&p.penalties(&m)), &mut || false);
+                s.memory_ok()
+            };
+            let first = 0.5;
+            let scale = deepest_fitting_scale(&mut probe, &from, &prices, first, &mut || false);
+            let probes = (scale / first).log(PROBE_FACTOR).round() as usize;
+            assert!((first * PROBE_FACTOR.powi(probes as i32) - scale).abs() <= 1e-12 * first, "{scale}");
+            assert!(probes <= MAX_PROBES);
+            if probes > 0 {
+                deeper += 1;
+                assert!(fits_at(scale), "seed {seed}: the probed scale {scale} overflows");
+            }
+            if probes < MAX_PROBES {
+                assert!(!fits_at(scale * PROBE_FACTOR), "seed {seed}: stopped at {scale} while a lower scale fits");
+            }
+        }
+        assert!(deeper > 0, "no problem let the prices fall below the rule's: the test checks nothing");
+    }
 }

@@ -65,6 +65,65 @@ pub fn initial_step(cost: f64, loads: &[f64], scale: f64) -> f64 {
     }
 }
 
+/// The growth rule's prices after it overshot: prices `reference` fitted, the same prices
+/// scaled by `low` overflowed. Later rounds try the geometric midpoint of the scales that are
+/// known to fit and to overflow, so the priced plans close in on the limit from both sides
+/// instead of the growth rule stepping past it again; short time limits leave few rounds for
+/// the rule's oscillation to settle by itself.
+#[derive(Debug, Clone)]
+pub struct PriceBracket {
+    reference: Prices,
+    /// Scale known to fit.
+    high: f64,
+    /// Scale known to overflow.
+    low: f64,
+}
+
+/// A bracket narrower than this ratio of scales is settled.
+const BRACKET_SETTLED: f64 = 1.1;
+
+impl PriceBracket {
+    /// `fitted` fitted and `fitted` scaled by `overflowed_scale` (below 1) overflowed.
+    pub fn new(fitted: Prices, overflowed_scale: f64) -> Option<PriceBracket> {
+        (overflowed_scale > 0.0 && overflowed_scale < 1.0 / BRACKET_SETTLED).then_some(PriceBracket {
+            reference: fitted,
+            high: 1.0,
+            low: overflowed_scale,
+        })
+    }
+
+    /// The scale of the prices to try next.
+    pub fn midpoint(&self) -> f64 {
+        (self.high * self.low).sqrt()
+    }
+
+    /// The prices to try next.
+    pub fn prices(&self) -> Prices {
+        let mut p = self.reference.clone();
+        p.scale(self.midpoint());
+        p
+    }
+
+    /// Records whether the priced plan at [`Self::prices`] fitted; `false` once the bracket
+    /// is settled (the caller goes back to its rule from the fitting end, [`Self::fitting`]).
+    pub fn record(&mut self, fitted: bool) -> bool {
+        let mid = self.midpoint();
+        if fitted {
+            self.high = mid;
+        } else {
+            self.low = mid;
+        }
+        self.high / self.low >= BRACKET_SETTLED
+    }
+
+    /// The prices at the end of the bracket known to fit.
+    pub fn fitting(&self) -> Prices {
+        let mut p = self.reference.clone();
+        p.scale(self.high);
+        p
+    }
+}
+
 /// How the Lagrangian prices move between rounds once a plan that fits is known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PriceRule {
@@ -168,6 +227,32 @@ impl PolyakSteps {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A plan fits when the price scale is at least the threshold: the bracket closes in on
+    /// it from both sides, and settles.
+    #[test]
+    fn the_bracket_bisects_the_scale_between_fitting_and_overflowing() {
+        for threshold in [0.011, 0.3, 0.5, 0.97] {
+            let mut b = PriceBracket::new(Prices { lambda: vec![2.0, 4.0] }, 0.01).unwrap();
+            let mut rounds = 0;
+            loop {
+                let scale = b.prices().lambda[0] / 2.0;
+                assert!((scale - b.midpoint()).abs() < 1e-12);
+                rounds += 1;
+                if !b.record(scale >= threshold) {
+                    break;
+                }
+                assert!(rounds < 20, "the bracket never settles");
+            }
+            assert!(b.high >= threshold && b.low < threshold, "threshold {threshold} left the bracket");
+            assert!(b.high / b.low < BRACKET_SETTLED);
+            assert!((b.fitting().lambda[1] / 4.0 - b.high).abs() < 1e-12);
+            // log2(log(100) / log(1.1)) rounds halve the log-width from 100 to below 1.1.
+            assert!(rounds <= 6, "{rounds} rounds");
+        }
+        assert!(PriceBracket::new(Prices { lambda: vec![1.0] }, 0.95).is_none());
+        assert!(PriceBracket::new(Prices { lambda: vec![1.0] }, 0.0).is_none());
+    }
 
     #[test]
     fn polyak_step_reaches_the_target_value_on_a_linear_dual() {

@@ -285,7 +285,7 @@ proptest! {
 /// A random problem large enough that searches from different seeds end apart: `n` nodes of
 /// 2-6 strategies on a chain plus random edges, each live over a random interval, the limit
 /// 10% above the peak of the least-usage plan (so some plan fits).
-fn random_large(seed: u64, n: usize) -> StrategyProblem {
+pub(crate) fn random_large(seed: u64, n: usize) -> StrategyProblem {
     let mut rng = crate::rng::SplitMix64::new(seed);
     let nodes: Vec<Node> = (0..n)
         .map(|_| {
