@@ -11,6 +11,7 @@
 use super::graph_oracle::{GraphStageOracle, OracleOptions, QueryFailure, StageInput};
 use super::layer_policy::check_delta;
 use super::program::GradientCombine;
+use super::progress::Progress;
 use super::{
     equal_operator_layers, microbatch_candidates, plan_pipeline_parallel, search_microbatches, CachedCost,
     ClusterShape, CostTable, ImbalancePrune, InterError, InterReport, LayerAssignment, LayerWork, MicrobatchSearch,
@@ -450,16 +451,26 @@ impl<'a> PlanContext<'a> {
 
     /// The intra-op oracle of `graph` (one microbatch) with the pass's options.
     fn oracle<'g>(&self, graph: &'g Graph) -> Result<GraphStageOracle<'g>, String> {
+        GraphStageOracle::new(
+            graph,
+            self.assignment.layer_of.clone(),
+            self.step,
+            self.opts.cluster.clone(),
+            self.oracle_options(),
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    /// The oracle's options: the pass's solver time limit, variants and transfer pricing.
+    fn oracle_options(&self) -> OracleOptions {
         let opts = self.opts;
-        let oracle_options = OracleOptions {
+        OracleOptions {
             solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
             progress: true,
             sharded_params_variant: opts.sharded_params_variant,
             cross_stage: opts.cross_stage_cost.then_some(opts.transfer_mode),
             ..OracleOptions::default()
-        };
-        GraphStageOracle::new(graph, self.assignment.layer_of.clone(), self.step, opts.cluster.clone(), oracle_options)
-            .map_err(|e| e.to_string())
+        }
     }
 
     fn table_options(&self) -> TableOptions {
@@ -480,18 +491,25 @@ impl<'a> PlanContext<'a> {
         let graph = self.microbatch_graph(dp_options.microbatches).ok()?;
         let graph = graph.as_ref();
         let layers = equal_operator_layers(graph, self.step, self.assignment.num_layers(), self.opts.delta).ok()?;
-        let oracle_options = OracleOptions {
-            solve: SolveOptions { time_limit: Some(self.opts.time_limit), ..SolveOptions::default() },
-            sharded_params_variant: self.opts.sharded_params_variant,
-            cross_stage: self.opts.cross_stage_cost.then_some(self.opts.transfer_mode),
-            ..OracleOptions::default()
-        };
-        let oracle =
-            GraphStageOracle::new(graph, layers.layer_of.clone(), self.step, self.opts.cluster.clone(), oracle_options)
-                .ok()?;
+        // Its layers share no signatures with the plan's, so its table can take as long as the
+        // plan's own: the same progress lines, after a line that says whose they are.
+        Progress::new(true, "equal-operator baseline").say(|| {
+            format!(
+                "planning its own cost table ({} layers of equal op count; baselines=false skips it)",
+                layers.num_layers()
+            )
+        });
+        let oracle = GraphStageOracle::new(
+            graph,
+            layers.layer_of.clone(),
+            self.step,
+            self.opts.cluster.clone(),
+            self.oracle_options(),
+        )
+        .ok()?;
         let signatures = oracle.layer_signatures();
         let cached = CachedCost::with_signatures(oracle, signatures).with_composition(self.opts.compose_stages);
-        let table_options = TableOptions { imbalance: None, progress: false, ..self.table_options() };
+        let table_options = TableOptions { imbalance: None, ..self.table_options() };
         let dp_options = StageDpOptions { progress: false, ..dp_options.clone() };
         plan_pipeline_parallel(&cached, layers.num_layers(), self.cluster_shape, &table_options, &dp_options)
             .ok()
