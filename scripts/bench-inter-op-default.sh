@@ -8,8 +8,10 @@
 # Usage: scripts/bench-inter-op-default.sh [80 16]   (the device memories in GB to run)
 # Environment: ALPA_OPT (target/release/alpa-opt), TIMEOUT per run in seconds (1800), TAG (a
 # name for the reports: target/bench/inter-default-$GB$TAG.json), EXTRA (more pass options).
-# Prints a markdown table: plan seconds, stages, modeled iteration time, each stage's layers,
-# submesh and logical mesh.
+# Prints a markdown table: plan seconds, the plan's cost table (queries, cache hits, skips, oracle
+# and wall seconds), the equal-operator baseline's own cost table (wall seconds, queries,
+# signature hits; read from its progress lines), stages, modeled iteration time, each stage's
+# layers, submesh and logical mesh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py="${PYTHON:-.venv/bin/python}"
@@ -43,8 +45,8 @@ JSON
 
 memories=("$@")
 [ ${#memories[@]} -gt 0 ] || memories=(80 16)
-printf '| device memory | plan seconds | oracle queries | cache hits | skipped: unusable / memory / latency | oracle seconds | stages | modeled iteration time | stages (layers @ submesh as mesh) |\n'
-printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
+printf '| device memory | plan seconds | oracle queries | cache hits | skipped: unusable / memory / latency | oracle seconds | table seconds | baseline table: seconds, queries, signature hits | stages | modeled iteration time | stages (layers @ submesh as mesh) |\n'
+printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for gb in "${memories[@]}"; do
   file=$(cluster "$gb")
   report="target/bench/inter-default-${gb}gb${TAG:-}.json"
@@ -55,19 +57,30 @@ for gb in "${memories[@]}"; do
   timeout "${TIMEOUT:-1800}" "$opt" "$model" --alpa-inline --alpa-inter-op-stage="$options" -o /dev/null 2>"$log" || true
   end=$(date +%s.%N)
   python3 - "$report" "$gb" "$start" "$end" "$log" <<'PY'
-import json, sys
+import json, re, sys
 path, gb, start, end, log = sys.argv[1:]
+# The baseline's table is the one whose progress follows the 'equal-operator baseline' line.
+baseline = "not planned"
+lines = open(log).read().split("equal-operator baseline:", 1)
+if len(lines) == 2:
+    done = re.search(r"cost table: done: QueryStats \{[^}]*\}", lines[1])
+    if done:
+        field = lambda name: re.search(name + r": ([0-9.]+)", done.group(0)).group(1)
+        baseline = f"{float(field('wall_seconds')):.1f} s, {int(field('queries')):,}, {int(field('signature_hits')):,}"
+    else:
+        baseline = "started, not finished"
+
 seconds = float(end) - float(start)
 try:
     r = json.load(open(path))
 except (OSError, ValueError):
     errors = [l for l in open(log) if "error:" in l]
     why = errors[-1].split("error:", 1)[1].strip()[:200] if errors else "no report (timeout or crash)"
-    print(f"| {gb} GB | {seconds:.1f} | | | | | | no plan: {why} | |")
+    print(f"| {gb} GB | {seconds:.1f} | | | | | | {baseline} | | no plan: {why} | |")
     sys.exit(0)
 q = r["queries"]
 stages = "; ".join(f"{s['layers'][0]}..{s['layers'][1]} @ {s['submesh']} as {s['logical_mesh']}" for s in r["stages"])
 print(f"| {gb} GB | {seconds:.1f} | {q['queries']:,} | {q['cache_hits']:,} | {q.get('skipped_unusable', 0):,} / {q.get('skipped_memory', 0):,} / {q.get('skipped_latency', 0):,} | {q['oracle_seconds']:.1f} | "
-      f"{len(r['stages'])} | {r['iteration_time']:.6f} s | {stages} |")
+      f"{q['wall_seconds']:.1f} | {baseline} | {len(r['stages'])} | {r['iteration_time']:.6f} s | {stages} |")
 PY
 done

@@ -9,6 +9,7 @@
 //! writes the IR.
 
 use super::graph_oracle::{GraphStageOracle, OracleOptions, QueryFailure, StageInput};
+use super::layer_assignment::LayerId;
 use super::layer_policy::check_delta;
 use super::program::GradientCombine;
 use super::progress::Progress;
@@ -449,28 +450,23 @@ impl<'a> PlanContext<'a> {
         }
     }
 
-    /// The intra-op oracle of `graph` (one microbatch) with the pass's options.
+    /// The intra-op oracle of `graph` (one microbatch) on the plan's layers.
     fn oracle<'g>(&self, graph: &'g Graph) -> Result<GraphStageOracle<'g>, String> {
-        GraphStageOracle::new(
-            graph,
-            self.assignment.layer_of.clone(),
-            self.step,
-            self.opts.cluster.clone(),
-            self.oracle_options(),
-        )
-        .map_err(|e| e.to_string())
+        self.oracle_on_layers(graph, self.assignment.layer_of.clone())
     }
 
-    /// The oracle's options: the pass's solver time limit, variants and transfer pricing.
-    fn oracle_options(&self) -> OracleOptions {
+    /// The intra-op oracle of `graph` on the layers `layer_of`, with the pass's solver time
+    /// limit, variants and transfer pricing.
+    fn oracle_on_layers<'g>(&self, graph: &'g Graph, layer_of: Vec<LayerId>) -> Result<GraphStageOracle<'g>, String> {
         let opts = self.opts;
-        OracleOptions {
+        let options = OracleOptions {
             solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
             progress: true,
             sharded_params_variant: opts.sharded_params_variant,
             cross_stage: opts.cross_stage_cost.then_some(opts.transfer_mode),
             ..OracleOptions::default()
-        }
+        };
+        GraphStageOracle::new(graph, layer_of, self.step, opts.cluster.clone(), options).map_err(|e| e.to_string())
     }
 
     fn table_options(&self) -> TableOptions {
@@ -491,22 +487,15 @@ impl<'a> PlanContext<'a> {
         let graph = self.microbatch_graph(dp_options.microbatches).ok()?;
         let graph = graph.as_ref();
         let layers = equal_operator_layers(graph, self.step, self.assignment.num_layers(), self.opts.delta).ok()?;
-        // Its layers share no signatures with the plan's, so its table can take as long as the
-        // plan's own: the same progress lines, after a line that says whose they are.
+        // Its own table can take as long as the plan's: the same progress lines, after one
+        // that says whose they are.
         Progress::new(true, "equal-operator baseline").say(|| {
             format!(
                 "planning its own cost table ({} layers of equal op count; baselines=false skips it)",
                 layers.num_layers()
             )
         });
-        let oracle = GraphStageOracle::new(
-            graph,
-            layers.layer_of.clone(),
-            self.step,
-            self.opts.cluster.clone(),
-            self.oracle_options(),
-        )
-        .ok()?;
+        let oracle = self.oracle_on_layers(graph, layers.layer_of.clone()).ok()?;
         let signatures = oracle.layer_signatures();
         let cached = CachedCost::with_signatures(oracle, signatures).with_composition(self.opts.compose_stages);
         let table_options = TableOptions { imbalance: None, ..self.table_options() };
