@@ -45,7 +45,7 @@ JSON
 
 memories=("$@")
 [ ${#memories[@]} -gt 0 ] || memories=(80 16)
-printf '| device memory | plan seconds | oracle queries | cache hits | skipped: unusable / memory / latency | oracle seconds | table seconds | baseline table: seconds, queries, signature hits | stages | modeled iteration time | stages (layers @ submesh as mesh) |\n'
+printf '| device memory | plan seconds | oracle queries | cache hits | skipped: unusable / memory / latency / plan floor | oracle seconds | table seconds | baseline table: seconds, queries, signature hits | stages | modeled iteration time | stages (layers @ submesh as mesh) |\n'
 printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for gb in "${memories[@]}"; do
   file=$(cluster "$gb")
@@ -80,7 +80,7 @@ except (OSError, ValueError):
     sys.exit(0)
 q = r["queries"]
 stages = "; ".join(f"{s['layers'][0]}..{s['layers'][1]} @ {s['submesh']} as {s['logical_mesh']}" for s in r["stages"])
-print(f"| {gb} GB | {seconds:.1f} | {q['queries']:,} | {q['cache_hits']:,} | {q.get('skipped_unusable', 0):,} / {q.get('skipped_memory', 0):,} / {q.get('skipped_latency', 0):,} | {q['oracle_seconds']:.1f} | "
+print(f"| {gb} GB | {seconds:.1f} | {q['queries']:,} | {q['cache_hits']:,} | {q.get('skipped_unusable', 0):,} / {q.get('skipped_memory', 0):,} / {q.get('skipped_latency', 0):,} / {q.get('skipped_plan_floor', 0):,} | {q['oracle_seconds']:.1f} | "
       f"{q['wall_seconds']:.1f} | {baseline} | {len(r['stages'])} | {r['iteration_time']:.6f} s | {stages} |")
 PY
 done

@@ -200,7 +200,7 @@ mod tests {
     #[test]
     fn defaults_come_from_the_td() {
         let o = AlpaInterOpStageOptions::default();
-        assert_eq!((o.cluster.as_str(), o.max_microbatches, o.delta, o.epsilon), ("p3.16xlarge-x1", 64, 0.5, 1e-6));
+        assert_eq!((o.cluster.as_str(), o.max_microbatches, o.delta, o.epsilon), ("p3.16xlarge-x1", 64, 0.5, 0.0));
         assert!(o.slice && !o.split_batch && !o.given.delta);
         assert_eq!(AlpaUnrollLoopsOptions::default().max_ops, 1_000_000_i64);
         assert_eq!(AlpaIntraOpShardOptions::default().force_batch_dim_to_mesh_dim, -1);

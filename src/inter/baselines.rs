@@ -6,6 +6,7 @@ use super::stage_dp::solve_stage_dp_filtered;
 use super::submesh::SubmeshShape;
 use super::table::CostTable;
 use serde::Serialize;
+use std::ops::Range;
 
 /// "Intra-op only": one stage with every layer on the whole cluster (N, M).
 pub fn intra_op_only(table: &CostTable, opts: &StageDpOptions) -> Option<StagePlan> {
@@ -18,18 +19,38 @@ pub fn intra_op_only(table: &CostTable, opts: &StageDpOptions) -> Option<StagePl
 /// device and, as every device is used, the pipeline has N x M stages on (1, 1) submeshes; the
 /// DP chooses the cut. `None` when L < N x M or no cut fits in memory.
 pub fn inter_op_only(table: &CostTable, opts: &StageDpOptions) -> Option<StagePlan> {
-    let one = SubmeshShape::new(1, 1);
-    solve_stage_dp_filtered(table, opts, &|_, s| s == one).ok().map(|r| r.plan)
+    solve_stage_dp_filtered(table, opts, &|_, s| inter_op_only_allows(s)).ok().map(|r| r.plan)
+}
+
+/// Whether the inter-op-only baseline's DP may use a stage on `shape`.
+pub(crate) fn inter_op_only_allows(shape: SubmeshShape) -> bool {
+    shape == SubmeshShape::new(1, 1)
 }
 
 /// "Equal layer" (paper §8.3): the DP restricted to stages with the same number of layers
 /// (submeshes still chosen by the DP); the best over the layer counts dividing L.
 pub fn equal_layer(table: &CostTable, opts: &StageDpOptions) -> Option<StagePlan> {
-    let l = table.num_layers();
-    (1..=l)
-        .filter(|len| l.is_multiple_of(*len))
+    equal_layer_lengths(table.num_layers())
         .filter_map(|len| solve_stage_dp_filtered(table, opts, &|r, _| r.len() == len).ok().map(|r| r.plan))
         .min_by(|a, b| a.iteration_time.total_cmp(&b.iteration_time))
+}
+
+/// The stage lengths the equal-layer baseline runs its DP with (each its own DP, restricted to
+/// ranges of that length): those dividing `layers`.
+pub(crate) fn equal_layer_lengths(layers: usize) -> impl Iterator<Item = usize> {
+    (1..=layers).filter(move |len| layers.is_multiple_of(*len))
+}
+
+/// The stages of a pipeline of `stages` equal stages over `layers` layers (`stages` divides it).
+pub(crate) fn equal_stages(layers: usize, stages: usize) -> impl Iterator<Item = Range<usize>> {
+    let len = layers / stages;
+    (0..stages).map(move |j| j * len..(j + 1) * len)
+}
+
+/// The stage counts that split both `layers` and `devices` evenly (the Megatron grid's pipeline
+/// depths, equal layers on equal submeshes).
+pub(crate) fn equal_split_depths(layers: usize, devices: usize) -> impl Iterator<Item = usize> {
+    (1..=layers.min(devices)).filter(move |p| layers.is_multiple_of(*p) && devices.is_multiple_of(*p))
 }
 
 /// Equal layers on equal submeshes: S stages (S dividing L) of L / S layers, each on the
@@ -37,13 +58,11 @@ pub fn equal_layer(table: &CostTable, opts: &StageDpOptions) -> Option<StagePlan
 pub fn equal_layer_equal_mesh(table: &CostTable, opts: &StageDpOptions) -> Vec<(usize, Option<StagePlan>)> {
     let l = table.num_layers();
     let d = table.cluster().devices();
-    (1..=l.min(d))
-        .filter(|s| l.is_multiple_of(*s) && d.is_multiple_of(*s))
+    equal_split_depths(l, d)
         .filter_map(|s| {
             let shape = standard_submesh(table, d / s)?;
             let idx = table.shape_index(shape)?;
-            let len = l / s;
-            let stages: Vec<_> = (0..s).map(|j| (j * len..(j + 1) * len, idx)).collect();
+            let stages: Vec<_> = equal_stages(l, s).map(|r| (r, idx)).collect();
             Some((s, evaluate_stages(table, &stages, opts)))
         })
         .collect()
@@ -86,7 +105,7 @@ pub fn megatron_grid(table: &CostTable, opts: &StageDpOptions) -> Vec<MegatronPo
     let l = table.num_layers();
     let d = table.cluster().devices();
     let mut out = Vec::new();
-    for pp in (1..=l.min(d)).filter(|p| l.is_multiple_of(*p) && d.is_multiple_of(*p)) {
+    for pp in equal_split_depths(l, d) {
         let per_stage = d / pp;
         for dp in (1..=per_stage).filter(|x| per_stage.is_multiple_of(*x)) {
             let tp = per_stage / dp;
@@ -112,10 +131,8 @@ fn megatron_point(table: &CostTable, opts: &StageDpOptions, dp: usize, tp: usize
     };
     point.submesh = Some(shape);
     let idx = table.shape_index(shape).unwrap_or(0);
-    let len = table.num_layers() / pp;
     let mut choices = Vec::new();
-    for j in 0..pp {
-        let r = j * len..(j + 1) * len;
+    for (j, r) in equal_stages(table.num_layers(), pp).enumerate() {
         let one_d = dp == 1 || tp == 1;
         let with_mesh: Vec<_> = table
             .options(r.clone(), idx)

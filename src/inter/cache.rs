@@ -34,6 +34,9 @@ pub struct QueryStats {
     pub skipped_memory: usize,
     /// Pairs whose latency floor rules them out of the plan.
     pub skipped_latency: usize,
+    /// Pairs no plan faster than the best found can use, at the floors of the pairs not yet
+    /// planned (epsilon 0; plan_floor.rs).
+    pub skipped_plan_floor: usize,
     /// Time spent inside the oracle, summed over threads.
     pub oracle_seconds: f64,
     /// Wall time of the table build.
@@ -125,6 +128,7 @@ impl<C: StageCost> CachedCost<C> {
             s.skipped_unusable += skipped.unusable;
             s.skipped_memory += skipped.memory;
             s.skipped_latency += skipped.latency;
+            s.skipped_plan_floor += skipped.plan_floor;
             // Pairs sharing a query are cache hits on a structurally identical range.
             s.lookups += skipped.shared;
             s.cache_hits += skipped.shared;
@@ -210,9 +214,15 @@ impl<C: StageCost> StageCost for CachedCost<C> {
     }
 
     fn cost_options(&self, layers: Range<usize>, submesh: SubmeshShape) -> Vec<StageCostResult> {
+        self.cost_options_on(layers, submesh, 1)
+    }
+
+    fn cost_options_on(&self, layers: Range<usize>, submesh: SubmeshShape, threads: usize) -> Vec<StageCostResult> {
         match self.window {
             Some(n) if layers.len() > n => self.composed_options(layers, submesh, n),
-            _ => self.lookup(&self.options, layers, submesh, false, |r| self.inner.cost_options(r, submesh)),
+            _ => {
+                self.lookup(&self.options, layers, submesh, false, |r| self.inner.cost_options_on(r, submesh, threads))
+            }
         }
     }
 }

@@ -16,8 +16,8 @@ use super::progress::Progress;
 use super::{
     equal_operator_layers, microbatch_candidates, plan_pipeline_parallel, search_microbatches, CachedCost,
     ClusterShape, CostTable, ImbalancePrune, InterError, InterReport, LayerAssignment, LayerWork, MicrobatchSearch,
-    PipelinePlan, PlacedStage, Planned, ReportCluster, ReportExtras, Schedule, StageDpOptions, StagePlan, SubmeshSpace,
-    TableOptions,
+    PipelinePlan, PlacedStage, Planned, ReportCluster, ReportExtras, Schedule, SharedAnswers, StageDpOptions,
+    StagePlan, SubmeshSpace, TableOptions,
 };
 use crate::cluster::Cluster;
 use crate::intra::config::MAX_MESH_DEVICES;
@@ -30,6 +30,7 @@ use crate::pass_options::AlpaInterOpStageOptions;
 use crate::sharding::ShardingSpec;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The most microbatches a plan may use: `@main` holds one call per stage function and
@@ -229,8 +230,15 @@ pub fn plan_inter_op(
         true => Some(batch_dims(graph).map_err(|e| format!("cannot split the batch into microbatches: {e}"))?),
         false => None,
     };
-    let context =
-        PlanContext { graph, step, assignment, batch: batch.as_ref(), opts, cluster_shape: opts.cluster_shape() };
+    let context = PlanContext {
+        graph,
+        step,
+        assignment,
+        batch: batch.as_ref(),
+        opts,
+        cluster_shape: opts.cluster_shape(),
+        answers: Mutex::default(),
+    };
 
     let (chosen, search) = match opts.microbatches {
         Microbatches::Fixed(b) => (context.plan(b)?, None),
@@ -254,7 +262,7 @@ pub fn plan_inter_op(
     // how much of it they are.
     if opts.cross_stage_cost {
         let graph = context.microbatch_graph(plan.plan.microbatches)?;
-        let oracle = context.oracle(graph.as_ref())?;
+        let oracle = context.oracle(graph.as_ref(), plan.plan.microbatches)?;
         for stage in &mut plan.plan.stages {
             stage.transfer = oracle.evaluate(stage.layers.clone(), stage.submesh, stage.logical_mesh)?.transfer_seconds;
         }
@@ -300,8 +308,16 @@ pub fn stage_shardings(
     opts: &DriverOptions,
     plan: &PipelinePlan,
 ) -> Result<Vec<StageShardings>, String> {
-    let context = PlanContext { graph, step, assignment, batch: None, opts, cluster_shape: opts.cluster_shape() };
-    let oracle = context.oracle(graph)?;
+    let context = PlanContext {
+        graph,
+        step,
+        assignment,
+        batch: None,
+        opts,
+        cluster_shape: opts.cluster_shape(),
+        answers: Mutex::default(),
+    };
+    let oracle = context.oracle(graph, 1)?;
     let mut stage_plans = Vec::with_capacity(plan.plan.stages.len());
     for stage in &plan.plan.stages {
         let evaluation = oracle
@@ -403,6 +419,9 @@ struct PlanContext<'a> {
     batch: Option<&'a BatchDims>,
     opts: &'a DriverOptions,
     cluster_shape: ClusterShape,
+    /// Per B, the stage answers the plan's and the equal-operator baseline's oracles share
+    /// (both plan one microbatch graph with the same options).
+    answers: Mutex<HashMap<usize, Arc<SharedAnswers>>>,
 }
 
 /// The plan for one B and what the report needs of it.
@@ -420,7 +439,7 @@ impl PlanContext<'_> {
         let opts = self.opts;
         let graph = self.microbatch_graph(microbatches)?;
         let graph = graph.as_ref();
-        let oracle = self.oracle(graph)?;
+        let oracle = self.oracle(graph, microbatches)?;
         let signatures = oracle.layer_signatures();
         let cached = CachedCost::with_signatures(oracle, signatures).with_composition(opts.compose_stages);
         let layers = self.assignment.num_layers();
@@ -450,14 +469,20 @@ impl<'a> PlanContext<'a> {
         }
     }
 
-    /// The intra-op oracle of `graph` (one microbatch) on the plan's layers.
-    fn oracle<'g>(&self, graph: &'g Graph) -> Result<GraphStageOracle<'g>, String> {
-        self.oracle_on_layers(graph, self.assignment.layer_of.clone())
+    /// The intra-op oracle of `graph` (one microbatch of B = `microbatches`) on the plan's layers.
+    fn oracle<'g>(&self, graph: &'g Graph, microbatches: usize) -> Result<GraphStageOracle<'g>, String> {
+        self.oracle_on_layers(graph, self.assignment.layer_of.clone(), microbatches)
     }
 
-    /// The intra-op oracle of `graph` on the layers `layer_of`, with the pass's solver time
-    /// limit, variants and transfer pricing.
-    fn oracle_on_layers<'g>(&self, graph: &'g Graph, layer_of: Vec<LayerId>) -> Result<GraphStageOracle<'g>, String> {
+    /// The intra-op oracle of `graph` (one microbatch of B = `microbatches`) on the layers
+    /// `layer_of`, with the pass's solver time limit, variants and transfer pricing, sharing
+    /// its answers with the other oracles of that B.
+    fn oracle_on_layers<'g>(
+        &self,
+        graph: &'g Graph,
+        layer_of: Vec<LayerId>,
+        microbatches: usize,
+    ) -> Result<GraphStageOracle<'g>, String> {
         let opts = self.opts;
         let options = OracleOptions {
             solve: SolveOptions { time_limit: Some(opts.time_limit), ..SolveOptions::default() },
@@ -466,7 +491,16 @@ impl<'a> PlanContext<'a> {
             cross_stage: opts.cross_stage_cost.then_some(opts.transfer_mode),
             ..OracleOptions::default()
         };
-        GraphStageOracle::new(graph, layer_of, self.step, opts.cluster.clone(), options).map_err(|e| e.to_string())
+        let shared = self
+            .answers
+            .lock()
+            .map_err(|_| "a planning thread panicked".to_string())?
+            .entry(microbatches)
+            .or_default()
+            .clone();
+        GraphStageOracle::new(graph, layer_of, self.step, opts.cluster.clone(), options)
+            .map(|o| o.with_shared_answers(shared))
+            .map_err(|e| e.to_string())
     }
 
     fn table_options(&self) -> TableOptions {
@@ -478,6 +512,7 @@ impl<'a> PlanContext<'a> {
                 tolerance,
             }),
             progress: true,
+            baselines: true,
         }
     }
 
@@ -495,10 +530,11 @@ impl<'a> PlanContext<'a> {
                 layers.num_layers()
             )
         });
-        let oracle = self.oracle_on_layers(graph, layers.layer_of.clone()).ok()?;
+        let oracle = self.oracle_on_layers(graph, layers.layer_of.clone(), dp_options.microbatches).ok()?;
         let signatures = oracle.layer_signatures();
         let cached = CachedCost::with_signatures(oracle, signatures).with_composition(self.opts.compose_stages);
-        let table_options = TableOptions { imbalance: None, ..self.table_options() };
+        // Only its plan is reported, not baselines on its table.
+        let table_options = TableOptions { imbalance: None, baselines: false, ..self.table_options() };
         let dp_options = StageDpOptions { progress: false, ..dp_options.clone() };
         plan_pipeline_parallel(&cached, layers.num_layers(), self.cluster_shape, &table_options, &dp_options)
             .ok()

@@ -40,6 +40,7 @@ use super::layer_assignment::LayerId;
 pub use super::layer_signature::layer_signatures;
 use super::layer_signature::signatures;
 use super::progress::Progress;
+use super::shared_answers::SharedAnswers;
 use super::stage_cost::{StageCost, StageCostResult, StageFloor};
 use super::stage_floor::FloorData;
 pub use super::stage_graph::{StageGraph, StageInput};
@@ -57,7 +58,7 @@ use crate::ir::types::ValueType;
 use crate::sharding::strategy::{argument_strategies, StrategyOptions};
 use std::collections::BTreeSet;
 use std::ops::Range;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// How the oracle runs the intra-op pass. The mesh of [`IntraOptions`] is set per query; the
@@ -146,6 +147,7 @@ pub struct GraphStageOracle<'g> {
     failures: Mutex<Vec<QueryFailure>>,
     progress: Progress,
     floors: FloorData,
+    shared: Option<Arc<SharedAnswers>>,
 }
 
 impl<'g> GraphStageOracle<'g> {
@@ -213,7 +215,15 @@ impl<'g> GraphStageOracle<'g> {
             users: graph.body.users(),
             failures: Mutex::new(Vec::new()),
             floors,
+            shared: None,
         })
+    }
+
+    /// Answers stages from `shared` when an oracle of the same graph, cluster and options (with
+    /// other layers) has planned the same ops, and adds this oracle's answers to it.
+    pub fn with_shared_answers(mut self, shared: Arc<SharedAnswers>) -> Self {
+        self.shared = Some(shared);
+        self
     }
 
     pub fn graph(&self) -> &'g Graph {
@@ -478,6 +488,11 @@ impl StageCost for GraphStageOracle<'_> {
     }
 
     fn cost_options(&self, layers: Range<usize>, submesh: SubmeshShape) -> Vec<StageCostResult> {
+        self.cost_options_on(layers, submesh, 1)
+    }
+
+    /// Plans the logical meshes on up to `threads` threads side by side.
+    fn cost_options_on(&self, layers: Range<usize>, submesh: SubmeshShape, threads: usize) -> Vec<StageCostResult> {
         let meshes = self.meshes(submesh);
         let record = |logical_mesh: [usize; 2], message: String| {
             if let Ok(mut f) = self.failures.lock() {
@@ -491,11 +506,15 @@ impl StageCost for GraphStageOracle<'_> {
                 return Vec::new();
             }
         };
+        if let Some(known) = self.shared.as_ref().and_then(|s| s.get(&stage.ops, submesh)) {
+            return known;
+        }
         let allowed = self.options.allow_replicated_parameters;
         let sharded_variant = self.options.sharded_params_variant && allowed;
-        let mut options = Vec::new();
-        for logical_mesh in meshes {
+        // One logical mesh: its options, and the messages of the plans that failed.
+        let view = |logical_mesh: [usize; 2]| {
             let start = Instant::now();
+            let (mut options, mut failed) = (Vec::new(), Vec::new());
             let first = self.plan_stage(&stage, submesh, logical_mesh, allowed);
             // The sharded variant is solved only when the first plan may not be its answer.
             let reused = sharded_variant
@@ -506,12 +525,12 @@ impl StageCost for GraphStageOracle<'_> {
             match first {
                 Ok(parts) if reused => options.extend([parts.cost, parts.cost]),
                 Ok(parts) => options.push(parts.cost),
-                Err(message) => record(logical_mesh, message),
+                Err(message) => failed.push(message),
             }
             if sharded_variant && !reused {
                 match self.plan_stage(&stage, submesh, logical_mesh, false) {
                     Ok(parts) => options.push(parts.cost),
-                    Err(message) => record(logical_mesh, message),
+                    Err(message) => failed.push(message),
                 }
             }
             self.progress.tick(|| {
@@ -522,9 +541,42 @@ impl StageCost for GraphStageOracle<'_> {
                     start.elapsed().as_secs_f64()
                 )
             });
+            (options, failed)
+        };
+        let mut options = Vec::new();
+        for (logical_mesh, (found, failed)) in meshes.iter().zip(map_in_threads(&meshes, threads, view)) {
+            options.extend(found);
+            failed.into_iter().for_each(|message| record(*logical_mesh, message));
+        }
+        if let Some(shared) = &self.shared {
+            shared.insert(&stage.ops, submesh, &options);
         }
         options
     }
+}
+
+/// `f` of every item, in order, computed by up to `threads` scoped threads.
+fn map_in_threads<T: Copy + Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    if threads <= 1 || items.len() <= 1 {
+        return items.iter().map(|&item| f(item)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(items.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(items.len()) {
+            scope.spawn(|| loop {
+                let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&item) = items.get(n) else { break };
+                let r = f(item);
+                if let Ok(mut done) = done.lock() {
+                    done.push((n, r));
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    done.sort_by_key(|(n, _)| *n);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Whether `plan`, planned with replicated parameters allowed, is also the sharded variant's
@@ -886,5 +938,58 @@ mod tests {
         assert!(plan.plan.stages.iter().all(|s| s.latency > 0.0 && s.latency.is_finite()));
         assert!(plan.queries.signature_hits > 0, "{:?}", plan.queries);
         assert!(cached.inner().failures().is_empty());
+    }
+
+    #[test]
+    fn oracles_with_other_layers_share_the_answers_of_the_same_ops() {
+        let graph = tanh_mlp_step(4, 16, 32);
+        let step = analyze(&graph).unwrap();
+        let with = |layers: usize, shared: Option<&Arc<SharedAnswers>>| {
+            let o = GraphStageOracle::new(
+                &graph,
+                layers_of(&graph, Some(&step), layers),
+                Some(&step),
+                cluster(),
+                OracleOptions::default(),
+            )
+            .unwrap();
+            match shared {
+                Some(s) => o.with_shared_answers(s.clone()),
+                None => o,
+            }
+        };
+        let shared = Arc::new(SharedAnswers::default());
+        let (two, four, fresh) = (with(2, Some(&shared)), with(4, Some(&shared)), with(4, None));
+        let whole: Vec<usize> = (0..graph.ops().len()).collect();
+        let planned = two.cost_options(0..2, sub(2));
+        assert!(!planned.is_empty());
+        // The whole model is the same ops in both cuts: stored once, read by the other oracle.
+        assert_eq!(shared.get(&whole, sub(2)), Some(planned.clone()));
+        assert_eq!(four.cost_options(0..4, sub(2)), planned);
+        assert_eq!(fresh.cost_options(0..4, sub(2)), planned, "the stored answer is what a solve gives");
+        // What the other oracle reads is the store's, not a solve of its own.
+        let marker = StageCostResult { latency: 123.0, mem_param: 1.0, mem_act: 2.0, logical_mesh: [1, 4] };
+        shared.insert(&whole, sub(4), &[marker]);
+        assert_eq!(four.cost_options(0..4, sub(4)), vec![marker]);
+        // Ops no oracle planned yet are solved, then stored.
+        let first = four.stage_graph(0..1).unwrap().ops;
+        assert_eq!(shared.get(&first, sub(2)), None);
+        assert_eq!(four.cost_options(0..1, sub(2)), fresh.cost_options(0..1, sub(2)));
+        assert_eq!(shared.get(&first, sub(2)), Some(fresh.cost_options(0..1, sub(2))));
+    }
+
+    #[test]
+    fn logical_meshes_planned_side_by_side_give_the_same_options_in_order() {
+        assert_eq!(map_in_threads(&[1, 2, 3, 4, 5], 3, |x: i32| x * x), vec![1, 4, 9, 16, 25]);
+        let graph = tanh_mlp_step(3, 16, 32);
+        let step = analyze(&graph).unwrap();
+        let options = OracleOptions { sharded_params_variant: true, ..OracleOptions::default() };
+        let o =
+            GraphStageOracle::new(&graph, layers_of(&graph, Some(&step), 3), Some(&step), cluster(), options).unwrap();
+        for devices in [2, 4, 8] {
+            let options = o.cost_options(0..3, sub(devices));
+            assert!(options.len() >= 2, "{devices}: {options:?}");
+            assert_eq!(o.cost_options_on(0..3, sub(devices), 2), options, "{devices} devices");
+        }
     }
 }

@@ -44,9 +44,11 @@ mod microbatches;
 mod pipeline;
 mod placement;
 mod plan;
+mod plan_floor;
 pub mod program;
 mod progress;
 mod report;
+mod shared_answers;
 mod stage_cost;
 mod stage_dp;
 mod stage_floor;
@@ -90,6 +92,7 @@ pub use report::{
     BaselineStage, BaselineStatus, InterReport, LayerWork, MegatronDegrees, MicrobatchSearch, ReportBaseline,
     ReportCluster, ReportExtras, ReportOptions, ReportStage, BASELINE_NAMES, MAX_GRID_DEVICES,
 };
+pub use shared_answers::SharedAnswers;
 pub use stage_cost::{FnCost, StageCost, StageCostResult, StageFloor};
 pub use stage_dp::{solve_stage_dp, solve_stage_dp_filtered, DpStats, StageDpResult};
 pub use submesh::{logical_meshes, submesh_shapes, ClusterShape, SubmeshShape, SubmeshSpace};

@@ -24,7 +24,8 @@ pub struct StageDpOptions {
     /// Memory per device, bytes.
     pub mem_device: f64,
     /// t_max candidates within `epsilon` of each other are evaluated together (paper: 1e-6 s;
-    /// the result is then within (B - 1) x epsilon of the optimum; 0 = exact).
+    /// the result is then within (B - 1) x epsilon of the optimum; 0, the default, = exact,
+    /// which also lets the cost table skip the pairs no faster plan can use: plan_floor.rs).
     pub epsilon: f64,
     pub schedule: Schedule,
     /// Stop enumerating t_max after this long and return the best plan so far.
@@ -37,7 +38,7 @@ impl Default for StageDpOptions {
         StageDpOptions {
             microbatches: 1,
             mem_device: f64::INFINITY,
-            epsilon: 1e-6,
+            epsilon: 0.0,
             schedule: Schedule::OneFOneB,
             time_limit: None,
             progress: false,

@@ -28,7 +28,7 @@ impl StageCostResult {
 /// What every plan of a stage costs at least (`StageCost::floor`): no option the oracle can
 /// return for the stage is faster than `latency` or needs less than `mem_param` / `mem_act`.
 /// The table builder skips stages these floors already rule out (table_prune.rs).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct StageFloor {
     pub latency: f64,
     pub mem_param: f64,
@@ -50,6 +50,13 @@ pub trait StageCost {
         self.cost(layers, submesh).into_iter().collect()
     }
 
+    /// [`StageCost::cost_options`] with `threads` threads to itself (the table builder's
+    /// workers that have no other query): an oracle that plans parts of a query apart may plan
+    /// them side by side.
+    fn cost_options_on(&self, layers: Range<usize>, submesh: SubmeshShape, _threads: usize) -> Vec<StageCostResult> {
+        self.cost_options(layers, submesh)
+    }
+
     /// Lower bounds of every option of `layers` on `submesh`, cheap to compute (no planning);
     /// `None`: no bound is known (nothing is pruned).
     fn floor(&self, _layers: Range<usize>, _submesh: SubmeshShape) -> Option<StageFloor> {
@@ -63,6 +70,9 @@ impl<T: StageCost + ?Sized> StageCost for &T {
     }
     fn cost_options(&self, layers: Range<usize>, submesh: SubmeshShape) -> Vec<StageCostResult> {
         (**self).cost_options(layers, submesh)
+    }
+    fn cost_options_on(&self, layers: Range<usize>, submesh: SubmeshShape, threads: usize) -> Vec<StageCostResult> {
+        (**self).cost_options_on(layers, submesh, threads)
     }
     fn floor(&self, layers: Range<usize>, submesh: SubmeshShape) -> Option<StageFloor> {
         (**self).floor(layers, submesh)

@@ -30,11 +30,14 @@ pub struct TableOptions {
     pub threads: usize,
     pub imbalance: Option<ImbalancePrune>,
     pub progress: bool,
+    /// The report's baselines will read the table: the pruned builder keeps the pairs they
+    /// may use (off for a table only the DP reads).
+    pub baselines: bool,
 }
 
 impl Default for TableOptions {
     fn default() -> Self {
-        TableOptions { shapes: SubmeshSpace::PowerOfTwo, threads: 1, imbalance: None, progress: false }
+        TableOptions { shapes: SubmeshSpace::PowerOfTwo, threads: 1, imbalance: None, progress: false, baselines: true }
     }
 }
 
@@ -296,13 +299,15 @@ pub(super) fn query_parallel<C: StageCost + Sync>(
 ) -> Result<Vec<(usize, Vec<StageCostResult>)>, InterError> {
     let results: Mutex<Vec<(usize, Vec<StageCostResult>)>> = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
+    // Workers a short batch leaves idle go to its queries (a round may hold one query).
+    let per_query = (threads / batch.len().max(1)).max(1);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| loop {
                 let j = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&n) = batch.get(j) else { break };
                 let (k, i, s) = requests[n];
-                let o = oracle.cost_options(k..i, shapes[s]);
+                let o = oracle.cost_options_on(k..i, shapes[s], per_query);
                 if let Ok(mut r) = results.lock() {
                     r.push((n, o));
                 }

@@ -9,36 +9,44 @@
 //!   take, and the DP has no transition for an option there ([`never_fits`]);
 //! - no plan exists even if every pair had an option at its floors (the DP on the floors has
 //!   no plan): then nothing is planned, and the DP's explanation reads the floors;
-//! - its latency floor exceeds [`latency_cutoff`] of a plan already found: the pairs are
-//!   planned in rounds by ascending floor, and after each round the DP on the pairs planned
-//!   so far gives a plan P. The DP on the full table returns T <= T(P) + (B - 1) eps (the
-//!   epsilon group holding P's slowest stage is evaluated, or the enumeration stopped on a
-//!   better T), and its optimal group ends at t <= T / (B - 1). Every group it evaluates
-//!   starts below T(P) / (B - 1) + eps (beyond that, B x t0 > T(P) >= its best so far) and so
-//!   holds no latency above the cutoff: the candidates, groups and F values it sees are the
-//!   same without those pairs.
+//! - with epsilon 0 (the default), no plan of a reader (the DP, and the report's baselines
+//!   that run it) that uses the pair can beat that reader's best plan so far, at the floors of
+//!   the pairs not planned yet (plan_floor.rs, which says why the plans stay the same); the
+//!   whole model on the whole cluster is planned first, alone, so that a plan exists from the
+//!   first round;
+//! - with epsilon > 0, its latency floor exceeds [`latency_cutoff`] of a plan already found:
+//!   the pairs are planned in rounds by ascending floor (the whole model first), and after
+//!   each round the DP on the pairs planned so far gives a plan P. The DP on the full table
+//!   returns T <= T(P) + (B - 1) eps (the epsilon group holding P's slowest stage is
+//!   evaluated, or the enumeration stopped on a better T), and its optimal group ends at
+//!   t <= T / (B - 1). Every group it evaluates starts below T(P) / (B - 1) + eps (beyond
+//!   that, B x t0 > T(P) >= its best so far) and so holds no latency above the cutoff: the
+//!   candidates, groups and F values it sees are the same without those pairs.
 //!
-//! Pairs skipped for latency that the report's baselines may read (stages on one device,
-//! ranges whose length divides L) are planned after the rounds, so the baselines are those of
-//! the full table too.
+//! Pairs skipped that the report's baselines may read are planned after the rounds, so the
+//! baselines are those of the full table too: with the plan-floor rule, the stages of the fixed
+//! plans (intra-op only, the Megatron grid: [`fixed_reads`]), as the DP baselines are readers;
+//! with the latency cutoff, stages on one device and ranges whose length divides L.
 
+use super::baselines::{equal_split_depths, equal_stages, standard_submesh};
 use super::cache::{CachedCost, RangeKey};
 use super::error::InterError;
 use super::memory::stage_memory;
 use super::pipeline::solve_placeable;
 use super::plan::{pipeline_time, StageDpOptions};
+use super::plan_floor::{PlanFloors, Reader};
 use super::progress::Progress;
 use super::stage_cost::{StageCost, StageCostResult, StageFloor};
 use super::submesh::{submesh_shapes, ClusterShape, SubmeshShape};
 use super::table::{query_parallel, CostTable, TableOptions};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::atomic::AtomicUsize;
 use std::time::Instant;
 
 /// Relative slack on floor comparisons: a floor and the cost it bounds are sums of the same
 /// terms in another order.
-const SLACK: f64 = 1e-9;
+pub(crate) const SLACK: f64 = 1e-9;
 
 /// Whether some plan of `layers` layers on `devices` devices can have `range` as a stage on
 /// `stage_devices` devices (every stage holds a layer and a device; all devices are used).
@@ -102,6 +110,8 @@ pub(crate) struct Skipped {
     pub(crate) unusable: usize,
     pub(crate) memory: usize,
     pub(crate) latency: usize,
+    /// Pairs no plan of a reader faster than its best can use (plan_floor.rs).
+    pub(crate) plan_floor: usize,
     /// Pairs answered by the query of another pair with the same cache key.
     pub(crate) shared: usize,
 }
@@ -147,6 +157,7 @@ pub(crate) fn build_pruned<C: StageCost + Sync>(
         groups[g].0 = groups[g].0.min(latency_floor);
         groups[g].1.push(n);
     }
+    let floor_of: HashMap<(usize, usize, usize), Option<StageFloor>> = floors.iter().copied().collect();
     if !floors.is_empty() && floors.iter().all(|(_, f)| f.is_some()) && !plan_on_floors(&t, &floors, cluster, dp)? {
         // No plan fits even at the floors: nothing to plan, the DP explains with the floors.
         for &((k, i, s), floor) in &floors {
@@ -162,6 +173,13 @@ pub(crate) fn build_pruned<C: StageCost + Sync>(
     }
     let mut order: Vec<usize> = (0..groups.len()).collect();
     order.sort_by(|&a, &b| groups[a].0.total_cmp(&groups[b].0).then(groups[a].1[0].cmp(&groups[b].1[0])));
+    // The whole model on the whole cluster first: a plan of one stage, so a bound from the start.
+    let whole = shapes.iter().position(|s| s.devices() == cluster.devices() && s.hosts == cluster.hosts);
+    let seeded = whole.and_then(|s| group_of.get(&oracle.key(&(0..layers), shapes[s]))).copied();
+    if let Some(g) = seeded {
+        order.retain(|&x| x != g);
+        order.insert(0, g);
+    }
     progress.say(|| {
         format!(
             "{} (range, submesh) pairs, {} distinct to plan; skipped: {} unusable, {} over memory, {} imbalance; {} threads",
@@ -174,16 +192,35 @@ pub(crate) fn build_pruned<C: StageCost + Sync>(
         )
     });
 
+    // With epsilon 0, the plan-floor rule (plan_floor.rs); otherwise the latency cutoff.
+    let mut plan_floors = (dp.epsilon == 0.0)
+        .then(|| {
+            let mut optimistic = CostTable::empty(layers, cluster, shapes.clone())?;
+            for &n in groups.iter().flat_map(|g| &g.1) {
+                let (k, i, s) = requests[n];
+                let floor = floor_of.get(&(k, i, s)).copied().flatten().unwrap_or_default();
+                optimistic.set(k, i, s, vec![as_option(&floor, shapes[s].devices())])?;
+            }
+            Ok::<_, InterError>(PlanFloors::new(optimistic, Reader::all(layers, opts.baselines), cluster, dp))
+        })
+        .transpose()?;
+
     let total = groups.len();
     let done = AtomicUsize::new(0);
     let quiet = StageDpOptions { progress: false, ..dp.clone() };
     let shared = std::cell::Cell::new(0);
-    let fill = |t: &mut CostTable, results: Vec<(usize, Vec<StageCostResult>)>, group_at: &HashMap<usize, usize>| {
+    let fill = |t: &mut CostTable,
+                floors: &mut Option<PlanFloors>,
+                results: Vec<(usize, Vec<StageCostResult>)>,
+                group_at: &HashMap<usize, usize>| {
         for (n, o) in results {
             shared.set(shared.get() + groups[group_at[&n]].1.len() - 1);
             for &m in &groups[group_at[&n]].1 {
                 let (k, i, s) = requests[m];
                 t.set(k, i, s, o.clone())?;
+                if let Some(f) = floors.as_mut() {
+                    f.planned(k, i, s, o.clone())?;
+                }
             }
         }
         Ok::<(), InterError>(())
@@ -198,19 +235,35 @@ pub(crate) fn build_pruned<C: StageCost + Sync>(
         while batch.len() < round && next < order.len() {
             let g = order[next];
             next += 1;
-            if above(groups[g].0, cutoff) {
+            let ruled_out = match &plan_floors {
+                Some(f) => !groups[g].1.iter().any(|&n| {
+                    let (k, i, s) = requests[n];
+                    f.may_use(k, i, s)
+                }),
+                None => above(groups[g].0, cutoff),
+            };
+            if ruled_out {
                 beyond.push(g);
                 continue;
             }
             batch.push(groups[g].1[0]);
             group_at.insert(groups[g].1[0], g);
+            if next == 1 && seeded.is_some() {
+                break; // the one-stage plan alone in the first round, for its bound
+            }
         }
         if batch.is_empty() {
             continue;
         }
         let results = query_parallel(oracle, &requests, &batch, &shapes, opts.threads, &progress, &done, total)?;
-        fill(&mut t, results, &group_at)?;
-        if let Ok(r) = solve_placeable(&t, cluster, &quiet) {
+        fill(&mut t, &mut plan_floors, results, &group_at)?;
+        if let Some(f) = plan_floors.as_mut() {
+            if let Some(time) = f.update(&t) {
+                progress.say(|| {
+                    format!("a plan of {time:.6e} s: pairs that no faster plan can use at the floors are not planned")
+                });
+            }
+        } else if let Ok(r) = solve_placeable(&t, cluster, &quiet) {
             let found = latency_cutoff(pipeline_time(r.plan.sum_latency, r.plan.max_latency, dp.microbatches), dp);
             if found < cutoff {
                 cutoff = found;
@@ -221,28 +274,67 @@ pub(crate) fn build_pruned<C: StageCost + Sync>(
         }
     }
 
-    // What the baselines may read of the skipped pairs.
+    // What the baselines read of the skipped pairs: with the plan-floor rule, the stages of the
+    // fixed plans (intra-op only, the Megatron grid); otherwise every pair they may read.
+    let fixed = fixed_reads(&t, &floor_of, opts.baselines, dp);
     let for_baselines: Vec<usize> = beyond
         .iter()
         .copied()
         .filter(|&g| {
             groups[g].1.iter().any(|&n| {
                 let (k, i, s) = requests[n];
-                shapes[s].devices() == 1 || layers.is_multiple_of(i - k)
+                match plan_floors {
+                    Some(_) => fixed.contains(&(k, i, s)),
+                    None => shapes[s].devices() == 1 || layers.is_multiple_of(i - k),
+                }
             })
         })
         .collect();
-    skipped.latency = beyond.iter().filter(|g| !for_baselines.contains(g)).map(|&g| groups[g].1.len()).sum();
+    let not_planned = beyond.iter().filter(|g| !for_baselines.contains(g)).map(|&g| groups[g].1.len()).sum();
+    match plan_floors {
+        Some(_) => skipped.plan_floor = not_planned,
+        None => skipped.latency = not_planned,
+    }
     let batch: Vec<usize> = for_baselines.iter().map(|&g| groups[g].1[0]).collect();
     let group_at: HashMap<usize, usize> = for_baselines.iter().map(|&g| (groups[g].1[0], g)).collect();
     let results = query_parallel(oracle, &requests, &batch, &shapes, opts.threads, &progress, &done, total)?;
-    fill(&mut t, results, &group_at)?;
+    fill(&mut t, &mut None, results, &group_at)?;
 
     skipped.shared = shared.get();
     oracle.record_build(imbalance_pruned, start.elapsed().as_secs_f64());
     oracle.record_skipped(skipped);
     progress.say(|| format!("done: {:?}", oracle.stats()));
     Ok(t)
+}
+
+/// The pairs that fixed plans of the report read (`baselines`): the whole model on the whole
+/// cluster (intra-op only) and the stages of each Megatron grid depth up to the first that
+/// cannot fit at its depth even at its floors (the grid stops reading there).
+fn fixed_reads(
+    t: &CostTable,
+    floor_of: &HashMap<(usize, usize, usize), Option<StageFloor>>,
+    baselines: bool,
+    dp: &StageDpOptions,
+) -> HashSet<(usize, usize, usize)> {
+    let (layers, devices) = (t.num_layers(), t.cluster().devices());
+    let mut fixed = HashSet::new();
+    let c = t.cluster();
+    if let Some(s) = t.shape_index(SubmeshShape::new(c.hosts, c.devices_per_host)) {
+        fixed.insert((0, layers, s));
+    }
+    if !baselines {
+        return fixed;
+    }
+    for stages in equal_split_depths(layers, devices) {
+        let Some(s) = standard_submesh(t, devices / stages).and_then(|shape| t.shape_index(shape)) else { continue };
+        for (j, r) in equal_stages(layers, stages).enumerate() {
+            fixed.insert((r.start, r.end, s));
+            if floor_of.get(&(r.start, r.end, s)).copied().flatten().is_some_and(|f| never_fits(&f, stages - j, dp)) {
+                break;
+            }
+        }
+    }
+    fixed
 }
 
 /// Whether the DP finds a plan when every usable pair has one option at its floors: a plan's

@@ -8,9 +8,9 @@ use crate::inter::layer_assignment::assign_layers;
 use crate::inter::table_prune::usable;
 use crate::inter::Schedule;
 use crate::inter::{
-    equal_layer, inter_op_only, intra_op_only, plan_pipeline, plan_pipeline_parallel, CachedCost, ClusterShape,
-    CostTable, GraphStageOracle, OracleOptions, StageCost, StageCostResult, StageDpOptions, StageFloor, SubmeshShape,
-    SubmeshSpace, TableOptions,
+    equal_layer, equal_layer_equal_mesh, inter_op_only, intra_op_only, megatron_grid, plan_pipeline,
+    plan_pipeline_parallel, CachedCost, ClusterShape, CostTable, GraphStageOracle, OracleOptions, StageCost,
+    StageCostResult, StageDpOptions, StageFloor, SubmeshShape, SubmeshSpace, TableOptions,
 };
 use crate::ir::test_graphs::tanh_mlp_step;
 use crate::ir::train_step::analyze;
@@ -67,7 +67,7 @@ fn floored(seed: u64, layers: usize, cluster: ClusterShape) -> Floored {
 
 #[test]
 fn skipping_pairs_never_changes_the_plan_or_the_baselines() {
-    let mut skipped = [0usize; 3];
+    let mut skipped = [0usize; 4];
     for seed in 0..400u64 {
         let mut rng = Rng::new(seed);
         let layers = 1 + rng.below(7);
@@ -94,10 +94,16 @@ fn skipping_pairs_never_changes_the_plan_or_the_baselines() {
                 assert_eq!(intra_op_only(&ta, &dp), intra_op_only(&tb, &dp), "seed {seed}");
                 assert_eq!(inter_op_only(&ta, &dp), inter_op_only(&tb, &dp), "seed {seed}");
                 assert_eq!(equal_layer(&ta, &dp), equal_layer(&tb, &dp), "seed {seed}");
+                // The grid's plans (its notes may say "do not fit" where the full table's say that
+                // no plan has the point's logical mesh: a pair skipped as over memory has none).
+                let grid = |t| megatron_grid(t, &dp).into_iter().map(|p| (p.data, p.tensor, p.pipeline, p.plan));
+                assert!(grid(&ta).eq(grid(&tb)), "seed {seed}");
+                assert_eq!(equal_layer_equal_mesh(&ta, &dp), equal_layer_equal_mesh(&tb, &dp), "seed {seed}");
                 let q = &b.queries;
                 skipped[0] += q.skipped_unusable;
                 skipped[1] += q.skipped_memory;
                 skipped[2] += q.skipped_latency;
+                skipped[3] += q.skipped_plan_floor;
                 assert!(pruned.inner().calls.load(Ordering::Relaxed) <= full.inner().calls.load(Ordering::Relaxed));
             }
             (Err(_), Err(_)) => {}
