@@ -9,8 +9,9 @@
 # Environment: ALPA_OPT (target/release/alpa-opt), TIMEOUT per run in seconds (1800), TAG (a
 # name for the reports: target/bench/inter-default-$GB$TAG.json), EXTRA (more pass options).
 # Prints a markdown table: plan seconds, the plan's cost table (queries, cache hits, skips, oracle
-# and wall seconds), the equal-operator baseline's own cost table (wall seconds, queries,
-# signature hits; read from its progress lines), stages, modeled iteration time, each stage's
+# and wall seconds), the equal-operator baseline's own cost table (wall seconds, queries and how
+# many of them the plan's answers for the same ops answered, signature hits; read from its
+# progress lines), stages, modeled iteration time, each stage's
 # layers, submesh and logical mesh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,7 +46,7 @@ JSON
 
 memories=("$@")
 [ ${#memories[@]} -gt 0 ] || memories=(80 16)
-printf '| device memory | plan seconds | oracle queries | cache hits | skipped: unusable / memory / latency / plan floor | oracle seconds | table seconds | baseline table: seconds, queries, signature hits | stages | modeled iteration time | stages (layers @ submesh as mesh) |\n'
+printf '| device memory | plan seconds | oracle queries | cache hits | skipped: unusable / memory / latency / plan floor | oracle seconds | table seconds | baseline table: seconds, queries (reused from the plan table), signature hits | stages | modeled iteration time | stages (layers @ submesh as mesh) |\n'
 printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for gb in "${memories[@]}"; do
   file=$(cluster "$gb")
@@ -66,7 +67,9 @@ if len(lines) == 2:
     done = re.search(r"cost table: done: QueryStats \{[^}]*\}", lines[1])
     if done:
         field = lambda name: re.search(name + r": ([0-9.]+)", done.group(0)).group(1)
-        baseline = f"{float(field('wall_seconds')):.1f} s, {int(field('queries')):,}, {int(field('signature_hits')):,}"
+        shared = lines[1].count("the answer planned for the same ops under other layers")
+        baseline = (f"{float(field('wall_seconds')):.1f} s, {int(field('queries')):,} ({shared:,} reused), "
+                    f"{int(field('signature_hits')):,}")
     else:
         baseline = "started, not finished"
 

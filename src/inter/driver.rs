@@ -30,7 +30,7 @@ use crate::pass_options::AlpaInterOpStageOptions;
 use crate::sharding::ShardingSpec;
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The most microbatches a plan may use: `@main` holds one call per stage function and
@@ -230,15 +230,8 @@ pub fn plan_inter_op(
         true => Some(batch_dims(graph).map_err(|e| format!("cannot split the batch into microbatches: {e}"))?),
         false => None,
     };
-    let context = PlanContext {
-        graph,
-        step,
-        assignment,
-        batch: batch.as_ref(),
-        opts,
-        cluster_shape: opts.cluster_shape(),
-        answers: Mutex::default(),
-    };
+    let context =
+        PlanContext { graph, step, assignment, batch: batch.as_ref(), opts, cluster_shape: opts.cluster_shape() };
 
     let (chosen, search) = match opts.microbatches {
         Microbatches::Fixed(b) => (context.plan(b)?, None),
@@ -256,19 +249,19 @@ pub fn plan_inter_op(
             (trial, Some(MicrobatchSearch { global_batch, trials }))
         }
     };
-    let Trial { mut plan, table, dp_options, failures } = chosen;
+    let Trial { mut plan, table, dp_options, failures, answers } = chosen;
 
     // With cross-stage-cost=on the transfers are inside each stage's latency: the report says
     // how much of it they are.
     if opts.cross_stage_cost {
         let graph = context.microbatch_graph(plan.plan.microbatches)?;
-        let oracle = context.oracle(graph.as_ref(), plan.plan.microbatches)?;
+        let oracle = context.oracle_on_layers(graph.as_ref(), assignment.layer_of.clone(), None)?;
         for stage in &mut plan.plan.stages {
             stage.transfer = oracle.evaluate(stage.layers.clone(), stage.submesh, stage.logical_mesh)?.transfer_seconds;
         }
     }
     // The equal-operator baseline needs its own layers, so its own table and DP.
-    let equal_operator = if opts.baselines { context.equal_operator_plan(&dp_options) } else { None };
+    let equal_operator = if opts.baselines { context.equal_operator_plan(&dp_options, answers) } else { None };
     let mut report = InterReport::new(
         &plan,
         &table,
@@ -308,16 +301,8 @@ pub fn stage_shardings(
     opts: &DriverOptions,
     plan: &PipelinePlan,
 ) -> Result<Vec<StageShardings>, String> {
-    let context = PlanContext {
-        graph,
-        step,
-        assignment,
-        batch: None,
-        opts,
-        cluster_shape: opts.cluster_shape(),
-        answers: Mutex::default(),
-    };
-    let oracle = context.oracle(graph, 1)?;
+    let context = PlanContext { graph, step, assignment, batch: None, opts, cluster_shape: opts.cluster_shape() };
+    let oracle = context.oracle_on_layers(graph, assignment.layer_of.clone(), None)?;
     let mut stage_plans = Vec::with_capacity(plan.plan.stages.len());
     for stage in &plan.plan.stages {
         let evaluation = oracle
@@ -419,9 +404,6 @@ struct PlanContext<'a> {
     batch: Option<&'a BatchDims>,
     opts: &'a DriverOptions,
     cluster_shape: ClusterShape,
-    /// Per B, the stage answers the plan's and the equal-operator baseline's oracles share
-    /// (both plan one microbatch graph with the same options).
-    answers: Mutex<HashMap<usize, Arc<SharedAnswers>>>,
 }
 
 /// The plan for one B and what the report needs of it.
@@ -430,6 +412,8 @@ struct Trial {
     table: CostTable,
     dp_options: StageDpOptions,
     failures: Vec<QueryFailure>,
+    /// The stage answers of this B's oracle, for the equal-operator baseline's (same graph).
+    answers: Arc<SharedAnswers>,
 }
 
 impl PlanContext<'_> {
@@ -439,7 +423,8 @@ impl PlanContext<'_> {
         let opts = self.opts;
         let graph = self.microbatch_graph(microbatches)?;
         let graph = graph.as_ref();
-        let oracle = self.oracle(graph, microbatches)?;
+        let answers = Arc::new(SharedAnswers::default());
+        let oracle = self.oracle_on_layers(graph, self.assignment.layer_of.clone(), Some(answers.clone()))?;
         let signatures = oracle.layer_signatures();
         let cached = CachedCost::with_signatures(oracle, signatures).with_composition(opts.compose_stages);
         let layers = self.assignment.num_layers();
@@ -454,7 +439,7 @@ impl PlanContext<'_> {
         };
         let (plan, table) = plan_pipeline_parallel(&cached, layers, self.cluster_shape, &table_options, &dp_options)
             .map_err(|e| plan_failure(&e, opts, microbatches))?;
-        Ok(Trial { plan, table, dp_options, failures: cached.inner().failures() })
+        Ok(Trial { plan, table, dp_options, failures: cached.inner().failures(), answers })
     }
 }
 
@@ -469,19 +454,14 @@ impl<'a> PlanContext<'a> {
         }
     }
 
-    /// The intra-op oracle of `graph` (one microbatch of B = `microbatches`) on the plan's layers.
-    fn oracle<'g>(&self, graph: &'g Graph, microbatches: usize) -> Result<GraphStageOracle<'g>, String> {
-        self.oracle_on_layers(graph, self.assignment.layer_of.clone(), microbatches)
-    }
-
-    /// The intra-op oracle of `graph` (one microbatch of B = `microbatches`) on the layers
-    /// `layer_of`, with the pass's solver time limit, variants and transfer pricing, sharing
-    /// its answers with the other oracles of that B.
+    /// The intra-op oracle of `graph` (one microbatch) on the layers `layer_of`, with the
+    /// pass's solver time limit, variants and transfer pricing; with `shared`, it shares its
+    /// answers with the other oracles of `graph` that hold it.
     fn oracle_on_layers<'g>(
         &self,
         graph: &'g Graph,
         layer_of: Vec<LayerId>,
-        microbatches: usize,
+        shared: Option<Arc<SharedAnswers>>,
     ) -> Result<GraphStageOracle<'g>, String> {
         let opts = self.opts;
         let options = OracleOptions {
@@ -491,16 +471,12 @@ impl<'a> PlanContext<'a> {
             cross_stage: opts.cross_stage_cost.then_some(opts.transfer_mode),
             ..OracleOptions::default()
         };
-        let shared = self
-            .answers
-            .lock()
-            .map_err(|_| "a planning thread panicked".to_string())?
-            .entry(microbatches)
-            .or_default()
-            .clone();
-        GraphStageOracle::new(graph, layer_of, self.step, opts.cluster.clone(), options)
-            .map(|o| o.with_shared_answers(shared))
-            .map_err(|e| e.to_string())
+        let oracle = GraphStageOracle::new(graph, layer_of, self.step, opts.cluster.clone(), options)
+            .map_err(|e| e.to_string())?;
+        Ok(match shared {
+            Some(shared) => oracle.with_shared_answers(shared),
+            None => oracle,
+        })
     }
 
     fn table_options(&self) -> TableOptions {
@@ -517,8 +493,8 @@ impl<'a> PlanContext<'a> {
     }
 
     /// The stage DP on layers of equal op count (the paper's equal-operator baseline) with the
-    /// chosen plan's B; `None` when it has no feasible plan.
-    fn equal_operator_plan(&self, dp_options: &StageDpOptions) -> Option<StagePlan> {
+    /// chosen plan's B and the stage answers of its oracle; `None` when it has no feasible plan.
+    fn equal_operator_plan(&self, dp_options: &StageDpOptions, answers: Arc<SharedAnswers>) -> Option<StagePlan> {
         let graph = self.microbatch_graph(dp_options.microbatches).ok()?;
         let graph = graph.as_ref();
         let layers = equal_operator_layers(graph, self.step, self.assignment.num_layers(), self.opts.delta).ok()?;
@@ -530,7 +506,7 @@ impl<'a> PlanContext<'a> {
                 layers.num_layers()
             )
         });
-        let oracle = self.oracle_on_layers(graph, layers.layer_of.clone(), dp_options.microbatches).ok()?;
+        let oracle = self.oracle_on_layers(graph, layers.layer_of.clone(), Some(answers)).ok()?;
         let signatures = oracle.layer_signatures();
         let cached = CachedCost::with_signatures(oracle, signatures).with_composition(self.opts.compose_stages);
         // Only its plan is reported, not baselines on its table.

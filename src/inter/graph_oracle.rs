@@ -39,6 +39,7 @@ use super::error::InterError;
 use super::layer_assignment::LayerId;
 pub use super::layer_signature::layer_signatures;
 use super::layer_signature::signatures;
+use super::parallel::map_in_threads;
 use super::progress::Progress;
 use super::shared_answers::SharedAnswers;
 use super::stage_cost::{StageCost, StageCostResult, StageFloor};
@@ -507,6 +508,9 @@ impl StageCost for GraphStageOracle<'_> {
             }
         };
         if let Some(known) = self.shared.as_ref().and_then(|s| s.get(&stage.ops, submesh)) {
+            self.progress.say(|| {
+                format!("layers {layers:?} on {submesh}: the answer planned for the same ops under other layers")
+            });
             return known;
         }
         let allowed = self.options.allow_replicated_parameters;
@@ -553,30 +557,6 @@ impl StageCost for GraphStageOracle<'_> {
         }
         options
     }
-}
-
-/// `f` of every item, in order, computed by up to `threads` scoped threads.
-fn map_in_threads<T: Copy + Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    if threads <= 1 || items.len() <= 1 {
-        return items.iter().map(|&item| f(item)).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(items.len()));
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(items.len()) {
-            scope.spawn(|| loop {
-                let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(&item) = items.get(n) else { break };
-                let r = f(item);
-                if let Ok(mut done) = done.lock() {
-                    done.push((n, r));
-                }
-            });
-        }
-    });
-    let mut done = done.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-    done.sort_by_key(|(n, _)| *n);
-    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Whether `plan`, planned with replicated parameters allowed, is also the sharded variant's
@@ -980,7 +960,6 @@ mod tests {
 
     #[test]
     fn logical_meshes_planned_side_by_side_give_the_same_options_in_order() {
-        assert_eq!(map_in_threads(&[1, 2, 3, 4, 5], 3, |x: i32| x * x), vec![1, 4, 9, 16, 25]);
         let graph = tanh_mlp_step(3, 16, 32);
         let step = analyze(&graph).unwrap();
         let options = OracleOptions { sharded_params_variant: true, ..OracleOptions::default() };

@@ -41,6 +41,7 @@ pub mod layer_policy;
 mod layer_signature;
 mod memory;
 mod microbatches;
+mod parallel;
 mod pipeline;
 mod placement;
 mod plan;

@@ -8,7 +8,8 @@
 //! options, pairs not planned yet one option at their floors (latency, parameter and
 //! activation memory, each a lower bound of every option the oracle can return). The least
 //! time of the plans using a pair is one DP run (epsilon 0, no time limit) where no other range
-//! may overlap the pair's. The optimistic table only rises and T only falls as pairs are
+//! may overlap the pair's; it ignores placement (the plan's DP runs once per placeable family
+//! of shapes), which only lowers the bound. The optimistic table only rises and T only falls as pairs are
 //! planned, so a pair ruled out stays ruled out.
 //!
 //! Why a reader's plan is the full table's (epsilon 0): its optimum P* on the full table takes

@@ -3,13 +3,13 @@
 
 use super::cache::CachedCost;
 use super::error::InterError;
+use super::parallel::map_in_threads;
 use super::progress::Progress;
 use super::stage_cost::{StageCost, StageCostResult};
 use super::submesh::{submesh_shapes, ClusterShape, SubmeshShape, SubmeshSpace};
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// Skip querying stages whose FLOPs per device are far from the balanced share
@@ -186,7 +186,7 @@ impl CostTable {
                 &progress,
                 &done_before,
                 total,
-            )?);
+            ));
         }
         let mut done = vec![false; requests.len()];
         for (n, o) in results {
@@ -284,8 +284,8 @@ impl CostTable {
     }
 }
 
-/// Answers `requests[n]` for every `n` of `batch` on `threads` workers, as (n, options);
-/// `done` counts finished queries (of `total`) across calls for the progress line.
+/// Answers `requests[n]` for every `n` of `batch` on `threads` workers, as (n, options) in
+/// batch order; `done` counts finished queries (of `total`) across calls for the progress line.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn query_parallel<C: StageCost + Sync>(
     oracle: &CachedCost<C>,
@@ -296,28 +296,14 @@ pub(super) fn query_parallel<C: StageCost + Sync>(
     progress: &Progress,
     done: &AtomicUsize,
     total: usize,
-) -> Result<Vec<(usize, Vec<StageCostResult>)>, InterError> {
-    let results: Mutex<Vec<(usize, Vec<StageCostResult>)>> = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
+) -> Vec<(usize, Vec<StageCostResult>)> {
     // Workers a short batch leaves idle go to its queries (a round may hold one query).
     let per_query = (threads / batch.len().max(1)).max(1);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| loop {
-                let j = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&n) = batch.get(j) else { break };
-                let (k, i, s) = requests[n];
-                let o = oracle.cost_options_on(k..i, shapes[s], per_query);
-                if let Ok(mut r) = results.lock() {
-                    r.push((n, o));
-                }
-                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                progress.tick(|| format!("{finished}/{total} distinct queries"));
-            });
-        }
-    });
-    let mut results = results.into_inner().map_err(|_| InterError::InvalidInput("oracle thread panicked".into()))?;
-    // Workers finish in any order; the table is filled in request order.
-    results.sort_by_key(|r| r.0);
-    Ok(results)
+    map_in_threads(batch, threads, |n| {
+        let (k, i, s) = requests[n];
+        let o = oracle.cost_options_on(k..i, shapes[s], per_query);
+        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress.tick(|| format!("{finished}/{total} distinct queries"));
+        (n, o)
+    })
 }

@@ -230,9 +230,11 @@ pub(crate) fn build_pruned<C: StageCost + Sync>(
     let mut beyond = Vec::new();
     let mut next = 0;
     while next < order.len() {
+        // The one-stage plan alone in the first round, so that its bound holds from the second.
+        let size = if next == 0 && seeded.is_some() { 1 } else { round };
         let mut batch = Vec::new();
         let mut group_at = HashMap::new();
-        while batch.len() < round && next < order.len() {
+        while batch.len() < size && next < order.len() {
             let g = order[next];
             next += 1;
             let ruled_out = match &plan_floors {
@@ -248,14 +250,11 @@ pub(crate) fn build_pruned<C: StageCost + Sync>(
             }
             batch.push(groups[g].1[0]);
             group_at.insert(groups[g].1[0], g);
-            if next == 1 && seeded.is_some() {
-                break; // the one-stage plan alone in the first round, for its bound
-            }
         }
         if batch.is_empty() {
             continue;
         }
-        let results = query_parallel(oracle, &requests, &batch, &shapes, opts.threads, &progress, &done, total)?;
+        let results = query_parallel(oracle, &requests, &batch, &shapes, opts.threads, &progress, &done, total);
         fill(&mut t, &mut plan_floors, results, &group_at)?;
         if let Some(f) = plan_floors.as_mut() {
             if let Some(time) = f.update(&t) {
@@ -297,7 +296,7 @@ pub(crate) fn build_pruned<C: StageCost + Sync>(
     }
     let batch: Vec<usize> = for_baselines.iter().map(|&g| groups[g].1[0]).collect();
     let group_at: HashMap<usize, usize> = for_baselines.iter().map(|&g| (groups[g].1[0], g)).collect();
-    let results = query_parallel(oracle, &requests, &batch, &shapes, opts.threads, &progress, &done, total)?;
+    let results = query_parallel(oracle, &requests, &batch, &shapes, opts.threads, &progress, &done, total);
     fill(&mut t, &mut None, results, &group_at)?;
 
     skipped.shared = shared.get();
