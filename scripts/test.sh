@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 cargo build --release --locked
-cargo fmt --check
+cargo fmt --all --check
 cargo clippy --release --locked --all-targets -- -D warnings
 # setup.sh installed chromium: the headless-browser check of the HTML report must run.
 ALPA_REQUIRE_CHROMIUM=1 cargo test --release --locked

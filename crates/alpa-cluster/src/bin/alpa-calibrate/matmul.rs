@@ -8,9 +8,9 @@ use cudarc::cublas::sys::{cublasComputeType_t, cublasGemmAlgo_t, cublasOperation
 use cudarc::cublas::CudaBlas;
 use cudarc::driver::{CudaContext, CudaSlice, DevicePtr, DevicePtrMut};
 
-use alpa_mlir::calibrate::sizes::matmul_sizes;
+use alpa_cluster::calibrate::sizes::matmul_sizes;
 
-use crate::gpu::{err, progress, time_on_stream};
+use crate::gpu::{err, missing_library, progress, time_on_stream};
 
 struct ElementType {
     name: &'static str,
@@ -74,7 +74,7 @@ pub fn measure(
     let mut out = BTreeMap::new();
     // SAFETY: only tries to dlopen cuBLAS.
     if !unsafe { cudarc::cublas::sys::is_culib_present() } {
-        progress("cuBLAS cannot be loaded: no matmul measurements");
+        progress(&format!("no matmul measurements: {}", missing_library("cublas")));
         return Ok(out);
     }
     let stream = ctx.new_stream().map_err(err("stream"))?;

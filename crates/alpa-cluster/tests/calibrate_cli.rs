@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use alpa_mlir::cluster::Cluster;
+use alpa_cluster::cluster::Cluster;
 
 fn calibrate() -> Command {
     Command::new(env!("CARGO_BIN_EXE_alpa-calibrate"))
@@ -24,6 +24,22 @@ fn without_a_gpu_it_says_so_and_exits_2() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("no GPU found"), "{stderr}");
     assert!(out.stdout.is_empty());
+}
+
+/// GPU hosts have CUDA but rarely LLVM 22: the binary must need nothing beyond the C runtime
+/// (CUDA itself is loaded with dlopen).
+#[test]
+fn needs_no_mlir_llvm_or_cuda_library_to_start() {
+    let out = Command::new("ldd").arg(env!("CARGO_BIN_EXE_alpa-calibrate")).output().unwrap();
+    let listing = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{listing}");
+    let needed: Vec<&str> = listing.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(needed.iter().any(|lib| lib.starts_with("libc.so")), "{listing}");
+    for lib in &needed {
+        let system =
+            ["linux-vdso", "libc.so", "libm.so", "libgcc_s.so", "libpthread.so", "libdl.so", "/lib64/ld-linux"];
+        assert!(system.iter().any(|s| lib.starts_with(s)), "alpa-calibrate needs {lib}:\n{listing}");
+    }
 }
 
 #[test]

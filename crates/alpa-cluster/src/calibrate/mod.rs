@@ -1,6 +1,6 @@
 //! The measuring logic of `alpa-calibrate` that needs no GPU: which sizes to measure, how to fit
 //! and summarise the timings, how to turn them into a cluster file and how to merge per-host
-//! files. The binary (`src/bin/alpa-calibrate/`) only runs the measurements through cudarc.
+//! files. The binary (`src/bin/alpa-calibrate/` of this crate) only runs the measurements through cudarc.
 
 pub mod build;
 pub mod date;

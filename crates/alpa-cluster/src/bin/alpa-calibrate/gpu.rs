@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaEvent, CudaStream};
 
-use alpa_mlir::calibrate::Calibration;
+use alpa_cluster::calibrate::Calibration;
 
 use crate::args::Args;
 use crate::{collectives, copies, matmul, rendezvous};
@@ -57,8 +57,19 @@ pub fn time_on_stream(
     };
     timed(1)?;
     let one = timed(1)?;
-    let reps = alpa_mlir::calibrate::sizes::repetitions(one, target_s);
+    let reps = alpa_cluster::calibrate::sizes::repetitions(one, target_s);
     timed(reps)
+}
+
+/// Why `lib` (cublas, nccl) could not be loaded and how to point alpa-calibrate at it: cudarc
+/// looks only for the names below (CUDA 13's `libcublas.so.13` and NCCL's `libnccl.so.2` are
+/// not among them), and the dynamic loader reads LD_LIBRARY_PATH when the process starts.
+pub fn missing_library(lib: &str) -> String {
+    format!(
+        "lib{lib} cannot be loaded under any of the names {}; link one of them to the library \
+         (e.g. lib{lib}.so -> lib{lib}.so.N) in a directory on LD_LIBRARY_PATH",
+        cudarc::get_lib_name_candidates(lib).join(", ")
+    )
 }
 
 /// Progress on stderr, one line per measurement.

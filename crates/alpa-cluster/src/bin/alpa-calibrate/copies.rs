@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use cudarc::driver::{sys, CudaContext, CudaSlice};
 
-use alpa_mlir::calibrate::fit::{fit_latency_bandwidth, Sample};
-use alpa_mlir::calibrate::sizes::message_sizes;
-use alpa_mlir::calibrate::Calibration;
+use alpa_cluster::calibrate::fit::{fit_latency_bandwidth, Sample};
+use alpa_cluster::calibrate::sizes::message_sizes;
+use alpa_cluster::calibrate::Calibration;
 
 use crate::gpu::{err, progress, time_on_stream};
 

@@ -7,14 +7,14 @@ use std::time::Instant;
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
 use cudarc::nccl::{group_end, group_start, Comm, Id, ReduceOp};
 
-use alpa_mlir::calibrate::fit::{fit_latency_bandwidth, Sample};
-use alpa_mlir::calibrate::sizes::{collective_repetitions, message_sizes};
-use alpa_mlir::calibrate::CollectiveSamples;
-use alpa_mlir::cluster::measured::MEASURED_COLLECTIVES;
-use alpa_mlir::cluster::Collective;
+use alpa_cluster::calibrate::fit::{fit_latency_bandwidth, Sample};
+use alpa_cluster::calibrate::sizes::{collective_repetitions, message_sizes};
+use alpa_cluster::calibrate::CollectiveSamples;
+use alpa_cluster::cluster::measured::MEASURED_COLLECTIVES;
+use alpa_cluster::cluster::Collective;
 
 use crate::args::InterHost;
-use crate::gpu::{err, progress};
+use crate::gpu::{err, missing_library, progress};
 
 fn nccl(what: &'static str) -> impl Fn(cudarc::nccl::result::NcclError) -> String {
     move |e| format!("{what}: {e:?}")
@@ -132,7 +132,7 @@ pub fn local(gpus: usize, max_bytes: u64) -> Result<Vec<CollectiveSamples>, Stri
     }
     // SAFETY: only tries to dlopen NCCL.
     if !unsafe { cudarc::nccl::sys::is_culib_present() } {
-        progress("NCCL cannot be loaded: no collective measurements");
+        progress(&format!("no collective measurements: {}", missing_library("nccl")));
         return Ok(out);
     }
     for k in 2..=gpus {
@@ -154,7 +154,7 @@ pub fn across_processes(
 ) -> Result<Vec<CollectiveSamples>, String> {
     // SAFETY: only tries to dlopen NCCL.
     if !unsafe { cudarc::nccl::sys::is_culib_present() } {
-        return Err("NCCL cannot be loaded: the inter-host run needs it".into());
+        return Err(format!("the inter-host run needs NCCL: {}", missing_library("nccl")));
     }
     let stream = ctx.new_stream().map_err(err("stream"))?;
     let comm = Comm::from_rank(stream, inter.rank, inter.world, id).map_err(nccl("ncclCommInitRank"))?;

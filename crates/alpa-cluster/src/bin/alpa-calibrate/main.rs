@@ -12,8 +12,8 @@ mod rendezvous;
 
 use std::process::ExitCode;
 
-use alpa_mlir::calibrate::{date, merge, summary, Calibration};
-use alpa_mlir::cluster::Cluster;
+use alpa_cluster::calibrate::{date, merge, summary, Calibration};
+use alpa_cluster::cluster::Cluster;
 
 /// Exit status when there is no GPU to measure.
 const NO_GPU: u8 = 2;
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
             return ExitCode::from(NO_GPU);
         }
     };
-    let measured = gpu::measure(&args, gpus).and_then(|mut c: Calibration| {
+    let measured = measure_guarded(&args, gpus).and_then(|mut c: Calibration| {
         c.command = command.clone();
         c.date = date::today();
         let name = args.name.clone().unwrap_or_else(|| default_name(&c));
@@ -55,6 +55,23 @@ fn main() -> ExitCode {
         };
     }
     finish(measured, &args)
+}
+
+/// cudarc panics when a library it loads lacks a symbol it binds (a CUDA, cuBLAS or NCCL older
+/// or newer than its bindings); that becomes an error naming the library instead of a crash.
+fn measure_guarded(args: &args::Args, gpus: usize) -> Result<Calibration, String> {
+    let quiet_panic = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(|| gpu::measure(args, gpus));
+    std::panic::set_hook(quiet_panic);
+    result.unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "unknown failure".into());
+        Err(format!("a CUDA library could not be used: {what}"))
+    })
 }
 
 fn default_name(c: &Calibration) -> String {
