@@ -14,10 +14,10 @@ use super::layer_policy::check_delta;
 use super::program::GradientCombine;
 use super::progress::Progress;
 use super::{
-    equal_operator_layers, microbatch_candidates, plan_pipeline_parallel, search_microbatches, CachedCost,
-    ClusterShape, CostTable, ImbalancePrune, InterError, InterReport, LayerAssignment, LayerWork, MicrobatchSearch,
-    PipelinePlan, PlacedStage, Planned, ReportCluster, ReportExtras, Schedule, SharedAnswers, StageDpOptions,
-    StagePlan, SubmeshSpace, TableOptions,
+    equal_operator_layers, microbatch_candidates, parse_manual_stages, plan_manual_stages, plan_pipeline_parallel,
+    search_microbatches, CachedCost, ClusterShape, CostTable, ImbalancePrune, InterError, InterReport, LayerAssignment,
+    LayerWork, ManualStage, MicrobatchSearch, PipelinePlan, PlacedStage, Planned, ReportCluster, ReportExtras,
+    Schedule, SharedAnswers, StageDpOptions, StagePlan, SubmeshSpace, TableOptions,
 };
 use crate::cluster::Cluster;
 use crate::intra::config::MAX_MESH_DEVICES;
@@ -83,6 +83,8 @@ pub struct DriverOptions {
     pub shardings: bool,
     /// Also plan the equal-operator baseline (its own table and DP) for the report.
     pub baselines: bool,
+    /// `stages=`: the user's stages instead of the DP's.
+    pub manual_stages: Option<Vec<ManualStage>>,
 }
 
 impl DriverOptions {
@@ -193,6 +195,10 @@ impl DriverOptions {
             slice: options.slice,
             shardings: options.shardings,
             baselines: options.baselines,
+            manual_stages: match text(&options.stages).as_str() {
+                "" => None,
+                t => Some(parse_manual_stages(t)?),
+            },
             transfers: options.transfers,
             combine: match text(&options.gradient_accumulation).as_str() {
                 "mean" => GradientCombine::Mean,
@@ -260,8 +266,10 @@ pub fn plan_inter_op(
             stage.transfer = oracle.evaluate(stage.layers.clone(), stage.submesh, stage.logical_mesh)?.transfer_seconds;
         }
     }
-    // The equal-operator baseline needs its own layers, so its own table and DP.
-    let equal_operator = if opts.baselines { context.equal_operator_plan(&dp_options, answers) } else { None };
+    // The equal-operator baseline needs its own layers, so its own table and DP. Fixed stages
+    // have no table for the baselines to read.
+    let baselines = opts.baselines && opts.manual_stages.is_none();
+    let equal_operator = if baselines { context.equal_operator_plan(&dp_options, answers) } else { None };
     let mut report = InterReport::new(
         &plan,
         &table,
@@ -271,6 +279,10 @@ pub fn plan_inter_op(
             layer_work: Some(LayerWork::from_clustering(&assignment.clustering)),
             equal_operator,
             microbatch_search: search.clone(),
+            fixed_stages: opts
+                .manual_stages
+                .as_ref()
+                .map(|stages| stages.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",")),
         },
     );
     report.options.cross_stage_cost = opts.cross_stage_cost;
@@ -437,8 +449,11 @@ impl PlanContext<'_> {
             time_limit: Some(Duration::from_secs_f64(opts.time_limit)),
             progress: true,
         };
-        let (plan, table) = plan_pipeline_parallel(&cached, layers, self.cluster_shape, &table_options, &dp_options)
-            .map_err(|e| plan_failure(&e, opts, microbatches))?;
+        let (plan, table) = match &opts.manual_stages {
+            Some(stages) => plan_manual_stages(&cached, stages, layers, self.cluster_shape, &dp_options),
+            None => plan_pipeline_parallel(&cached, layers, self.cluster_shape, &table_options, &dp_options),
+        }
+        .map_err(|e| plan_failure(&e, opts, microbatches))?;
         Ok(Trial { plan, table, dp_options, failures: cached.inner().failures(), answers })
     }
 }

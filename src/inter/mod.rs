@@ -21,6 +21,8 @@
 //! - Beyond the paper: cross-stage transfers priced by the cross-mesh planner inside each
 //!   stage's cost (`stage_transfers`, `cross-stage-cost=on`) and the search over the number of
 //!   microbatches ([`search_microbatches`]).
+//! - Fixed stages instead of the DP (`stages=`, Alpa's manual stage option):
+//!   [`plan_manual_stages`].
 //! - The plan report: [`InterReport`] (JSON) and [`render_html`] (one self-contained page).
 //! - Brute force references for tests: [`brute_force_stage_plan`], [`brute_force_clustering`].
 
@@ -39,6 +41,7 @@ mod html;
 mod layer_assignment;
 pub mod layer_policy;
 mod layer_signature;
+mod manual_stages;
 mod memory;
 mod microbatches;
 mod parallel;
@@ -84,6 +87,7 @@ pub use layer_assignment::{
     assign_layers, clustered_ops, clustering_ops, equal_operator_layers, user_layer_of, user_layers, LayerAssignment,
     LayerAssignmentError, LayerId, USER_LAYER_MARKER,
 };
+pub use manual_stages::{parse_manual_stages, plan_manual_stages, ManualStage};
 pub use memory::{fits, max_fitting_depth, stage_memory, Schedule};
 pub use microbatches::{microbatch_candidates, search_microbatches, MicrobatchTrial, Planned};
 pub use pipeline::{plan_pipeline, plan_pipeline_parallel, PipelinePlan, PlacedStage};

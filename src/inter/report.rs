@@ -181,6 +181,9 @@ pub struct ReportExtras {
     pub equal_operator: Option<StagePlan>,
     /// How B was chosen: the microbatch search's trials (`microbatches=auto`), if any.
     pub microbatch_search: Option<MicrobatchSearch>,
+    /// The user fixed the stages (`stages=`, as written): the table holds only theirs, so no
+    /// baselines are computed from it.
+    pub fixed_stages: Option<String>,
 }
 
 /// The search over B the plan came from.
@@ -252,6 +255,9 @@ impl InterReport {
             }
             ok
         });
+        if let Some(fixed) = &extras.fixed_stages {
+            notes.push(format!("stages={fixed}: the stages are fixed (no stage DP, no baselines)"));
+        }
         let n = p.stages.len();
         let stages = p
             .stages
@@ -308,7 +314,10 @@ impl InterReport {
             max_latency: p.max_latency,
             dp: plan.dp.clone(),
             queries: plan.queries.clone(),
-            baselines: baselines(table, opts, extras.equal_operator.as_ref(), t),
+            baselines: match extras.fixed_stages {
+                Some(_) => Vec::new(),
+                None => baselines(table, opts, extras.equal_operator.as_ref(), t),
+            },
             microbatch_search: extras.microbatch_search.clone(),
             notes,
         };

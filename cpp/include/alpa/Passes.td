@@ -169,6 +169,8 @@ defvar InterOpStageOptions = [
            "Worker threads for the stage queries (0: all cores); workers left without a query of their own plan the logical meshes of another side by side">,
     AlpaOption<"shardedParamsVariant", "sharded-params-variant", "bool", /*default=*/"false",
            "Also plan every (stage, logical mesh) with no parameter fully replicated, as a second option for stages whose fastest plan does not fit in memory">,
+    AlpaOption<"stages", "stages", "std::string", /*default=*/"\"\"",
+           "Fixed stages instead of the stage DP (Alpa's manual stage option): START..END@HOSTSxDEVICES[:AxB] per stage, e.g. 0..4@1x4:2x2,4..8@1x4; the ranges tile the layers (set layers=), the submeshes use every device; each stage takes its fastest plan that fits in memory (on the given logical mesh). The report then has no baselines">,
     AlpaOption<"composeStages", "compose-stages", "int", /*default=*/"0",
            "Approximation for large models: plan only ranges of up to N layers with the ILP and compose longer ones from their overlapping N-layer windows (0: plan every range exactly)">,
     AlpaOption<"report", "report", "std::string", /*default=*/"\"\"",

@@ -1,6 +1,7 @@
 mod baselines;
 mod cache;
 mod clustering;
+mod manual_stages;
 mod pipeline;
 mod placement;
 mod program;

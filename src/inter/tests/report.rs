@@ -61,8 +61,12 @@ fn json_has_every_stage_and_baseline() {
     let work =
         LayerWork { ops: (0..8).map(|l| 10 + l).collect(), flops: (0..8).map(|l| 1e9 * (l + 1) as f64).collect() };
     let eq_op = crate::inter::intra_op_only(&table, &dp_opts()).unwrap();
-    let extras =
-        ReportExtras { layer_work: Some(work.clone()), equal_operator: Some(eq_op.clone()), microbatch_search: None };
+    let extras = ReportExtras {
+        layer_work: Some(work.clone()),
+        equal_operator: Some(eq_op.clone()),
+        microbatch_search: None,
+        fixed_stages: None,
+    };
     let report = InterReport::new(&plan, &table, &dp_opts(), cluster_2x4(), &extras);
     assert!(report.notes.is_empty(), "{:?}", report.notes);
     let v: serde_json::Value = serde_json::from_str(&report.to_json_pretty()).unwrap();
