@@ -31,6 +31,18 @@ def progress(msg: str) -> None:
     print(f"[pipeline p{jax.process_index()}] {msg}", file=sys.stderr, flush=True)
 
 
+def executable_sharding(compiled, op_shardings, i: int):
+    """The i-th parameter/output sharding of an executable; a one-device
+    executable (no SPMD partitioning) reports none: its values live whole on its
+    device."""
+    from jax._src.sharding_impls import GSPMDSharding
+    from jax.sharding import SingleDeviceSharding
+
+    if op_shardings is None:
+        return SingleDeviceSharding(compiled.devices[0])
+    return GSPMDSharding(compiled.devices, op_shardings[i])
+
+
 class Pipeline:
     def __init__(self, module_text: str, devices: list | None = None,
                  compiled: dict | None = None):
@@ -71,19 +83,8 @@ class Pipeline:
 
     # ------------------------------------------------------------- values
 
-    @staticmethod
-    def _sharding(compiled, op_shardings, i: int):
-        """The i-th parameter/output sharding; a one-device executable (no SPMD
-        partitioning) reports none: its values live whole on its device."""
-        from jax._src.sharding_impls import GSPMDSharding
-        from jax.sharding import SingleDeviceSharding
-
-        if op_shardings is None:
-            return SingleDeviceSharding(compiled.devices[0])
-        return GSPMDSharding(compiled.devices, op_shardings[i])
-
     def _param_sharding(self, compiled, i: int):
-        return self._sharding(compiled, compiled.executable.get_parameter_shardings(), i)
+        return executable_sharding(compiled, compiled.executable.get_parameter_shardings(), i)
 
     def _as_param(self, value, sharding, ndim: int, where: str):
         if isinstance(value, np.ndarray):
@@ -110,7 +111,7 @@ class Pipeline:
         per_output = results.disassemble_into_single_device_arrays()
         op_shardings = compiled.executable.get_output_shardings()
         return [jax.make_array_from_single_device_arrays(
-                    spec.shape, self._sharding(compiled, op_shardings, i), shards)
+                    spec.shape, executable_sharding(compiled, op_shardings, i), shards)
                 for i, (shards, spec) in enumerate(zip(per_output, specs))]
 
     # ------------------------------------------------------------- steps

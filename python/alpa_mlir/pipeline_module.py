@@ -144,7 +144,19 @@ def _transfer(name, attrs, funcs, attrs_of, add_program) -> Transfer:
     return Transfer(name, send, gather, attrs)
 
 
-def load_pipeline(text: str) -> PipelineModule:
+@dataclass
+class ModuleFunctions:
+    """A parsed planned module: its functions and ``sdy.mesh`` ops by symbol."""
+    ctx: object
+    module: object
+    funcs: dict[str, object]
+    mesh_ops: dict[str, str]  # generic form, copied into each program's module
+    meshes: dict[str, Mesh]
+
+
+def parse_functions(text: str) -> ModuleFunctions:
+    """Parses a planned module (in a context of its own) and indexes its
+    functions and meshes; needs a public or private ``@main``."""
     jmlir = jax_ir()
     ir = jmlir.ir
     ctx = jmlir.make_ir_context()
@@ -166,6 +178,30 @@ def load_pipeline(text: str) -> PipelineModule:
                 meshes[name] = Mesh([a for a, _ in found], [int(s) for _, s in found])
         if "main" not in funcs:
             raise PipelineError("module has no @main function")
+    return ModuleFunctions(ctx, module, funcs, mesh_ops, meshes)
+
+
+def extract_program(parsed: ModuleFunctions, name: str, kind: str) -> Program:
+    """``@name`` as a module of its own (with the meshes and functions it uses)
+    on its ``alpa.devices``."""
+    ir = jax_ir().ir
+    f = parsed.funcs.get(name)
+    attrs = _attr_dict(f) if f is not None else {}
+    if "alpa.devices" not in attrs:
+        raise PipelineError(f"@{name} is missing or has no alpa.devices")
+    with parsed.ctx:
+        ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
+        prog = Program(name, kind, [], "", _specs(ftype.inputs), _specs(ftype.results), attrs)
+        prog.devices = prog.int_list("alpa.devices")
+        prog.module_text = _standalone(f, parsed.mesh_ops, parsed.funcs, len(prog.devices))
+    return prog
+
+
+def load_pipeline(text: str) -> PipelineModule:
+    ir = jax_ir().ir
+    parsed = parse_functions(text)
+    ctx, module, funcs, meshes = parsed.ctx, parsed.module, parsed.funcs, parsed.meshes
+    with ctx:
         main = funcs["main"]
         if any(op.operation.name == UNLOWERED for op in main.regions[0].blocks[0].operations):
             raise PipelineError("@main still holds alpa.transfer markers: run "
@@ -177,17 +213,8 @@ def load_pipeline(text: str) -> PipelineModule:
         steps, programs, transfers = [], {}, {}
 
         def add_program(name: str, kind: str) -> None:
-            if name in programs:
-                return
-            f = funcs.get(name)
-            if f is None or "alpa.devices" not in attrs_of[name]:
-                raise PipelineError(f"@{name} is missing or has no alpa.devices")
-            ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
-            prog = Program(name, kind, [], "", _specs(ftype.inputs), _specs(ftype.results),
-                           attrs_of[name])
-            prog.devices = prog.int_list("alpa.devices")
-            prog.module_text = _standalone(f, mesh_ops, funcs, len(prog.devices))
-            programs[name] = prog
+            if name not in programs:
+                programs[name] = extract_program(parsed, name, kind)
 
         for op in block.operations:
             op = op.operation

@@ -36,13 +36,18 @@ class Compiled:
 def compile_module(module, num_devices: int, shardy: bool = False,
                    devices: Sequence | None = None) -> Compiled:
     """Compile an ``ir.Module`` for ``num_devices`` partitions (SPMD) with
-    ``backend.compile_and_load`` of the CPU client, as JAX itself does.
-    Partition i runs on ``devices[i]`` (default: the first local devices)."""
+    ``backend.compile_and_load`` of the CPU client (of the given devices'
+    client when ``devices`` are given), as JAX itself does. Partition i runs on
+    ``devices[i]`` (default: the first local CPU devices)."""
     import numpy as np
     from jax._src.lib import xla_client as xc
     from jax.extend.backend import get_backend
 
-    backend = get_backend("cpu")
+    if devices:
+        # The devices' own client: GPU devices compile with the GPU client.
+        backend = list(devices)[0].client
+    else:
+        backend = get_backend("cpu")
     if devices is None:
         devices = backend.local_devices()
         if len(devices) < num_devices:

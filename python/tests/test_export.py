@@ -72,12 +72,28 @@ def test_fixture_keeps_jax_private_helpers(fixture_stem):
     assert callees == private, (callees, private)
 
 
+def _pinned_jax() -> str:
+    text = (REPO_ROOT / "python" / "requirements.txt").read_text()
+    return re.search(r"^jax==(\S+)$", text, re.M).group(1)
+
+
 def test_fixtures_are_up_to_date():
-    """The committed files are what the models export now (modulo locations).
-    Regenerate with `python -m alpa_mlir.fixtures`."""
+    """The committed files are what the models export now (modulo locations), with the
+    pinned jax that made them. Regenerate with `python -m alpa_mlir.fixtures`. Another
+    supported jax prints other text (op forms, helper names): there the export must still
+    have the fixture's interface, argument for argument and result for result."""
+    import jax
+
+    exact = jax.__version__ == _pinned_jax()
     for stem in fixtures.FIXTURES:
-        fresh = fixtures.export_fixture(stem)
-        assert fixtures.without_locations(fresh) == fixtures.without_locations(_text(stem)), stem
+        fresh, committed = fixtures.export_fixture(stem), _text(stem)
+        if exact:
+            assert fixtures.without_locations(fresh) == fixtures.without_locations(committed), stem
+        else:
+            a, b = parse_module(fresh), parse_module(committed)
+            assert [x.describe() for x in a.inputs] == [x.describe() for x in b.inputs], stem
+            assert [x.describe() for x in a.outputs] == [x.describe() for x in b.outputs], stem
+            assert a.aliases == b.aliases, stem
 
 
 def test_fixture_file_outside_a_checkout_is_a_fresh_export(monkeypatch, tmp_path):

@@ -183,9 +183,10 @@ def test_cli_runs_xla_in_a_child(monkeypatch, tmp_path, capsys):
 
 def test_unsupported_jax_is_refused_with_a_clear_message():
     msg = unsupported_reason("jax", "0.4.38")
-    assert msg and "compile_and_load" in msg and "jax>=0.10.2,<0.11" in msg and "0.4.38" in msg
+    assert msg and "compile_and_load" in msg and "jax>=0.10.2,<0.12" in msg and "0.4.38" in msg
     assert unsupported_reason("jaxlib", None) and "not installed" in unsupported_reason("jaxlib", None)
-    assert unsupported_reason("jax", "0.11.0")
+    assert unsupported_reason("jax", "0.12.0")
+    assert unsupported_reason("jax", "0.11.2") is None
     assert unsupported_reason("jax", "0.10.2") is None
     assert unsupported_reason("jaxlib", "0.10.2+cuda") is None
 

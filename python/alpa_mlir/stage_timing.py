@@ -1,0 +1,380 @@
+"""Measured stage latency against the inter-op pass's model (issue 12).
+
+``alpa-auto-shard`` records on ``@main``'s ``alpa.pipeline`` each stage's modeled
+latency: the intra-op plan cost of all ops of the stage's layers (forward, backward
+and apply) for one microbatch. The measured counterpart is the time XLA takes to
+run the stage's ``@stage{k}_forward``, ``@stage{k}_backward`` and
+``@stage{k}_apply``, each compiled as its own executable with its Shardy
+shardings. A stage planned on global devices ``[d0, d1, ...]`` runs on the first
+available devices in that order (a stage planned on device 5 runs on device 0 of
+a one-GPU machine); a stage needing more devices than available is skipped.
+
+    python -m alpa_mlir.stage_timing PLANNED.mlir [PLANNED.mlir ...] [--devices 8]
+        [--warmup 2] [--iterations 10] [--json OUT.json] [--label NAME]
+
+Works on modules planned with or without ``lower-transfers`` (only the stage
+functions are read). Progress goes to stderr, a table to stdout. Exit status: 0
+when every stage was timed or skipped, 1 when a stage failed (compilation,
+execution, or a non-finite output), 2 when a module cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import shlex
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from .pipeline_module import Program, extract_program, parse_functions
+from .module_info import jax_ir
+
+KINDS = ("forward", "backward", "apply")
+SEED = 0  # fixed: every run times the same inputs
+TIE = 0.01  # relative difference under which two latencies count as tied
+_STAGE_FN = re.compile(r"stage(\d+)_(forward|backward|apply)")
+
+
+class StageTimingError(RuntimeError):
+    """A stage program could not be compiled or run, or computed non-finite values."""
+
+
+def progress(msg: str) -> None:
+    print(f"[stage-timing] {msg}", file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------------ reading the plan
+
+@dataclass
+class PlannedStage:
+    index: int
+    layers: list[int]
+    submesh: list[int]
+    logical_mesh: list[int]
+    devices: list[int]  # global device ids of the plan
+    modeled_s: float
+    programs: dict[str, Program] = field(default_factory=dict)  # kind -> program
+
+
+def _pipeline_attr(main) -> list[dict]:
+    """The dictionaries of ``alpa.pipeline`` as Python values."""
+    ir = jax_ir().ir
+    if "alpa.pipeline" not in main.attributes:
+        raise ValueError("@main has no alpa.pipeline attribute: plan the module with "
+                         "alpa-auto-shard (or alpa-inter-op-stage) first")
+    stages = []
+    for d in ir.ArrayAttr(main.attributes["alpa.pipeline"]):
+        d = ir.DictAttr(d)
+        ints = {k: list(ir.DenseI64ArrayAttr(d[k]))
+                for k in ("layers", "submesh", "logical_mesh", "devices")}
+        stages.append({**ints, "latency": ir.FloatAttr(d["latency"]).value})
+    return stages
+
+
+def read_plan(text: str) -> list[PlannedStage]:
+    """The stages of ``alpa.pipeline`` with their stage programs. Unlike
+    ``load_pipeline`` this does not need the transfers lowered: @main's schedule
+    is not read."""
+    parsed = parse_functions(text)
+    with parsed.ctx:
+        stages = [PlannedStage(i, s["layers"], s["submesh"], s["logical_mesh"], s["devices"],
+                               s["latency"])
+                  for i, s in enumerate(_pipeline_attr(parsed.funcs["main"]))]
+    for name in parsed.funcs:
+        m = _STAGE_FN.fullmatch(name)
+        if not m:
+            continue
+        k = int(m.group(1))
+        if k >= len(stages):
+            raise ValueError(f"@{name} but alpa.pipeline has {len(stages)} stages")
+        stages[k].programs[m.group(2)] = extract_program(parsed, name, "stage")
+    for s in stages:  # pipeline order, whatever the function order in the module
+        s.programs = {k: s.programs[k] for k in KINDS if k in s.programs}
+    return stages
+
+
+# ------------------------------------------------------------------ timing
+
+def _compile(prog: Program, devices: list, cache: dict):
+    """(ModuleInfo, Compiled) of a program on ``devices``; compiled once per
+    (text, devices), as the pipeline runtime shares its executables."""
+    from .module_info import parse_module
+    from .xla_exec import compile_module
+
+    key = (prog.module_text, tuple(d.id for d in devices))
+    if key not in cache:
+        t0 = time.perf_counter()
+        try:
+            info = parse_module(prog.module_text)  # also marks sqrt-bound inputs non-negative
+            compiled = compile_module(info.module, len(devices), shardy=True, devices=devices)
+        except Exception as e:  # noqa: BLE001 - reported with the program's name
+            raise StageTimingError(f"@{prog.name}: compilation failed: {e}") from e
+        cache[key] = (info, compiled, time.perf_counter() - t0)
+        progress(f"compiled @{prog.name} on devices {[d.id for d in devices]} "
+                 f"(plan: {prog.devices}) in {cache[key][2]:.2f}s")
+    return cache[key]
+
+
+def _device_inputs(compiled, host_inputs: list) -> list:
+    """The inputs placed as the executable's parameters, so that timing sees
+    no host-to-device copies."""
+    import jax
+
+    from .pipeline import executable_sharding
+    from .placement import place
+
+    op_shardings = compiled.executable.get_parameter_shardings()
+    args = [place(x, executable_sharding(compiled, op_shardings, i))
+            for i, x in enumerate(host_inputs)]
+    return jax.block_until_ready(args)
+
+
+def _run(compiled, args) -> list:
+    """One synchronized execution: per output, its per-device arrays."""
+    import jax
+
+    outs = compiled.executable.execute_sharded(args).disassemble_into_single_device_arrays()
+    return jax.block_until_ready(outs)
+
+
+def non_finite_outputs(outputs) -> list[str]:
+    """``output i: n non-finite`` for each floating output holding NaN or inf."""
+    import jax.numpy as jnp
+
+    bad = []
+    for i, shards in enumerate(outputs):
+        count = 0
+        for shard in shards:
+            a = np.asarray(shard)
+            if not jnp.issubdtype(a.dtype, jnp.inexact):
+                continue
+            if not jnp.issubdtype(a.dtype, jnp.complexfloating):
+                a = a.astype(np.float32)  # bfloat16 & co. as float32
+            count += int(np.size(a) - np.count_nonzero(np.isfinite(a)))
+        if count:
+            bad.append(f"output {i}: {count} non-finite")
+    return bad
+
+
+def time_program(prog: Program, devices: list, warmup: int, iterations: int,
+                 cache: dict) -> dict:
+    """Median and minimum seconds of ``iterations`` synchronized runs."""
+    from .input_domains import make_inputs
+
+    info, compiled, compile_s = _compile(prog, devices, cache)
+    progress(f"timing @{prog.name}: {warmup} warmup + {iterations} runs")
+    try:
+        args = _device_inputs(compiled, make_inputs(info.inputs, seed=SEED))
+        for _ in range(warmup):
+            _run(compiled, args)
+        times = []
+        for _ in range(iterations):
+            t0 = time.perf_counter()
+            outs = _run(compiled, args)
+            times.append(time.perf_counter() - t0)
+    except Exception as e:  # noqa: BLE001 - reported with the program's name
+        raise StageTimingError(f"@{prog.name}: execution failed: {e}") from e
+    bad = non_finite_outputs(outs)  # the same inputs every run: the last outputs tell
+    if bad:
+        raise StageTimingError(f"@{prog.name}: non-finite results ({'; '.join(bad)})")
+    return {"median_s": statistics.median(times), "min_s": min(times), "times_s": times,
+            "compile_s": compile_s, "devices": [d.id for d in devices]}
+
+
+def _plan_row(stage: PlannedStage, status: str, reason: str | None = None) -> dict:
+    """A stage's row before timing: what the plan says about it."""
+    return {"stage": stage.index, "layers": stage.layers, "submesh": stage.submesh,
+            "logical_mesh": stage.logical_mesh, "devices": stage.devices,
+            "modeled_s": stage.modeled_s, "measured_s": None, "measured_min_s": None,
+            "ratio": None, "status": status, "reason": reason, "programs": {}}
+
+
+def time_stage(stage: PlannedStage, available: list, warmup: int, iterations: int,
+               cache: dict) -> dict:
+    """The stage's row: its plan, and per program its timing; ``status`` is ok
+    or skipped (raises StageTimingError on a failing program)."""
+    row = _plan_row(stage, "ok")
+    if len(stage.devices) > len(available):
+        row["status"] = "skipped"
+        row["reason"] = f"needs {len(stage.devices)} devices, {len(available)} available"
+        progress(f"stage {stage.index} skipped: {row['reason']}")
+        return row
+    if not stage.programs:
+        raise StageTimingError(f"stage {stage.index} has no stage{stage.index}_* functions")
+    local = dict(zip(stage.devices, available))  # plan device -> device it runs on
+    for prog in stage.programs.values():
+        if not set(prog.devices) <= set(local):
+            raise StageTimingError(f"@{prog.name} runs on devices {prog.devices}, outside "
+                                   f"its stage's {stage.devices}")
+        row["programs"][prog.name] = time_program(prog, [local[d] for d in prog.devices],
+                                                  warmup, iterations, cache)
+    timed = row["programs"].values()
+    row["measured_s"] = sum(p["median_s"] for p in timed)
+    row["measured_min_s"] = sum(p["min_s"] for p in timed)
+    row["ratio"] = row["measured_s"] / stage.modeled_s if stage.modeled_s > 0 else None
+    return row
+
+
+def time_modules(paths: Sequence[str], available: list, warmup: int = 2,
+                 iterations: int = 10, cache: dict | None = None) -> list[dict]:
+    """One row per stage of every planned module; a failing stage becomes a row
+    with status ``error`` (the others are still timed)."""
+    cache = {} if cache is None else cache
+    rows = []
+    for path in paths:
+        stages = read_plan(Path(path).read_text())
+        progress(f"{path}: {len(stages)} stages")
+        for stage in stages:
+            try:
+                row = time_stage(stage, available, warmup, iterations, cache)
+            except StageTimingError as e:
+                progress(f"ERROR {e}")
+                row = _plan_row(stage, "error", str(e))
+            rows.append({"module": str(path), **row})
+    return rows
+
+
+# ------------------------------------------------------------------ rankings
+
+def _tied(a: float, b: float, tolerance: float) -> bool:
+    return abs(a - b) <= tolerance * max(abs(a), abs(b))
+
+
+def compare_rankings(rows: Sequence[dict], tolerance: float = TIE) -> dict:
+    """Does ordering the rows by ``modeled_s`` give their order by ``measured_s``?
+
+    Pairwise: the orders agree when no pair is ordered one way by the model and
+    the other way by the measurement; a pair tied (within ``tolerance``,
+    relative) in either may go either way. ``kendall_tau`` is Kendall's tau-b
+    with those ties (None when every pair is tied in one of the two)."""
+    pairs = [(r["modeled_s"], r["measured_s"]) for r in rows]
+    concordant = discordant = tied_modeled = tied_measured = 0
+    for i in range(len(pairs)):
+        for j in range(i + 1, len(pairs)):
+            (m1, t1), (m2, t2) = pairs[i], pairs[j]
+            tm, tt = _tied(m1, m2, tolerance), _tied(t1, t2, tolerance)
+            tied_modeled += tm
+            tied_measured += tt
+            if tm or tt:
+                continue
+            if (m1 < m2) == (t1 < t2):
+                concordant += 1
+            else:
+                discordant += 1
+    n0 = len(pairs) * (len(pairs) - 1) // 2
+    denom = math.sqrt((n0 - tied_modeled) * (n0 - tied_measured))
+    return {"same_order": discordant == 0, "kendall_tau": (concordant - discordant) / denom
+            if denom else None, "pairs": n0, "concordant": concordant,
+            "discordant": discordant, "tolerance": tolerance}
+
+
+# ------------------------------------------------------------------ output
+
+def _s(x) -> str:
+    return "-" if x is None else f"{x:.3e}"
+
+
+def _dims(v: list[int]) -> str:
+    return "x".join(map(str, v))
+
+
+def table(rows: list[dict]) -> str:
+    """The rows as aligned columns; a skipped or failed stage's reason follows the table."""
+    head = ["module", "stage", "layers", "submesh", "logical", "modeled s", "measured s",
+            "ratio", "forward s", "backward s", "apply s"]
+    lines, notes = [head], []
+    for r in rows:
+        medians = {name.rsplit("_", 1)[1]: p["median_s"] for name, p in r["programs"].items()}
+        measured, ratio = _s(r["measured_s"]), "-" if r["ratio"] is None else f"{r['ratio']:.3g}"
+        if r["status"] != "ok":
+            measured, ratio = r["status"].upper(), ""
+            notes.append(f"{Path(r['module']).name} stage {r['stage']}: {r['status']}: "
+                         f"{r['reason']}")
+        lines.append([Path(r["module"]).name, str(r["stage"]), "{}..{}".format(*r["layers"]),
+                      _dims(r["submesh"]), _dims(r["logical_mesh"]), _s(r["modeled_s"]),
+                      measured, ratio, *(_s(medians.get(k)) for k in KINDS)])
+    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
+    text = ["  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in lines]
+    return "\n".join(text + notes)
+
+
+def summary(rows: list[dict]) -> tuple[str, dict | None]:
+    timed = [r for r in rows if r["status"] == "ok"]
+    if len(timed) < 2:
+        return f"{len(timed)} stage(s) timed: no ranking", None
+    rank = compare_rankings(timed)
+    tau = "undefined" if rank["kendall_tau"] is None else f"{rank['kendall_tau']:.3f}"
+    return (f"ranking over {len(timed)} timed stages: order by modeled "
+            f"{'==' if rank['same_order'] else '!='} order by measured (ties within "
+            f"{TIE:.0%} may swap); Kendall's tau {tau}"), rank
+
+
+def environment(available: list) -> dict:
+    import jax
+    import jaxlib
+
+    d = available[0] if available else jax.devices()[0]
+    return {"backend": jax.default_backend(), "platform": d.platform,
+            "device_kind": d.device_kind, "devices_used": len(available),
+            "jax_version": jax.__version__, "jaxlib_version": jaxlib.__version__,
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "command": shlex.join([Path(sys.executable).name, "-m", "alpa_mlir.stage_timing",
+                                   *sys.argv[1:]])}
+
+
+# ------------------------------------------------------------------ command line
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m alpa_mlir.stage_timing",
+                                description=__doc__.split("\n\n")[0])
+    p.add_argument("plans", nargs="+", metavar="PLANNED.mlir",
+                   help="modules planned by alpa-auto-shard")
+    p.add_argument("--devices", type=int, default=8,
+                   help="use at most the first N devices (on CPU: N virtual devices)")
+    p.add_argument("--warmup", type=int, default=2)
+    p.add_argument("--iterations", type=int, default=10)
+    p.add_argument("--json", metavar="OUT.json", help="write rows, ranking and environment")
+    p.add_argument("--label", help="name of this run (table heading and JSON)")
+    a = p.parse_args(argv)
+    if a.iterations < 1 or a.warmup < 0 or a.devices < 1:
+        p.error("--iterations and --devices must be >= 1, --warmup >= 0")
+
+    from .xla_exec import ensure_host_devices
+
+    ensure_host_devices(a.devices)  # CPU only; before JAX starts
+    import jax
+
+    available = sorted(jax.devices(), key=lambda d: d.id)[:a.devices]
+    env = environment(available)
+    progress(f"{len(available)} {env['platform']} device(s) ({env['device_kind']}), "
+             f"jax {env['jax_version']}")
+    try:
+        rows = time_modules(a.plans, available, a.warmup, a.iterations)
+    except (OSError, ValueError) as e:
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
+    line, rank = summary(rows)
+    if a.label:
+        print(a.label)
+    print(table(rows))
+    print(line)
+    errors = [r for r in rows if r["status"] == "error"]
+    if a.json:
+        out = {"label": a.label, **env, "warmup": a.warmup, "iterations": a.iterations,
+               "seed": SEED, "rows": rows, "ranking": rank, "ok": not errors}
+        Path(a.json).write_text(json.dumps(out, indent=1) + "\n")
+    for r in errors:
+        print(f"error: stage {r['stage']} of {r['module']}: {r['reason']}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

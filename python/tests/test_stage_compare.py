@@ -1,0 +1,88 @@
+"""The comparison table of issue 12 (`alpa_mlir.stage_compare`): every timed stage beside its
+latency modeled with the preset (read from the timed module) and with the measured cluster
+file (the case planned again on it, as one host of as many GPUs as the stages use); the
+ratios, the count within 1.5x and the rankings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from alpa_mlir.stage_compare import (Case, as_host_of, compare, markdown, modeled_latencies,
+                                     read_cases, stage_count)
+from conftest import REPO_ROOT
+
+MLP = str(REPO_ROOT / "lit-tests" / "inputs" / "mlp.mlir")
+STAGES = "0..1@1x1,1..2@1x1,2..3@1x1,3..4@1x1"
+MEASURED = REPO_ROOT / "lit-tests" / "inputs" / "cluster-2xa100.json"  # stands in for one
+
+
+@pytest.fixture(scope="module")
+def case(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("stage-compare")
+    (tmp / "cases.tsv").write_text("case\tinput\tcluster\tlayers\tstages\n"
+                                   f"mlp\t{MLP}\th100-x1-as-4\t4\t{STAGES}\n")
+    return read_cases(tmp / "cases.tsv")["mlp"]
+
+
+def _timings(modeled: list[float], measured: list[float], statuses=None) -> dict:
+    statuses = statuses or ["ok"] * len(modeled)
+    rows = [{"module": "target/gpu-compare/cases/mlp.planned.mlir", "stage": i,
+             "layers": [i, i + 1], "modeled_s": m, "measured_s": t if s == "ok" else None,
+             "status": s} for i, (m, t, s) in enumerate(zip(modeled, measured, statuses))]
+    return {"rows": rows, "device_kind": "NVIDIA H100 80GB HBM3", "platform": "gpu",
+            "jax_version": "0.11.2", "iterations": 10, "date": "2026-11-27"}
+
+
+def test_cases_and_stage_counts_are_read_back(case):
+    assert case == Case("mlp", MLP, "h100-x1-as-4", "4", STAGES)
+    assert stage_count(STAGES) == 4
+    assert stage_count("0..2@1x4:2x2,2..4@2x8") == 20
+
+
+def test_the_measured_file_becomes_one_host_of_the_stages_gpus():
+    cluster = json.loads(MEASURED.read_text())
+    host = as_host_of(cluster, 4)
+    assert (host["hosts"], host["devices_per_host"]) == (1, 4)
+    assert host["name"] == "two-a100-hosts-as-1x4"
+    assert host["device"] == cluster["device"]
+    assert cluster["hosts"] == 2  # the file read is not changed
+
+
+def test_each_timed_stage_gets_the_measured_files_modeled_latency(case, tmp_path):
+    on_host = tmp_path / "host.json"
+    on_host.write_text(json.dumps(as_host_of(json.loads(MEASURED.read_text()), 4)))
+    expected = modeled_latencies(case, str(on_host))
+    assert len(expected) == 4 and all(t > 0 for t in expected)
+    timings = _timings([1e-3, 2e-3, 3e-3, 4e-3], [1.1e-3, 0, 0, 9e-3],
+                       ["ok", "skipped", "error", "ok"])
+    rows = compare(timings, {"mlp": case}, MEASURED)
+    # Only the timed stages, each with its own stage's latency on the measured file.
+    assert [r["stage"] for r in rows] == [0, 3]
+    assert [r["modeled_measured_s"] for r in rows] == [expected[0], expected[3]]
+    assert [r["modeled_preset_s"] for r in rows] == [1e-3, 4e-3]
+    assert [r["measured_s"] for r in rows] == [1.1e-3, 9e-3]
+
+
+def test_without_a_measured_file_only_the_preset_is_compared(case):
+    rows = compare(_timings([1e-3, 2e-3], [1.2e-3, 5e-3]), {"mlp": case}, None)
+    assert [r["modeled_measured_s"] for r in rows] == [None, None]
+    text = markdown(rows, _timings([1e-3], [1e-3]), "h100-x1", None)
+    assert "| mlp | 0 | 0..1 | 1 | - | 1.2 | 1.2 | - |" in text
+    assert "| mlp | 1 | 1..2 | 2 | - | 5 | 2.5 | - |" in text
+    assert "- preset `h100-x1`: 1 of 2 stages within 1.5x; ranks the stages as measured" in text
+    assert "- measured file: not available" in text
+    assert "NVIDIA H100 80GB HBM3" in text
+
+
+def test_the_summary_counts_ratios_and_swapped_pairs():
+    rows = [{"case": "c", "stage": i, "layers": [i, i + 1], "modeled_preset_s": m,
+             "modeled_measured_s": mm, "measured_s": t}
+            for i, (m, mm, t) in enumerate([(1.0, 2.0, 2.0), (2.0, 1.0, 1.0), (3.0, 3.0, 3.1)])]
+    text = markdown(rows, {}, "p", "measured")
+    # preset: 2.0/1.0 = 2 is out, 1.0/2.0 = 0.5 is out, 3.1/3.0 in; stages 0 and 1 swap.
+    assert "- preset `p`: 1 of 3 stages within 1.5x; ranks the stages unlike measured " \
+           "(1 of 3 pairs swapped" in text
+    assert "- measured file: 3 of 3 stages within 1.5x; ranks the stages as measured " \
+           "(0 of 3 pairs swapped, Kendall's tau 1.00)" in text

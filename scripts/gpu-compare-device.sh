@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Modeled against measured stage latency (issue 12), step 2 of 3, on the GPU machine, in a copy
+# of the repository with target/gpu-compare carried (scripts/gpu-compare-prepare.sh made it):
+# measures the GPU with alpa-calibrate (a cluster file), then times every planned stage with XLA
+# (python -m alpa_mlir.stage_timing; the image's python3 has jax with its CUDA plugin). Writes
+# to $OUT (the device tool's folder) or target/gpu-compare/out:
+#   measured.json   the cluster file alpa-calibrate wrote (absent without a GPU)
+#   calibrate.log   its progress and summary
+#   timings.json    per stage: modeled and measured seconds, per program min and median
+#   timings.txt     the same as a table, with the ranking of modeled against measured
+#   timing.log      the timing's progress; nvidia-smi.txt the GPU and driver
+# Without a GPU alpa-calibrate says so (exit 2) and the stages are timed on the CPU: a dry run
+# of the mechanics, not a measurement.
+#
+# Usage (device tool): run command `bash scripts/gpu-compare-device.sh`, carry target/gpu-compare.
+# Environment: PYTHON (python3), ITERATIONS (10), WARMUP (2), CASES (every planned case).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+in=target/gpu-compare
+out="${OUT:-$in/out}"
+py="${PYTHON:-python3}"
+mkdir -p "$out"
+[ -x "$in/alpa-calibrate" ] || { echo "gpu-compare-device: no $in/alpa-calibrate: run scripts/gpu-compare-prepare.sh and carry $in" >&2; exit 1; }
+
+# cudarc loads libcublas.so, libcublas.so.12, libnccl.so, ...: CUDA 13 ships libcublas.so.13 and
+# NCCL libnccl.so.2, so link the newest of each under the plain name.
+links="$(mktemp -d)"
+dirs=""
+for lib in cublas cublasLt nccl; do
+  found="$(find /usr /opt -name "lib$lib.so.[0-9]*" 2>/dev/null | sort -V | tail -1)"
+  if [ -n "$found" ]; then
+    ln -sf "$found" "$links/lib$lib.so"
+    dirs="$dirs:$(dirname "$found")"
+    echo "gpu-compare-device: lib$lib.so -> $found" >&2
+  fi
+done
+export LD_LIBRARY_PATH="$links$dirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "no nvidia-smi" > "$out/nvidia-smi.txt"
+start=$SECONDS
+"$in/alpa-calibrate" -o "$out/measured.json" 2> "$out/calibrate.log"
+rc=$?
+tail -n 30 "$out/calibrate.log" >&2
+case $rc in
+  0) echo "gpu-compare-device: alpa-calibrate took $((SECONDS - start)) s" >&2 ;;
+  2) echo "gpu-compare-device: no GPU: the stages are timed on the CPU (a dry run)" >&2 ;;
+  *) echo "gpu-compare-device: alpa-calibrate failed ($rc); timing the stages anyway" >&2 ;;
+esac
+
+modules=()
+for name in ${CASES:-$(tail -n +2 "$in/cases/cases.tsv" | cut -f1)}; do
+  modules+=("$in/cases/$name.planned.mlir")
+done
+start=$SECONDS
+set -o pipefail
+PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONUNBUFFERED=1 \
+  "$py" -m alpa_mlir.stage_timing "${modules[@]}" --devices 1 --warmup "${WARMUP:-2}" \
+  --iterations "${ITERATIONS:-10}" --json "$out/timings.json" 2> "$out/timing.log" | tee "$out/timings.txt"
+timing=$?
+tail -n 5 "$out/timing.log" >&2
+echo "gpu-compare-device: stage timing took $((SECONDS - start)) s (exit $timing)" >&2
+exit $timing

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Modeled against measured stage latency (issue 12), step 1 of 3, here (no GPU needed): plans
+# the stages whose modeled latency a GPU machine will time, and gathers what that machine needs
+# into target/gpu-compare (carried there: a copy of alpa-calibrate, which links no MLIR, and the
+# planned modules).
+#
+# Every case is a model cut into one-device stages on CLUSTER (h100-x1: one host of 8 H100s)
+# with `stages=` (fixed stages, no DP), planned by alpa-auto-shard without lowering transfers:
+# each stage's forward, backward and apply functions carry its intra-op plan, and @main's
+# alpa.pipeline its modeled latency. One-device stages, because the lent machines have one GPU.
+#
+# Step 2 (on the GPU machine): scripts/gpu-compare-device.sh. Step 3 (here, with its files):
+# scripts/gpu-compare-report.sh DIR.
+#
+# Usage: scripts/gpu-compare-prepare.sh
+# Environment: CASES (mlp gpt wresnet gpt-2.6b), CLUSTER (h100-x1), LAYERS (8: one stage each).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+py="${PYTHON:-.venv/bin/python}"
+[ -x "$py" ] || scripts/setup.sh
+cargo build --release --locked >&2
+opt=target/release/alpa-opt
+out=target/gpu-compare
+cluster="${CLUSTER:-h100-x1}"
+layers="${LAYERS:-8}"
+rm -rf "$out"
+mkdir -p "$out/cases"
+cp target/release/alpa-calibrate "$out/"
+
+stages=""
+for ((i = 0; i < layers; i++)); do stages="$stages${stages:+,}$i..$((i + 1))@1x1"; done
+
+input_of() {
+  case "$1" in
+    mlp) echo lit-tests/inputs/mlp.mlir ;;
+    gpt) echo lit-tests/inputs/gpt_pipeline.mlir ;;
+    wresnet) echo lit-tests/inputs/wresnet_pipeline.mlir ;;
+    gpt-2.6b)
+      local model=target/bench/gpt-2.6b-f32-adam.mlir
+      mkdir -p target/bench
+      [ -s "$model" ] || "$py" -m alpa_mlir.export gpt --preset 2.6b --dtype float32 -o "$model" >&2
+      echo "$model" ;;
+    *) echo "gpu-compare-prepare: unknown case '$1'" >&2; return 1 ;;
+  esac
+}
+
+printf 'case\tinput\tcluster\tlayers\tstages\n' > "$out/cases/cases.tsv"
+for name in ${CASES:-mlp gpt wresnet gpt-2.6b}; do
+  input="$(input_of "$name")"
+  options="layers=$layers stages=$stages lower-transfers=false"
+  "$opt" "$input" --alpa-auto-shard="cluster=$cluster $options report=$out/cases/$name.report.json" \
+    -o "$out/cases/$name.planned.mlir" 2> "$out/cases/$name.log" || { cat "$out/cases/$name.log" >&2; exit 1; }
+  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$input" "$cluster" "$layers" "$stages" >> "$out/cases/cases.tsv"
+  echo "gpu-compare-prepare: $name: $(grep -o 'iteration [0-9.]* ms modeled' "$out/cases/$name.log")" >&2
+done
+echo "gpu-compare-prepare: $(du -sh "$out" | cut -f1) in $out (a device run carries at most 64 MiB)" >&2
