@@ -13,7 +13,8 @@
 # of the mechanics, not a measurement.
 #
 # Usage (device tool): run command `bash scripts/gpu-compare-device.sh`, carry target/gpu-compare.
-# Environment: PYTHON (python3), ITERATIONS (10), WARMUP (2), CASES (every planned case).
+# Environment: PYTHON (python3), ITERATIONS (10), WARMUP (2), TIME_LIMIT (360: seconds after
+# which no further stage is started), CASES (every planned case, in cases.tsv's order).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 in=target/gpu-compare
@@ -23,15 +24,17 @@ mkdir -p "$out"
 [ -x "$in/alpa-calibrate" ] || { echo "gpu-compare-device: no $in/alpa-calibrate: run scripts/gpu-compare-prepare.sh and carry $in" >&2; exit 1; }
 
 # cudarc loads libcublas.so, libcublas.so.12, libnccl.so, ...: CUDA 13 ships libcublas.so.13 and
-# NCCL libnccl.so.2, so link the newest of each under the plain name.
+# NCCL libnccl.so.2, so link the newest of each (by file name) under the plain name; cuBLAS's
+# own libcublasLt comes from its directory, which goes on the path.
+newest() { find /usr /opt -name "$1.so.[0-9]*" 2>/dev/null | awk -F/ '{print $NF "\t" $0}' | sort -V | tail -1 | cut -f2; }
 links="$(mktemp -d)"
 dirs=""
-for lib in cublas cublasLt nccl; do
-  found="$(find /usr /opt -name "lib$lib.so.[0-9]*" 2>/dev/null | sort -V | tail -1)"
+for lib in libcublas libnccl; do
+  found="$(newest "$lib")"
   if [ -n "$found" ]; then
-    ln -sf "$found" "$links/lib$lib.so"
+    ln -sf "$found" "$links/$lib.so"
     dirs="$dirs:$(dirname "$found")"
-    echo "gpu-compare-device: lib$lib.so -> $found" >&2
+    echo "gpu-compare-device: $lib.so -> $found" >&2
   fi
 done
 export LD_LIBRARY_PATH="$links$dirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -55,7 +58,7 @@ start=$SECONDS
 set -o pipefail
 PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONUNBUFFERED=1 \
   "$py" -m alpa_mlir.stage_timing "${modules[@]}" --devices 1 --warmup "${WARMUP:-2}" \
-  --iterations "${ITERATIONS:-10}" --json "$out/timings.json" 2> "$out/timing.log" | tee "$out/timings.txt"
+  --iterations "${ITERATIONS:-10}" --time-limit "${TIME_LIMIT:-360}" --json "$out/timings.json" 2> "$out/timing.log" | tee "$out/timings.txt"
 timing=$?
 tail -n 5 "$out/timing.log" >&2
 echo "gpu-compare-device: stage timing took $((SECONDS - start)) s (exit $timing)" >&2

@@ -5,7 +5,8 @@
 # planned modules).
 #
 # Every case is a model cut into one-device stages on CLUSTER (h100-x1: one host of 8 H100s)
-# with `stages=` (fixed stages, no DP), planned by alpa-auto-shard without lowering transfers:
+# with `stages=` (fixed stages, no DP), one microbatch (the GPT-2.6B benchmark model at 8
+# sequences), planned by alpa-auto-shard without lowering transfers:
 # each stage's forward, backward and apply functions carry its intra-op plan, and @main's
 # alpa.pipeline its modeled latency. One-device stages, because the lent machines have one GPU.
 #
@@ -36,21 +37,23 @@ input_of() {
     gpt) echo lit-tests/inputs/gpt_pipeline.mlir ;;
     wresnet) echo lit-tests/inputs/wresnet_pipeline.mlir ;;
     gpt-2.6b)
-      local model=target/bench/gpt-2.6b-f32-adam.mlir
+      # 8 sequences of 1024 tokens: a stage of 4 blocks fits one GPU's memory.
+      local model=target/bench/gpt-2.6b-f32-adam-b8.mlir
       mkdir -p target/bench
-      [ -s "$model" ] || "$py" -m alpa_mlir.export gpt --preset 2.6b --dtype float32 -o "$model" >&2
+      [ -s "$model" ] || "$py" -m alpa_mlir.export gpt --preset 2.6b --dtype float32 --batch 8 -o "$model" >&2
       echo "$model" ;;
     *) echo "gpu-compare-prepare: unknown case '$1'" >&2; return 1 ;;
   esac
 }
 
-printf 'case\tinput\tcluster\tlayers\tstages\n' > "$out/cases/cases.tsv"
+printf 'case\tinput\tcluster\toptions\n' > "$out/cases/cases.tsv"
 for name in ${CASES:-mlp gpt wresnet gpt-2.6b}; do
   input="$(input_of "$name")"
-  options="layers=$layers stages=$stages lower-transfers=false"
+  # One microbatch, held once by each stage (GPipe's rule with B = 1): what one timed run does.
+  options="layers=$layers stages=$stages schedule=gpipe lower-transfers=false"
   "$opt" "$input" --alpa-auto-shard="cluster=$cluster $options report=$out/cases/$name.report.json" \
     -o "$out/cases/$name.planned.mlir" 2> "$out/cases/$name.log" || { cat "$out/cases/$name.log" >&2; exit 1; }
-  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$input" "$cluster" "$layers" "$stages" >> "$out/cases/cases.tsv"
+  printf '%s\t%s\t%s\t%s\n' "$name" "$input" "$cluster" "$options" >> "$out/cases/cases.tsv"
   echo "gpu-compare-prepare: $name: $(grep -o 'iteration [0-9.]* ms modeled' "$out/cases/$name.log")" >&2
 done
 echo "gpu-compare-prepare: $(du -sh "$out" | cut -f1) in $out (a device run carries at most 64 MiB)" >&2

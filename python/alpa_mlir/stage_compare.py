@@ -37,17 +37,21 @@ WITHIN = 1.5  # the issue's goal: measured / modeled within this factor either w
 
 @dataclass
 class Case:
+    """A planned case: its input, the cluster it was planned on and the other
+    ``alpa-auto-shard`` options (with its fixed ``stages=``)."""
     name: str
     input: str
     cluster: str
-    layers: str
-    stages: str
+    options: str
+
+    @property
+    def stages(self) -> str:
+        return next(o for o in self.options.split() if o.startswith("stages="))[len("stages="):]
 
 
 def read_cases(path: Path) -> dict[str, Case]:
     with open(path, newline="") as f:
-        return {row["case"]: Case(row["case"], row["input"], row["cluster"], row["layers"],
-                                  row["stages"])
+        return {row["case"]: Case(row["case"], row["input"], row["cluster"], row["options"])
                 for row in csv.DictReader(f, delimiter="\t")}
 
 
@@ -76,8 +80,7 @@ def modeled_latencies(case: Case, cluster: str, opt: Path | None = None) -> list
     opt = opt or alpa_opt_path()
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
-        options = (f"cluster={cluster} layers={case.layers} stages={case.stages} "
-                   f"lower-transfers=false report={report}")
+        options = f"cluster={cluster} {case.options} report={report}"
         done = subprocess.run([str(opt), case.input, f"--alpa-auto-shard={options}", "-o",
                                str(Path(tmp) / "planned.mlir")], capture_output=True, text=True)
         if done.returncode != 0:

@@ -224,21 +224,30 @@ def time_stage(stage: PlannedStage, available: list, warmup: int, iterations: in
 
 
 def time_modules(paths: Sequence[str], available: list, warmup: int = 2,
-                 iterations: int = 10, cache: dict | None = None) -> list[dict]:
+                 iterations: int = 10, cache: dict | None = None,
+                 time_limit: float | None = None) -> list[dict]:
     """One row per stage of every planned module; a failing stage becomes a row
-    with status ``error`` (the others are still timed)."""
+    with status ``error`` (the others are still timed). Once ``time_limit``
+    seconds have passed, the stages not started yet are skipped."""
     cache = {} if cache is None else cache
+    start = time.perf_counter()
+    over = False  # checked when a stage ends: the first stage always runs
     rows = []
     for path in paths:
         stages = read_plan(Path(path).read_text())
         progress(f"{path}: {len(stages)} stages")
         for stage in stages:
+            if over:
+                rows.append({"module": str(path), **_plan_row(
+                    stage, "skipped", f"time limit of {time_limit:g} s reached")})
+                continue
             try:
                 row = time_stage(stage, available, warmup, iterations, cache)
             except StageTimingError as e:
                 progress(f"ERROR {e}")
                 row = _plan_row(stage, "error", str(e))
             rows.append({"module": str(path), **row})
+            over = time_limit is not None and time.perf_counter() - start > time_limit
     return rows
 
 
@@ -343,6 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--iterations", type=int, default=10)
     p.add_argument("--json", metavar="OUT.json", help="write rows, ranking and environment")
     p.add_argument("--label", help="name of this run (table heading and JSON)")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help="start no stage after this long (the rest are listed as skipped)")
     a = p.parse_args(argv)
     if a.iterations < 1 or a.warmup < 0 or a.devices < 1:
         p.error("--iterations and --devices must be >= 1, --warmup >= 0")
@@ -357,7 +368,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     progress(f"{len(available)} {env['platform']} device(s) ({env['device_kind']}), "
              f"jax {env['jax_version']}")
     try:
-        rows = time_modules(a.plans, available, a.warmup, a.iterations)
+        rows = time_modules(a.plans, available, a.warmup, a.iterations,
+                            time_limit=a.time_limit)
     except (OSError, ValueError) as e:
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 2

@@ -15,14 +15,15 @@ from conftest import REPO_ROOT
 
 MLP = str(REPO_ROOT / "lit-tests" / "inputs" / "mlp.mlir")
 STAGES = "0..1@1x1,1..2@1x1,2..3@1x1,3..4@1x1"
+OPTIONS = f"layers=4 stages={STAGES} schedule=gpipe lower-transfers=false"
 MEASURED = REPO_ROOT / "lit-tests" / "inputs" / "cluster-2xa100.json"  # stands in for one
 
 
 @pytest.fixture(scope="module")
 def case(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("stage-compare")
-    (tmp / "cases.tsv").write_text("case\tinput\tcluster\tlayers\tstages\n"
-                                   f"mlp\t{MLP}\th100-x1-as-4\t4\t{STAGES}\n")
+    (tmp / "cases.tsv").write_text("case\tinput\tcluster\toptions\n"
+                                   f"mlp\t{MLP}\th100-x1-as-4\t{OPTIONS}\n")
     return read_cases(tmp / "cases.tsv")["mlp"]
 
 
@@ -36,7 +37,8 @@ def _timings(modeled: list[float], measured: list[float], statuses=None) -> dict
 
 
 def test_cases_and_stage_counts_are_read_back(case):
-    assert case == Case("mlp", MLP, "h100-x1-as-4", "4", STAGES)
+    assert case == Case("mlp", MLP, "h100-x1-as-4", OPTIONS)
+    assert case.stages == STAGES
     assert stage_count(STAGES) == 4
     assert stage_count("0..2@1x4:2x2,2..4@2x8") == 20
 

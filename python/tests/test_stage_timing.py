@@ -92,6 +92,16 @@ def test_the_programs_timed_are_the_stage_functions_on_the_first_devices(planned
     assert any(r["devices"][0] != 0 for r in rows)
 
 
+def test_stages_after_the_time_limit_are_skipped(planned, compiled):
+    available = sorted(jax.devices(), key=lambda d: d.id)[:8]
+    rows = time_modules([planned], available, warmup=0, iterations=1, cache=compiled,
+                        time_limit=0.0)
+    # The first stage always runs; when it ends the limit has passed, so no other starts.
+    assert rows[0]["status"] == "ok"
+    assert len(rows) > 1 and all(r["status"] == "skipped" for r in rows[1:])
+    assert all(r["reason"] == "time limit of 0 s reached" for r in rows[1:])
+
+
 def test_a_stage_with_more_devices_than_available_is_skipped(planned, compiled):
     sizes = [len(devs) for _, devs in _pipeline_attr(planned.read_text())]
     assert max(sizes) > min(sizes), "the fixture plan should mix stage sizes"
