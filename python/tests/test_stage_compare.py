@@ -15,7 +15,7 @@ from conftest import REPO_ROOT
 
 MLP = str(REPO_ROOT / "lit-tests" / "inputs" / "mlp.mlir")
 STAGES = "0..1@1x1,1..2@1x1,2..3@1x1,3..4@1x1"
-OPTIONS = f"layers=4 stages={STAGES} schedule=gpipe lower-transfers=false"
+OPTIONS = f"layers=4 stages={STAGES} lower-transfers=false"
 MEASURED = REPO_ROOT / "lit-tests" / "inputs" / "cluster-2xa100.json"  # stands in for one
 
 

@@ -9,7 +9,8 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Schedule {
     /// Synchronous 1F1B: the stage with `s` stages from it to the last (itself included)
-    /// holds `s` microbatches: mem_param + s x mem_act <= mem_device.
+    /// holds `s` microbatches, or all B when there are fewer:
+    /// mem_param + min(s, B) x mem_act <= mem_device.
     OneFOneB,
     /// GPipe: every stage holds all B microbatches: mem_param + B x mem_act <= mem_device.
     GPipe,
@@ -19,7 +20,8 @@ pub enum Schedule {
 /// itself included) with `microbatches` microbatches.
 pub fn stage_memory(opt: &StageCostResult, depth: usize, microbatches: usize, schedule: Schedule) -> f64 {
     let held = match schedule {
-        Schedule::OneFOneB => depth,
+        // The spec's s is the microbatches in flight at the stage: no more than there are.
+        Schedule::OneFOneB => depth.min(microbatches.max(1)),
         Schedule::GPipe => microbatches,
     };
     opt.mem_param + held as f64 * opt.mem_act
@@ -49,4 +51,31 @@ pub fn max_fitting_depth(
         }
     }
     lo
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ACTIVATIONS: StageCostResult =
+        StageCostResult { latency: 1.0, mem_param: 5.0, mem_act: 10.0, logical_mesh: [1, 1] };
+
+    #[test]
+    fn one_f_one_b_holds_the_stages_below_but_never_more_microbatches_than_there_are() {
+        let held = |depth, b| stage_memory(&ACTIVATIONS, depth, b, Schedule::OneFOneB);
+        assert_eq!(held(3, 8), 5.0 + 3.0 * 10.0);
+        assert_eq!(held(8, 8), 5.0 + 8.0 * 10.0);
+        assert_eq!(held(8, 2), 5.0 + 2.0 * 10.0);
+        assert_eq!(held(4, 1), 5.0 + 10.0);
+        // GPipe holds every microbatch at any depth.
+        assert_eq!(stage_memory(&ACTIVATIONS, 1, 4, Schedule::GPipe), 5.0 + 4.0 * 10.0);
+    }
+
+    #[test]
+    fn with_few_microbatches_every_depth_fits_once_b_fits() {
+        // 25 bytes hold 2 microbatches: with B = 2 the stage fits at any depth.
+        assert_eq!(max_fitting_depth(&ACTIVATIONS, 8, 2, Schedule::OneFOneB, 25.0), 8);
+        assert_eq!(max_fitting_depth(&ACTIVATIONS, 8, 3, Schedule::OneFOneB, 25.0), 2);
+        assert_eq!(max_fitting_depth(&ACTIVATIONS, 8, 3, Schedule::GPipe, 25.0), 0);
+    }
 }

@@ -277,3 +277,25 @@ fn incremental_update_equals_recomputation() {
     }
     assert!(checked > 1000, "{checked}");
 }
+
+/// Under 1F1B a stage holds at most B microbatches: with B = 1, two one-device stages whose
+/// activations fit once but not twice make a plan (the first stage, at depth 2, holds one).
+#[test]
+fn one_f_one_b_with_fewer_microbatches_than_stages_holds_only_those() {
+    let cluster = ClusterShape::new(1, 2);
+    let table = CostTable::from_fn(2, cluster, submesh_shapes(cluster, SubmeshSpace::PowerOfTwo), |r, shape| {
+        // Only one-layer stages on one device can run.
+        match (r.len(), shape.devices()) {
+            (1, 1) => vec![StageCostResult { latency: 1.0, mem_param: 0.0, mem_act: 10.0, logical_mesh: [1, 1] }],
+            _ => Vec::new(),
+        }
+    })
+    .unwrap();
+    let plan = solve_stage_dp(&table, &options(1, 15.0, Schedule::OneFOneB)).unwrap().plan;
+    assert_eq!(plan.stages.len(), 2);
+    assert_eq!(plan.stages[0].memory, 10.0);
+    // With two microbatches the first stage holds both, which does not fit.
+    assert!(solve_stage_dp(&table, &options(2, 15.0, Schedule::OneFOneB)).is_err());
+    let brute = brute_force_stage_plan(&table, &options(1, 15.0, Schedule::OneFOneB), &|_, _| true).unwrap();
+    assert_eq!(brute.iteration_time, plan.iteration_time);
+}
