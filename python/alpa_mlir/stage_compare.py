@@ -44,10 +44,6 @@ class Case:
     cluster: str
     options: str
 
-    @property
-    def stages(self) -> str:
-        return next(o for o in self.options.split() if o.startswith("stages="))[len("stages="):]
-
 
 def read_cases(path: Path) -> dict[str, Case]:
     with open(path, newline="") as f:
@@ -62,16 +58,6 @@ def as_host_of(cluster: dict, devices: int) -> dict:
     out["hosts"] = 1
     out["devices_per_host"] = devices
     return out
-
-
-def stage_count(stages: str) -> int:
-    """Devices the fixed stages use (``a..b@HxD`` items)."""
-    total = 0
-    for item in stages.split(","):
-        mesh = item.split("@", 1)[1].split(":", 1)[0]
-        h, d = (int(x) for x in mesh.lower().split("x"))
-        total += h * d
-    return total
 
 
 def modeled_latencies(case: Case, cluster: str, opt: Path | None = None) -> list[float]:
@@ -98,13 +84,16 @@ def compare(timings: dict, cases: dict[str, Case], measured_cluster: Path | None
     """The timed stages with ``modeled_preset_s`` (what the timed module says),
     ``modeled_measured_s`` (None without a measured file) and ``measured_s``."""
     rows = [r for r in timings["rows"] if r["status"] == "ok"]
+    devices: dict[str, int] = {}  # per case, the devices of all its stages, timed or not
+    for r in timings["rows"]:
+        devices[case_of(r["module"])] = devices.get(case_of(r["module"]), 0) + len(r["devices"])
     remodeled: dict[str, list[float]] = {}
     if measured_cluster is not None:
         cluster = json.loads(measured_cluster.read_text())
         for name in sorted({case_of(r["module"]) for r in rows}):
             case = cases[name]
             with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-                json.dump(as_host_of(cluster, stage_count(case.stages)), f)
+                json.dump(as_host_of(cluster, devices[name]), f)
             try:
                 remodeled[name] = modeled_latencies(case, f.name, opt)
             finally:
