@@ -3,10 +3,13 @@
 // and gives the same stages, devices and modeled times; the report says the stages were fixed
 // and has no baselines.
 // RUN: alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-2xa100.json microbatches=4 layers=3" %inputs/mlp.mlir -o /dev/null 2> %t.log
-// RUN: alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-2xa100.json microbatches=4 layers=3 stages=0..1@1x2,1..2@1x2,2..3@1x4 report=%t.json" %inputs/mlp.mlir -o %t.mlir 2>> %t.log
+// RUN: alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-2xa100.json microbatches=4 layers=3 stages=0..1@1x2,1..2@1x2,2..3@1x4 report=%t.json report-html=%t.html" %inputs/mlp.mlir -o %t.mlir 2>> %t.log
 // RUN: FileCheck %s --check-prefix=SAME < %t.log
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
+// RUN: FileCheck %s --check-prefix=HTML < %t.html
+// HTML: <h2>Baselines</h2>
+// HTML-NEXT: <p class="muted no-baselines">None computed (see the notes).</p>
 // SAME: remark: alpa-inter-op-stage: 3 stages over 3 layers on two-a100-hosts (4 microbatches): iteration [[T:[0-9.]+ ms]] modeled; [[STAGES:layers 0..1 on 1x2 \(logical 1x2, devices 4..=5\) .* ms; layers 1..2 on 1x2 \(logical 1x2, devices 6..=7\) .* ms; layers 2..3 on 1x4 \(logical 1x4, devices 0..=3\) [0-9.]+ ms]]; 9 oracle queries
 // SAME-NOT: stage DP
 // SAME: remark: alpa-inter-op-stage: 3 stages over 3 layers on two-a100-hosts (4 microbatches): iteration [[T]] modeled; [[STAGES]]; 3 oracle queries, 0 cache hits

@@ -226,6 +226,11 @@ fn stage_row(h: &mut String, s: &ReportStage, work: bool) {
 }
 
 fn baseline_table(h: &mut String, r: &InterReport) {
+    if r.baselines.is_empty() {
+        // Fixed stages (`stages=`): the table holds only theirs; the notes say so.
+        h.push_str("<h2>Baselines</h2>\n<p class=\"muted no-baselines\">None computed (see the notes).</p>\n");
+        return;
+    }
     h.push_str("<h2>Baselines</h2>\n<table class=\"data baselines\">\n<thead><tr><th class=\"l\">baseline</th>\
                 <th>iteration time (ms)</th><th>speedup of the plan</th><th>stages</th><th class=\"l\">note</th></tr></thead>\n<tbody>\n");
     for b in &r.baselines {
