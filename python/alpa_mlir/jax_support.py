@@ -5,8 +5,8 @@ of which older releases have (jax 0.4.38 has no ``compile_and_load``). CI runs
 0.10.2 (python/requirements.txt). The GPU images this project is timed on have
 0.11.2: there every test passes but seven checks that XLA inserts exactly the
 collectives the intra-op report predicts (MoE and GPT-tiny on 2x4 / 4x2), where
-XLA 0.11 reshards one value by an all-gather that XLA 0.10, and the report, do
-by an all-to-all.
+XLA 0.11 reshards one value by an all-gather where XLA 0.10, and the report,
+use an all-to-all (README: "Modeled against measured stage latency").
 ``python/pyproject.toml`` declares the same range (a test keeps them equal)."""
 
 from __future__ import annotations
