@@ -20,6 +20,19 @@ def default_tolerance(dtype) -> tuple[float, float]:
     return 2e-4, 2e-6
 
 
+def count_nonfinite(x) -> int:
+    """NaN and inf values in ``x`` (0 for integer and boolean arrays; bfloat16 & co.
+    are read as float32)."""
+    import numpy as np
+    from jax.numpy import complexfloating, inexact, issubdtype
+
+    if not issubdtype(x.dtype, inexact):
+        return 0
+    if not issubdtype(x.dtype, complexfloating) and not issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float32)
+    return int(np.size(x) - np.count_nonzero(np.isfinite(x)))
+
+
 def nonfinite_mismatches(x, y) -> int:
     """Places where ``x`` or ``y`` is NaN or inf and the other is not the same
     special value (NaN vs NaN and +inf vs +inf agree; anything else does not)."""
@@ -62,7 +75,7 @@ def compare_outputs(a: Sequence, b: Sequence, rtol: float | None = None,
                 np.allclose(xf[finite], yf[finite], rtol=rt, atol=at))
             row.update(match=close, exact=bool(np.array_equal(x, y, equal_nan=True)),
                        max_abs_err=max_abs, max_rel_err=max_rel, rtol=rt, atol=at,
-                       nonfinite=int((~np.isfinite(xf)).sum()),
+                       nonfinite=count_nonfinite(xf),
                        nonfinite_mismatches=special_mismatch)
             if special_mismatch:
                 row["error"] = (f"{special_mismatch} NaN/inf value(s) not at the same place "

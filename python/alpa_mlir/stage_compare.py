@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .alpa_opt import alpa_opt_path
-from .stage_timing import compare_rankings
+from .stage_timing import compare_rankings, describe_ranking
 
 WITHIN = 1.5  # the goal: measured / modeled within this factor either way
 
@@ -126,9 +126,7 @@ def _model_summary(rows: list[dict], key: str, label: str) -> str:
     if len(with_model) >= 2:
         rank = compare_rankings([{"modeled_s": r[key], "measured_s": r["measured_s"]}
                                  for r in with_model])
-        tau = "undefined" if rank["kendall_tau"] is None else f"{rank['kendall_tau']:.2f}"
-        line += (f"; ranks the stages {'as' if rank['same_order'] else 'unlike'} measured "
-                 f"({rank['discordant']} of {rank['pairs']} pairs swapped, Kendall's tau {tau})")
+        line += f"; {describe_ranking(rank)}"
     return line
 
 
@@ -157,11 +155,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--cases", type=Path, default=Path("target/gpu-compare/cases/cases.tsv"))
     p.add_argument("--json", type=Path, help="also write the rows here")
     a = p.parse_args(argv)
-    timings = json.loads((a.dir / "timings.json").read_text())
-    cases = read_cases(a.cases)
     measured = a.dir / "measured.json"
     measured = measured if measured.exists() else None
-    rows = compare(timings, cases, measured)
+    try:
+        timings = json.loads((a.dir / "timings.json").read_text())
+        cases = read_cases(a.cases)
+        missing = sorted({case_of(r["module"]) for r in timings["rows"]} - set(cases))
+        if missing:
+            raise ValueError(f"{a.cases} has no case {', '.join(missing)} (timed in {a.dir})")
+        rows = compare(timings, cases, measured)
+    except (OSError, KeyError, ValueError, RuntimeError) as e:
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
     if not rows:
         print("no stage was timed", file=sys.stderr)
         return 1

@@ -146,19 +146,12 @@ def _run(compiled, args) -> list:
 
 
 def non_finite_outputs(outputs) -> list[str]:
-    """``output i: n non-finite`` for each floating output holding NaN or inf."""
-    import jax.numpy as jnp
+    """``output i: n non-finite`` for each output holding NaN or inf."""
+    from .numerics import count_nonfinite
 
     bad = []
     for i, shards in enumerate(outputs):
-        count = 0
-        for shard in shards:
-            a = np.asarray(shard)
-            if not jnp.issubdtype(a.dtype, jnp.inexact):
-                continue
-            if not jnp.issubdtype(a.dtype, jnp.complexfloating):
-                a = a.astype(np.float32)  # bfloat16 & co. as float32
-            count += int(np.size(a) - np.count_nonzero(np.isfinite(a)))
+        count = sum(count_nonfinite(np.asarray(shard)) for shard in shards)
         if count:
             bad.append(f"output {i}: {count} non-finite")
     return bad
@@ -315,15 +308,21 @@ def table(rows: list[dict]) -> str:
     return "\n".join(text + notes)
 
 
+def describe_ranking(rank: dict) -> str:
+    """A :func:`compare_rankings` result in words (the stage timing's summary and the
+    comparison table's)."""
+    tau = "undefined" if rank["kendall_tau"] is None else f"{rank['kendall_tau']:.2f}"
+    return (f"ranks the stages {'as' if rank['same_order'] else 'unlike'} measured "
+            f"({rank['discordant']} of {rank['pairs']} pairs swapped, ties within "
+            f"{rank['tolerance']:.0%} may swap; Kendall's tau {tau})")
+
+
 def summary(rows: list[dict]) -> tuple[str, dict | None]:
     timed = [r for r in rows if r["status"] == "ok"]
     if len(timed) < 2:
         return f"{len(timed)} stage(s) timed: no ranking", None
     rank = compare_rankings(timed)
-    tau = "undefined" if rank["kendall_tau"] is None else f"{rank['kendall_tau']:.3f}"
-    return (f"ranking over {len(timed)} timed stages: order by modeled "
-            f"{'==' if rank['same_order'] else '!='} order by measured (ties within "
-            f"{TIE:.0%} may swap); Kendall's tau {tau}"), rank
+    return f"{len(timed)} timed stages: the model {describe_ranking(rank)}", rank
 
 
 def environment(available: list) -> dict:

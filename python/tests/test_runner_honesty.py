@@ -18,7 +18,7 @@ from alpa_mlir import runner
 from alpa_mlir.input_domains import make_inputs
 from alpa_mlir.jax_support import REQUIREMENT, unsupported_reason
 from alpa_mlir.module_info import parse_module
-from alpa_mlir.numerics import compare_outputs
+from alpa_mlir.numerics import compare_outputs, count_nonfinite
 
 NAN, INF = float("nan"), float("inf")
 
@@ -47,6 +47,16 @@ def test_same_nonfinite_values_agree_and_are_counted():
     # a finite difference next to agreeing NaNs is still found
     y = np.array([NAN, INF, -INF, 1.5], np.float32)
     assert not compare_outputs([x], [y])["match"]
+
+
+def test_nonfinite_values_are_counted_in_every_floating_type():
+    import ml_dtypes
+
+    x = np.array([1.0, np.nan, np.inf, -np.inf, 0.0])
+    for dtype in (np.float64, np.float32, np.float16, ml_dtypes.bfloat16, np.complex64):
+        assert count_nonfinite(x.astype(dtype)) == 3, dtype
+    assert count_nonfinite(np.array([1, 2, 3], np.int32)) == 0
+    assert count_nonfinite(np.array([True, False])) == 0
 
 
 def test_complex_outputs_compare_both_parts():

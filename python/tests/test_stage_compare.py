@@ -71,7 +71,8 @@ def test_without_a_measured_file_only_the_preset_is_compared(case):
     text = markdown(rows, _timings([1e-3], [1e-3]), "h100-x1", None)
     assert "| mlp | 0 | 0..1 | 1 | - | 1.2 | 1.2 | - |" in text
     assert "| mlp | 1 | 1..2 | 2 | - | 5 | 2.5 | - |" in text
-    assert "- preset `h100-x1`: 1 of 2 stages within 1.5x; ranks the stages as measured" in text
+    assert "- preset `h100-x1`: 1 of 2 stages within 1.5x; ranks the stages as measured (0 of 1 " \
+           "pairs swapped, ties within 1% may swap; Kendall's tau 1.00)" in text
     assert "- measured file: not available" in text
     assert "NVIDIA H100 80GB HBM3" in text
 
@@ -85,4 +86,25 @@ def test_the_summary_counts_ratios_and_swapped_pairs():
     assert "- preset `p`: 1 of 3 stages within 1.5x; ranks the stages unlike measured " \
            "(1 of 3 pairs swapped" in text
     assert "- measured file: 3 of 3 stages within 1.5x; ranks the stages as measured " \
-           "(0 of 3 pairs swapped, Kendall's tau 1.00)" in text
+           "(0 of 3 pairs swapped, ties within 1% may swap; Kendall's tau 1.00)" in text
+
+
+def _compare_cli(*args):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT / "python"))
+    return subprocess.run([sys.executable, "-m", "alpa_mlir.stage_compare", *map(str, args)],
+                          capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_missing_files_and_unknown_cases_are_clean_errors(case, tmp_path):
+    r = _compare_cli(tmp_path, "--cases", tmp_path / "cases.tsv")
+    assert r.returncode == 2 and "error: FileNotFoundError" in r.stderr and "timings.json" in r.stderr
+    assert "Traceback" not in r.stderr
+    (tmp_path / "timings.json").write_text(json.dumps(_timings([1e-3], [1e-3])))
+    (tmp_path / "cases.tsv").write_text("case\tinput\tcluster\toptions\n")
+    r = _compare_cli(tmp_path, "--cases", tmp_path / "cases.tsv")
+    assert r.returncode == 2 and "has no case mlp" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
