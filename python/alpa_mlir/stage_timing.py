@@ -11,6 +11,7 @@ a one-GPU machine); a stage needing more devices than available is skipped.
 
     python -m alpa_mlir.stage_timing PLANNED.mlir [PLANNED.mlir ...] [--devices 8]
         [--warmup 2] [--iterations 10] [--json OUT.json] [--label NAME]
+        [--compile-workers N] [--time-limit SECONDS]
 
 Works on modules planned with or without ``lower-transfers`` (only the stage
 functions are read). Progress goes to stderr, a table to stdout. Exit status: 0
@@ -30,7 +31,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -123,6 +124,22 @@ def _compile(prog: Program, devices: list, cache: dict):
     return cache[key]
 
 
+def host_inputs(specs: Sequence, cache: dict) -> list:
+    """Seeded inputs of ``specs``, one array per distinct (shape, type, domain):
+    the layers of a stage share their weights' shapes, and drawing each of a
+    billion-parameter stage's arrays anew would take longer than timing it."""
+    from .input_domains import make_inputs
+
+    arrays = cache.setdefault("host inputs", {})
+    out = []
+    for spec in specs:
+        key = (tuple(spec.shape), spec.mlir_type, spec.int_bound, spec.nonnegative)
+        if key not in arrays:
+            arrays[key] = make_inputs([spec], seed=SEED)[0]
+        out.append(arrays[key])
+    return out
+
+
 def _device_inputs(compiled, host_inputs: list) -> list:
     """The inputs placed as the executable's parameters, so that timing sees
     no host-to-device copies."""
@@ -160,12 +177,10 @@ def non_finite_outputs(outputs) -> list[str]:
 def time_program(prog: Program, devices: list, warmup: int, iterations: int,
                  cache: dict) -> dict:
     """Median and minimum seconds of ``iterations`` synchronized runs."""
-    from .input_domains import make_inputs
-
     info, compiled, compile_s = _compile(prog, devices, cache)
     progress(f"timing @{prog.name}: {warmup} warmup + {iterations} runs")
     try:
-        args = _device_inputs(compiled, make_inputs(info.inputs, seed=SEED))
+        args = _device_inputs(compiled, host_inputs(info.inputs, cache))
         for _ in range(warmup):
             _run(compiled, args)
         times = []
@@ -179,7 +194,21 @@ def time_program(prog: Program, devices: list, warmup: int, iterations: int,
     if bad:
         raise StageTimingError(f"@{prog.name}: non-finite results ({'; '.join(bad)})")
     return {"median_s": statistics.median(times), "min_s": min(times), "times_s": times,
-            "compile_s": compile_s, "devices": [d.id for d in devices]}
+            "compile_s": compile_s, "devices": [d.id for d in devices],
+            **xla_cost(compiled)}
+
+
+def xla_cost(compiled) -> dict:
+    """XLA's own count of the executable's FLOPs and bytes accessed (per device),
+    to tell compute from memory traffic where modeled and measured differ."""
+    try:
+        cost = compiled.executable.cost_analysis()
+    except Exception:  # noqa: BLE001 - not every backend has one
+        return {}
+    if isinstance(cost, list):  # older jaxlib: one dict per partition
+        cost = cost[0] if cost else {}
+    return {f"xla_{key.replace(' ', '_')}": float(cost[key])
+            for key in ("flops", "bytes accessed") if key in cost}
 
 
 def _plan_row(stage: PlannedStage, status: str, reason: str | None = None) -> dict:
@@ -216,12 +245,43 @@ def time_stage(stage: PlannedStage, available: list, warmup: int, iterations: in
     return row
 
 
+def precompile(stages: Sequence[PlannedStage], available: list, cache: dict,
+               workers: int) -> None:
+    """Compile the programs of the stages that fit, ``workers`` at a time (XLA
+    compiles without holding the GIL), into ``cache``. A program that fails is
+    left out: timing compiles it again and reports the error with its stage."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = []
+    for stage in stages:
+        local = dict(zip(stage.devices, available))
+        if len(stage.devices) > len(available):
+            continue
+        jobs += [(prog, [local[d] for d in prog.devices]) for prog in stage.programs.values()
+                 if set(prog.devices) <= set(local)]
+
+    def compile_quietly(job) -> None:
+        try:
+            _compile(*job, cache)
+        except StageTimingError:
+            pass
+
+    if workers > 1 and len(jobs) > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(compile_quietly, jobs))
+
+
 def time_modules(paths: Sequence[str], available: list, warmup: int = 2,
                  iterations: int = 10, cache: dict | None = None,
-                 time_limit: float | None = None) -> list[dict]:
+                 time_limit: float | None = None,
+                 on_row: Callable[[list[dict]], None] | None = None,
+                 compile_workers: int = 1) -> list[dict]:
     """One row per stage of every planned module; a failing stage becomes a row
     with status ``error`` (the others are still timed). Once ``time_limit``
-    seconds have passed, the stages not started yet are skipped."""
+    seconds have passed, the stages not started yet are skipped. ``on_row`` sees
+    the rows so far after each stage (a run cut short keeps what it timed).
+    With ``compile_workers`` > 1 each module's programs are compiled in parallel
+    before its stages are timed one by one."""
     cache = {} if cache is None else cache
     start = time.perf_counter()
     over = False  # checked when a stage ends: the first stage always runs
@@ -229,6 +289,8 @@ def time_modules(paths: Sequence[str], available: list, warmup: int = 2,
     for path in paths:
         stages = read_plan(Path(path).read_text())
         progress(f"{path}: {len(stages)} stages")
+        if not over:
+            precompile(stages, available, cache, compile_workers)
         for stage in stages:
             if over:
                 rows.append({"module": str(path), **_plan_row(
@@ -240,6 +302,11 @@ def time_modules(paths: Sequence[str], available: list, warmup: int = 2,
                 progress(f"ERROR {e}")
                 row = _plan_row(stage, "error", str(e))
             rows.append({"module": str(path), **row})
+            if row["status"] == "ok":
+                progress(f"stage {stage.index}: measured {_s(row['measured_s'])}, modeled "
+                         f"{_s(row['modeled_s'])}, ratio {row['ratio'] or 0:.3g}")
+            if on_row:
+                on_row(rows)
             over = time_limit is not None and time.perf_counter() - start > time_limit
     return rows
 
@@ -351,11 +418,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--iterations", type=int, default=10)
     p.add_argument("--json", metavar="OUT.json", help="write rows, ranking and environment")
     p.add_argument("--label", help="name of this run (table heading and JSON)")
+    p.add_argument("--compile-workers", type=int, default=1, metavar="N",
+                   help="compile each module's programs N at a time before timing them")
     p.add_argument("--time-limit", type=float, metavar="SECONDS",
                    help="start no stage after this long (the rest are listed as skipped)")
     a = p.parse_args(argv)
-    if a.iterations < 1 or a.warmup < 0 or a.devices < 1:
-        p.error("--iterations and --devices must be >= 1, --warmup >= 0")
+    if a.iterations < 1 or a.warmup < 0 or a.devices < 1 or a.compile_workers < 1:
+        p.error("--iterations, --devices and --compile-workers must be >= 1, --warmup >= 0")
 
     from .xla_exec import ensure_host_devices
 
@@ -366,9 +435,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     env = environment(available)
     progress(f"{len(available)} {env['platform']} device(s) ({env['device_kind']}), "
              f"jax {env['jax_version']}")
+
+    def write_json(rows: list[dict], complete: bool) -> None:
+        if a.json:
+            errors = [r for r in rows if r["status"] == "error"]
+            rank = summary(rows)[1]
+            out = {"label": a.label, **env, "warmup": a.warmup, "iterations": a.iterations,
+                   "seed": SEED, "rows": rows, "ranking": rank,
+                   "ok": complete and not errors, "complete": complete}
+            Path(a.json).write_text(json.dumps(out, indent=1) + "\n")
+
     try:
         rows = time_modules(a.plans, available, a.warmup, a.iterations,
-                            time_limit=a.time_limit)
+                            time_limit=a.time_limit,
+                            on_row=lambda rows: write_json(rows, complete=False),
+                            compile_workers=a.compile_workers)
     except (OSError, ValueError) as e:
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 2
@@ -378,10 +459,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(table(rows))
     print(line)
     errors = [r for r in rows if r["status"] == "error"]
-    if a.json:
-        out = {"label": a.label, **env, "warmup": a.warmup, "iterations": a.iterations,
-               "seed": SEED, "rows": rows, "ranking": rank, "ok": not errors}
-        Path(a.json).write_text(json.dumps(out, indent=1) + "\n")
+    write_json(rows, complete=True)
     for r in errors:
         print(f"error: stage {r['stage']} of {r['module']}: {r['reason']}", file=sys.stderr)
     return 1 if errors else 0

@@ -15,8 +15,9 @@ import sys
 import jax
 import pytest
 
-from alpa_mlir.stage_timing import (KINDS, StageTimingError, compare_rankings, read_plan,
-                                    time_modules, time_stage)
+from alpa_mlir.module_info import TensorSpec
+from alpa_mlir.stage_timing import (KINDS, StageTimingError, compare_rankings, host_inputs,
+                                    precompile, read_plan, time_modules, time_stage)
 from conftest import DATA_DIR, REPO_ROOT
 from pipeline_fixtures import run_alpa_opt
 
@@ -75,6 +76,64 @@ def test_every_stage_is_timed_beside_its_modeled_latency(planned, compiled):
         assert r["ratio"] == pytest.approx(r["measured_s"] / r["modeled_s"])
 
 
+def test_each_program_carries_xla_flops_and_bytes(planned, compiled):
+    rows = time_modules([planned], sorted(jax.devices(), key=lambda d: d.id)[:8],
+                        warmup=0, iterations=1, cache=compiled)
+    forward = rows[0]["programs"]["stage0_forward"]
+    assert forward["xla_flops"] > 0 and forward["xla_bytes_accessed"] > 0
+
+
+def test_rows_so_far_are_handed_on_after_each_stage(planned, compiled):
+    seen = []
+    rows = time_modules([planned], sorted(jax.devices(), key=lambda d: d.id)[:8],
+                        warmup=0, iterations=1, cache=compiled,
+                        on_row=lambda so_far: seen.append([r["stage"] for r in so_far]))
+    assert seen == [[r["stage"] for r in rows[:n]] for n in range(1, len(rows) + 1)]
+
+
+def test_parallel_compilation_fills_the_cache_the_timing_uses(planned):
+    available = sorted(jax.devices(), key=lambda d: d.id)[:8]
+    stages = read_plan(planned.read_text())
+    cache = {}
+    precompile(stages, available, cache, workers=3)
+    programs = [p for s in stages for p in s.programs.values()]
+    assert len([k for k in cache if isinstance(k, tuple) and len(k) == 2]) == len(programs)
+    before = dict(cache)
+    rows = time_modules([planned], available, warmup=0, iterations=1, cache=cache,
+                        compile_workers=3)
+    assert all(r["status"] == "ok" for r in rows)
+    assert all(cache[k] is before[k] for k in before)  # nothing compiled twice
+
+
+def test_precompile_leaves_failures_to_the_timing():
+    body = ('    %r = stablehlo.custom_call @no_such_target_for_stage_timing(%arg0) : '
+            '(tensor<4xf32>) -> tensor<4xf32>')
+    stages = read_plan(_hand_planned(body))
+    cache = {}
+    precompile(stages, jax.devices()[:2], cache, workers=2)  # raises nothing
+    device = (jax.devices()[0].id,)  # both stages are one-device stages: the first device
+    compiled = {name for s in stages for name, prog in
+                ((p.name, p) for p in s.programs.values()) if (prog.module_text, device) in cache}
+    assert compiled == {f"stage{k}_{kind}" for k in (0, 1) for kind in KINDS} - {"stage0_backward"}
+    with pytest.raises(StageTimingError, match="@stage0_backward: compilation failed"):
+        time_stage(stages[0], jax.devices()[:1], 0, 1, cache)
+
+
+def test_host_inputs_are_drawn_once_per_shape_type_and_domain():
+    cache = {}
+    w = TensorSpec((3, 4), "f32")
+    specs = [w, TensorSpec((3, 4), "f32"), TensorSpec((3, 4), "f32", nonnegative=True),
+             TensorSpec((3, 4), "bf16"), TensorSpec((2,), "i32", int_bound=5)]
+    a = host_inputs(specs, cache)
+    assert a[0] is a[1]  # same shape, type and domain: one array
+    assert len({id(x) for x in a}) == 4
+    assert (a[2] >= 0).all() and str(a[3].dtype) == "bfloat16"
+    assert ((0 <= a[4]) & (a[4] < 5)).all()
+    assert all(x is y for x, y in zip(host_inputs(specs, cache), a))  # drawn once
+    again = host_inputs(specs, {})
+    assert all((x == y).all() for x, y in zip(again, a))  # seeded
+
+
 def test_the_programs_timed_are_the_stage_functions_on_the_first_devices(planned, compiled):
     text = planned.read_text()
     functions = set(re.findall(r"func\.func private @(stage\d+_\w+)\(", text))
@@ -123,7 +182,7 @@ def test_command_line_table_and_json(planned, tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     assert "[stage-timing]" in r.stderr
     rep = json.loads(out.read_text())
-    assert rep["ok"] is True and rep["label"] == "cpu check"
+    assert rep["ok"] is True and rep["complete"] is True and rep["label"] == "cpu check"
     assert rep["platform"] == "cpu" and rep["device_kind"] == jax.devices()[0].device_kind
     assert rep["jax_version"] == jax.__version__ and rep["devices_used"] == 2
     assert "alpa_mlir.stage_timing" in rep["command"] and "--devices 2" in rep["command"]

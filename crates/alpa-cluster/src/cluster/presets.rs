@@ -12,6 +12,8 @@
 //!   18 links = 450 GB/s per direction per GPU; 400 Gbps (50 GB/s) InfiniBand/RoCE between hosts
 //!   with RDMA latency of about 10 us. The model treats every cross-host axis as limited by one
 //!   400 Gbps link.
+//! - `h200`, an HGX H200 node: the H100 SXM's chip and NVLink 4 (NVIDIA's H200 datasheet gives
+//!   the same dense peaks) with 141 GB of HBM3e; the same links between hosts as `h100`.
 //!
 //! Latencies inside a host (a few microseconds) are NCCL's typical small-message times.
 
@@ -23,7 +25,7 @@ const GIB: u64 = 1 << 30;
 
 /// The canonical preset names; any `<family>-x<N>` with N in 1..=MAX_PRESET_HOSTS also works.
 pub fn preset_names() -> Vec<&'static str> {
-    vec!["p3.16xlarge-x8", "p3.16xlarge-x1", "h100-x8", "h100-x1"]
+    vec!["p3.16xlarge-x8", "p3.16xlarge-x1", "h100-x8", "h100-x1", "h200-x8", "h200-x1"]
 }
 
 pub const MAX_PRESET_HOSTS: usize = 1024;
@@ -41,6 +43,7 @@ pub fn preset(name: &str) -> Option<Cluster> {
     let mut cluster = match family {
         "p3.16xlarge" => p3_16xlarge(),
         "h100" => h100(),
+        "h200" => h200(),
         _ => return None,
     };
     cluster.name = name.to_string();
@@ -94,6 +97,14 @@ fn h100() -> Cluster {
     }
 }
 
+fn h200() -> Cluster {
+    let h100 = h100();
+    Cluster {
+        device: DeviceSpec { name: "NVIDIA H200-SXM-141GB".to_string(), memory_bytes: 141 * GIB, ..h100.device },
+        ..h100
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +137,14 @@ mod tests {
         assert_eq!(c.peak_flops("f32"), 67e12);
         assert_eq!(c.intra_host.bandwidth_bytes_per_s, 450e9);
         assert_eq!(c.inter_host_link().bandwidth_bytes_per_s, 50e9);
+    }
+
+    #[test]
+    fn h200_is_an_h100_with_more_memory() {
+        let (h100, h200) = (preset("h100-x2").unwrap(), preset("h200-x2").unwrap());
+        assert_eq!(h200.device.memory_bytes, 141 * GIB);
+        assert_eq!(h200.device.peak_flops, h100.device.peak_flops);
+        assert_eq!((h200.intra_host, h200.inter_host, h200.hosts), (h100.intra_host, h100.inter_host, 2));
     }
 
     #[test]
