@@ -123,8 +123,10 @@ fn wresnet_stages_are_unequal_and_beat_equal_layer() {
     let speedup = equal.iteration_time / dp.iteration_time;
     eprintln!("DP over equal layer: {speedup:.3}x");
     // Measured 1.128x while the intra-op solver missed cheaper plans of equal layer's 2-layer
-    // stages on 1x4, 1.092x since it finds them (nodes tied by forbidden pairs solved as groups).
-    assert!(speedup >= 1.05, "DP {} vs equal layer {}", dp.iteration_time, equal.iteration_time);
+    // stages on 1x4, 1.092x since it finds them (nodes tied by forbidden pairs solved as groups),
+    // 1.026x since a convolution counts only the taps that read its input (its strided
+    // gradients had counted 4x their work, which made the layers look more unequal).
+    assert!(speedup >= 1.02, "DP {} vs equal layer {}", dp.iteration_time, equal.iteration_time);
     assert!(dp.iteration_time <= megatron.iteration_time * (1.0 + 1e-12));
 }
 

@@ -105,8 +105,42 @@ def compare(timings: dict, cases: dict[str, Case], measured_cluster: Path | None
         out.append({"case": name, "stage": r["stage"], "layers": r["layers"],
                     "modeled_preset_s": r["modeled_s"],
                     "modeled_measured_s": again[r["stage"]] if again else None,
-                    "measured_s": r["measured_s"]})
+                    "measured_s": r["measured_s"],
+                    "xla_flops": _program_sum(r, "xla_flops"),
+                    "xla_bytes": _program_sum(r, "xla_bytes_accessed")})
     return out
+
+
+def _program_sum(row: dict, key: str) -> float | None:
+    """The sum of ``key`` over the stage's programs; None when one lacks it."""
+    values = [p.get(key) for p in row.get("programs", {}).values()]
+    return sum(values) if values and None not in values else None
+
+
+def hbm_bandwidth(measured_cluster: dict | None) -> float | None:
+    """The measured device-to-device copy bandwidth (bytes/s) of a cluster file, if any."""
+    return ((measured_cluster or {}).get("measured") or {}).get("hbm_bytes_per_s")
+
+
+def where_the_time_goes(rows: list[dict], hbm_bytes_per_s: float | None) -> str:
+    """Per stage, XLA's own FLOPs and bytes of the executables timed and the rates they ran
+    at; with a measured HBM bandwidth, the time those bytes take at it. A stage whose
+    measured time is near its bytes' time is memory-bound, which a FLOPs-only model misses."""
+    lines = ["| case | stage | XLA GFLOP | XLA GB accessed | TFLOP/s achieved "
+             "| GB/s achieved | bytes at measured HBM bandwidth (ms) | measured (ms) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        flops, data, t = r.get("xla_flops"), r.get("xla_bytes"), r["measured_s"]
+        memory_s = data / hbm_bytes_per_s if data is not None and hbm_bytes_per_s else None
+        lines.append(
+            f"| {r['case']} | {r['stage']} | {_scaled(flops, 1e9)} | {_scaled(data, 1e9)} | "
+            f"{_scaled(flops / t if flops is not None else None, 1e12)} | "
+            f"{_scaled(data / t if data is not None else None, 1e9)} | {_ms(memory_s)} | {_ms(t)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _scaled(x: float | None, unit: float) -> str:
+    return "-" if x is None else f"{x / unit:.4g}"
 
 
 def _ms(x: float | None) -> str:
@@ -130,11 +164,14 @@ def _model_summary(rows: list[dict], key: str, label: str) -> str:
     return line
 
 
-def markdown(rows: list[dict], timings: dict, preset: str, measured_name: str | None) -> str:
+def markdown(rows: list[dict], timings: dict, preset: str, measured_name: str | None,
+             hbm_bytes_per_s: float | None = None) -> str:
     head = (f"Stages timed on {timings.get('device_kind', '?')} ({timings.get('platform', '?')}, "
             f"jax {timings.get('jax_version', '?')}, median of {timings.get('iterations', '?')} "
             f"runs, {timings.get('date', '?')}); modeled with `{preset}` and with "
             f"`{measured_name or 'no measured file'}`.\n\n")
+    if timings.get("complete") is False:
+        head += "The timing run was cut short: only the stages it finished are listed.\n\n"
     lines = ["| case | stage | layers | modeled, preset (ms) | modeled, measured file (ms) "
              "| measured (ms) | measured / preset | measured / measured file |",
              "|---|---|---|---|---|---|---|---|"]
@@ -145,7 +182,8 @@ def markdown(rows: list[dict], timings: dict, preset: str, measured_name: str | 
                      f"| {_ratio(r['measured_s'], r['modeled_measured_s'])} |")
     summary = [_model_summary(rows, "modeled_preset_s", f"preset `{preset}`"),
                _model_summary(rows, "modeled_measured_s", "measured file")]
-    return head + "\n".join(lines) + "\n\n" + "\n".join(summary) + "\n"
+    return (head + "\n".join(lines) + "\n\n" + "\n".join(summary) + "\n\n"
+            + where_the_time_goes(rows, hbm_bytes_per_s))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -171,8 +209,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("no stage was timed", file=sys.stderr)
         return 1
     presets = sorted({cases[r["case"]].cluster for r in rows})
-    name = json.loads(measured.read_text()).get("name") if measured else None
-    print(markdown(rows, timings, ", ".join(presets), name), end="")
+    measured_cluster = json.loads(measured.read_text()) if measured else None
+    name = measured_cluster.get("name") if measured_cluster else None
+    print(markdown(rows, timings, ", ".join(presets), name, hbm_bandwidth(measured_cluster)),
+          end="")
     if a.json:
         a.json.write_text(json.dumps(rows, indent=1) + "\n")
     return 0

@@ -198,6 +198,11 @@ def time_program(prog: Program, devices: list, warmup: int, iterations: int,
             **xla_cost(compiled)}
 
 
+def program_cost(prog: Program, devices: list, cache: dict) -> dict:
+    """XLA's FLOPs and bytes of ``prog`` compiled for ``devices`` (compiled once)."""
+    return xla_cost(_compile(prog, devices, cache)[1])
+
+
 def xla_cost(compiled) -> dict:
     """XLA's own count of the executable's FLOPs and bytes accessed (per device),
     to tell compute from memory traffic where modeled and measured differ."""

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from alpa_mlir.stage_compare import (Case, as_host_of, compare, markdown, modeled_latencies,
-                                     read_cases)
+from alpa_mlir.stage_compare import (Case, as_host_of, compare, hbm_bandwidth, markdown,
+                                     modeled_latencies, read_cases)
 from conftest import REPO_ROOT
 
 MLP = str(REPO_ROOT / "lit-tests" / "inputs" / "mlp.mlir")
@@ -108,3 +108,32 @@ def test_missing_files_and_unknown_cases_are_clean_errors(case, tmp_path):
     r = _compare_cli(tmp_path, "--cases", tmp_path / "cases.tsv")
     assert r.returncode == 2 and "has no case mlp" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_xla_counts_are_summed_per_stage_and_shown_as_rates(case):
+    timings = _timings([1e-3, 2e-3], [2e-3, 4e-3])
+    for r, (flops, data) in zip(timings["rows"], [(3e12, 6e9), (1e12, 8e9)]):
+        r["programs"] = {"stage_forward": {"xla_flops": flops / 3, "xla_bytes_accessed": data / 2},
+                         "stage_backward": {"xla_flops": 2 * flops / 3,
+                                            "xla_bytes_accessed": data / 2}}
+    rows = compare(timings, {"mlp": case}, None)
+    assert [(r["xla_flops"], r["xla_bytes"]) for r in rows] == [(3e12, 6e9), (1e12, 8e9)]
+    text = markdown(rows, timings, "h100-x1", None, hbm_bytes_per_s=4e12)
+    # stage 0: 3 TFLOP in 2 ms = 1500 TFLOP/s, 6 GB in 2 ms = 3000 GB/s, 6 GB at 4 TB/s = 1.5 ms.
+    assert "| mlp | 0 | 3000 | 6 | 1500 | 3000 | 1.5 | 2 |" in text
+    assert "| mlp | 1 | 1000 | 8 | 250 | 2000 | 2 | 4 |" in text
+    # A program without counts (an older timing file): nothing is made up.
+    del timings["rows"][0]["programs"]["stage_backward"]["xla_flops"]
+    rows = compare(timings, {"mlp": case}, None)
+    assert rows[0]["xla_flops"] is None and rows[0]["xla_bytes"] == 6e9
+    assert "| mlp | 0 | - | 6 | - | 3000 | - | 2 |" in markdown(rows, timings, "p", None)
+    assert hbm_bandwidth({"measured": {"hbm_bytes_per_s": 3e12}}) == 3e12
+    assert hbm_bandwidth(None) is None and hbm_bandwidth({"name": "h100-x1"}) is None
+
+
+def test_a_timing_run_cut_short_says_so(case):
+    timings = _timings([1e-3], [1e-3])
+    rows = compare(timings, {"mlp": case}, None)
+    assert "cut short" not in markdown(rows, timings, "p", None)
+    timings["complete"] = False
+    assert "The timing run was cut short" in markdown(rows, timings, "p", None)

@@ -2,10 +2,11 @@
 //!
 //! - `dot_general` / `dot`: exactly `2 * batch * M * N * K`, the product of all factor sizes of
 //!   the op's rule, times two (one multiply and one add per term).
-//! - `convolution`: exactly `2 * output elements * kernel window elements * input features per
-//!   group` (the kernel's input-feature dim, already `C_in / feature_group_count`; with
-//!   `batch_group_count` the output batch is already `N / BG`). Taps that fall on padding are
-//!   counted, as a dense convolution computes them.
+//! - `convolution`: exactly `2 * output batch * output features * input features per group *`
+//!   the (output position, kernel position) pairs that read an input element, per spatial dim
+//!   (src/ir/conv_taps.rs: taps on padding or on the holes of lhs dilation are not computed,
+//!   as XLA counts and runs them); the kernel's input-feature dim is already
+//!   `C_in / feature_group_count`, and with `batch_group_count` the output batch `N / BG`.
 //! - Elementwise ops: per result element, the count in [`ElementwiseInfo`] (1 for arithmetic,
 //!   logic, compare, select, convert; 2 for clamp; 0 for real/imag/bitcast). Transcendental ops
 //!   (exp, log, tanh, logistic, sqrt, rsqrt, erf, lgamma, ...) count 1 FLOP and 1 transcendental.
@@ -33,9 +34,10 @@
 //! Every formula of the cost model, its source and its implementation: docs/cost-model.md §3.
 
 use crate::ir::attr_text::ConvDimensionNumbers;
+use crate::ir::conv_taps::{valid_taps, WindowDim};
 use crate::ir::graph::{Attr, Block, OpNode, Region};
 use crate::ir::loops::counted_loop;
-use crate::ir::op_table::{canonical_name, elementwise_info, op_rule, opaque_text, shape_err, OpTableError};
+use crate::ir::op_table::{canonical_name, elementwise_info, ints_attr, op_rule, opaque_text, shape_err, OpTableError};
 use crate::ir::types::{TensorType, ValueType};
 
 /// What one op (or a block of ops) costs.
@@ -145,9 +147,9 @@ fn cost_with_trips(
             let space = u64::try_from(rule.iteration_space()).map_err(|_| flops_past())?;
             mul(2, space)?
         }
-        "convolution" if all_operands && operands.len() == 2 => match operands[1] {
-            Some(kernel) => mul(mul(out, elements(kernel)? / conv_output_features(op, kernel)?)?, 2)?,
-            None => out,
+        "convolution" if all_operands && operands.len() == 2 => match (operands[0], operands[1], result) {
+            (Some(input), Some(kernel), Some(result)) => conv_flops(op, input, kernel, result)?,
+            _ => out,
         },
         "dot_general" | "dot" | "convolution" => {
             cost.known = false;
@@ -264,16 +266,65 @@ fn region_cost(op: &OpNode, region: Option<&Region>) -> Result<OpCost, OpTableEr
     Ok(total)
 }
 
-/// The size of the kernel's output-feature dim (at least 1): a convolution costs
-/// `2 * output elements * kernel elements / kernel output features`.
-fn conv_output_features(op: &OpNode, kernel: &TensorType) -> Result<u64, OpTableError> {
+/// `2 x` the multiply-adds that read an input element ([`valid_taps`] per spatial dim): per
+/// output batch and feature, the kernel's input features (per group) times the valid
+/// (output position, kernel position) pairs of every spatial dim. Where a window attribute
+/// cannot be read, every tap counts (`2 * output elements * kernel elements / C_out`).
+fn conv_flops(op: &OpNode, input: &TensorType, kernel: &TensorType, result: &TensorType) -> Result<u64, OpTableError> {
     let text = op.attr("dimension_numbers").and_then(opaque_text).unwrap_or_default();
     let dn = ConvDimensionNumbers::parse(text).map_err(|source| OpTableError::Attr {
         op: op.name.clone(),
         attr: "dimension_numbers".into(),
         source,
     })?;
-    Ok(kernel.shape.get(dn.kernel_output_feature_dimension as usize).map_or(1, |&d| d.max(1) as u64))
+    let flops_past = || past_u64(op, "its FLOPs");
+    let size = |t: &TensorType, d: i64| t.shape.get(d as usize).map_or(1, |&s| s.max(0) as u128);
+    let elements = |t: &TensorType| t.shape.iter().map(|&s| s.max(0) as u128).product::<u128>();
+    let out_spatial: u128 = dn.output_spatial_dimensions.iter().map(|&d| size(result, d)).product();
+    let kernel_spatial: u128 = dn.kernel_spatial_dimensions.iter().map(|&d| size(kernel, d)).product();
+    let per_position = |n: u128, d: u128| n.checked_div(d).unwrap_or(0);
+    let out_rows = per_position(elements(result), out_spatial); // output batch x features
+    let kernel_inputs =
+        per_position(elements(kernel), kernel_spatial * size(kernel, dn.kernel_output_feature_dimension).max(1));
+    let taps = window_dims(op, &dn, input, kernel, result)
+        .map(|dims| dims.into_iter().map(valid_taps).product::<u128>())
+        .unwrap_or(out_spatial * kernel_spatial);
+    let flops = 2 * out_rows * kernel_inputs * taps;
+    u64::try_from(flops).map_err(|_| flops_past())
+}
+
+/// Each spatial dim's window; `None` where an attribute is unreadable or its length is off
+/// (the verifier reports those).
+fn window_dims(
+    op: &OpNode,
+    dn: &ConvDimensionNumbers,
+    input: &TensorType,
+    kernel: &TensorType,
+    result: &TensorType,
+) -> Option<Vec<WindowDim>> {
+    let ns = dn.input_spatial_dimensions.len();
+    let read = |name: &str, default: i64| -> Option<Vec<i64>> {
+        ints_attr(op, name).ok()?.or_fill(ns, default).filter(|v| v.len() == ns)
+    };
+    let (strides, lhs, rhs) = (read("window_strides", 1)?, read("lhs_dilation", 1)?, read("rhs_dilation", 1)?);
+    let padding = ints_attr(op, "padding").ok()?.or_fill(2 * ns, 0).filter(|v| v.len() == 2 * ns)?;
+    if dn.kernel_spatial_dimensions.len() != ns || dn.output_spatial_dimensions.len() != ns {
+        return None;
+    }
+    let at = |t: &TensorType, d: i64| t.shape.get(d as usize).copied();
+    (0..ns)
+        .map(|k| {
+            Some(WindowDim {
+                input: at(input, dn.input_spatial_dimensions[k])?,
+                window: at(kernel, dn.kernel_spatial_dimensions[k])?,
+                output: at(result, dn.output_spatial_dimensions[k])?,
+                stride: strides[k],
+                padding_low: padding[2 * k],
+                lhs_dilation: lhs[k],
+                rhs_dilation: rhs[k],
+            })
+        })
+        .collect()
 }
 
 /// Ops in a reduction body (at least one: an empty body still combines).
@@ -362,22 +413,45 @@ mod tests {
 
     #[test]
     fn conv_flops_by_hand() {
-        // 3x3, 16 -> 64 channels, SAME, batch 8 at 32x32:
-        // out elements 8*32*32*64 = 524288, each 3*3*16 = 144 MACs.
-        let c = cost(&conv(&[8, 32, 32, 64], &[]), &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 16, 64])]);
+        // 3x3, 16 -> 64 channels, SAME (padding 1), batch 8 at 32x32: per dim 32 * 3 taps of
+        // which 2 read padding, so 94 * 94 of the 32*32 * 3*3 position pairs, times 16 input
+        // features, for each of 8 * 64 output rows.
+        let same = [("padding", ints(&[1, 1, 1, 1]))];
+        let c = cost(&conv(&[8, 32, 32, 64], &same), &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 16, 64])]);
+        assert_eq!(c.flops, 2 * 8 * 64 * 16 * 94 * 94);
+        // Without readable padding every tap counts: 524288 output elements, 3*3*16 MACs each.
+        let unreadable = [("padding", crate::ir::graph::Attr::Other("dense<...>".into()))];
+        let c = cost(&conv(&[8, 32, 32, 64], &unreadable), &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 16, 64])]);
         assert_eq!(c.flops, 2 * 524_288 * 144);
-        assert_eq!(c.flops, 150_994_944);
         // Stride 2, VALID 7x7 from 3 channels: out [2, 13, 13, 8] = 2704 elements, 7*7*3 = 147 MACs each.
         let o = conv(&[2, 13, 13, 8], &[("window_strides", ints(&[2, 2]))]);
         assert_eq!(cost(&o, &[&f32t(&[2, 32, 32, 3]), &f32t(&[7, 7, 3, 8])]).flops, 2 * 2704 * 147);
     }
 
     #[test]
+    fn conv_input_gradient_costs_what_the_forward_convolution_does() {
+        // Forward: 16x16 -> 8x8, 3x3 window, stride 2, SAME padding (0, 1), 32 -> 64 features.
+        // Per dim 23 of the 8 * 3 taps read the input (the last output's last tap is padding).
+        let forward = conv(&[4, 8, 8, 64], &[("window_strides", ints(&[2, 2])), ("padding", ints(&[0, 1, 0, 1]))]);
+        let forward = cost(&forward, &[&f32t(&[4, 16, 16, 32]), &f32t(&[3, 3, 32, 64])]).flops;
+        assert_eq!(forward, 2 * 4 * 64 * 32 * 23 * 23);
+        // Its input gradient as JAX writes it: the 8x8 output gradient dilated by the stride,
+        // padded (window - 1 - low, 1) = (2, 1), a 3x3 window, 64 -> 32 features, 16x16 results.
+        // 3 of 4 dense taps fall on dilation holes; the ones left are the forward's.
+        let gradient = conv(&[4, 16, 16, 32], &[("lhs_dilation", ints(&[2, 2])), ("padding", ints(&[2, 1, 2, 1]))]);
+        let gradient = cost(&gradient, &[&f32t(&[4, 8, 8, 64]), &f32t(&[3, 3, 64, 32])]).flops;
+        assert_eq!(gradient, forward);
+        let dense = 2 * 4 * 16 * 16 * 32 * 9 * 64;
+        assert!(gradient * 4 < dense + dense / 10 && gradient * 4 > dense - dense / 10);
+    }
+
+    #[test]
     fn grouped_conv_flops() {
         // Depthwise (16 groups, multiplier 2): out [8, 32, 32, 32] = 262144 elements, 3*3*1 MACs.
-        let o = conv(&[8, 32, 32, 32], &[("feature_group_count", crate::ir::graph::Attr::Int(16))]);
-        let c = cost(&o, &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 1, 32])]);
-        assert_eq!(c.flops, 2 * 262_144 * 9);
+        // SAME padding: per dim 94 of the 32 * 3 taps read the input.
+        let attrs = [("feature_group_count", crate::ir::graph::Attr::Int(16)), ("padding", ints(&[1, 1, 1, 1]))];
+        let c = cost(&conv(&[8, 32, 32, 32], &attrs), &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 1, 32])]);
+        assert_eq!(c.flops, 2 * 8 * 32 * 94 * 94);
         // Batch-grouped (a depthwise filter gradient): out [3, 3, 1, 16] = 144 elements, each a
         // sum over 8 images x 30 x 30 positions = 7200 MACs.
         let o = op(
