@@ -13,9 +13,10 @@
 # of the mechanics, not a measurement.
 #
 # Usage (device tool): run command `bash scripts/gpu-compare-device.sh`, carry target/gpu-compare.
-# Environment: PYTHON (python3), ITERATIONS (10), WARMUP (2), TIME_LIMIT (360: seconds after
+# Environment: PYTHON (python3), ITERATIONS (10), WARMUP (2), TIME_LIMIT (330: seconds after
 # which no further stage is started), CASES (every planned case, in cases.tsv's order),
-# COMPILE_WORKERS (8: XLA compilations at a time), CALIBRATE_LIMIT (240: seconds for alpa-calibrate).
+# COMPILE_WORKERS (8: XLA compilations at a time), CALIBRATE_LIMIT (180: seconds for
+# alpa-calibrate; with TIME_LIMIT's 330 the run fits one 10-minute device call).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 in=target/gpu-compare
@@ -42,7 +43,7 @@ export LD_LIBRARY_PATH="$links$dirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "no nvidia-smi" > "$out/nvidia-smi.txt"
 start=$SECONDS
-timeout "${CALIBRATE_LIMIT:-240}" "$in/alpa-calibrate" -o "$out/measured.json" 2> "$out/calibrate.log"
+timeout "${CALIBRATE_LIMIT:-180}" "$in/alpa-calibrate" -o "$out/measured.json" 2> "$out/calibrate.log"
 rc=$?
 tail -n 30 "$out/calibrate.log" >&2
 case $rc in
@@ -59,7 +60,7 @@ start=$SECONDS
 set -o pipefail
 PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONUNBUFFERED=1 \
   "$py" -m alpa_mlir.stage_timing "${modules[@]}" --devices 1 --warmup "${WARMUP:-2}" \
-  --iterations "${ITERATIONS:-10}" --compile-workers "${COMPILE_WORKERS:-8}" --time-limit "${TIME_LIMIT:-360}" --json "$out/timings.json" 2> "$out/timing.log" | tee "$out/timings.txt"
+  --iterations "${ITERATIONS:-10}" --compile-workers "${COMPILE_WORKERS:-8}" --time-limit "${TIME_LIMIT:-330}" --json "$out/timings.json" 2> "$out/timing.log" | tee "$out/timings.txt"
 timing=$?
 tail -n 5 "$out/timing.log" >&2
 echo "gpu-compare-device: stage timing took $((SECONDS - start)) s (exit $timing)" >&2

@@ -20,6 +20,7 @@
 // RUN: not alpa-opt --alpa-inter-op-stage="cross-stage-cost=maybe" %s 2>&1 | FileCheck %s --check-prefix=CROSS
 // RUN: not alpa-opt --alpa-inter-op-stage="microbatches=auto max-microbatches=0" %s 2>&1 | FileCheck %s --check-prefix=MAXMICRO
 // RUN: not alpa-opt --alpa-inter-op-stage="microbatches=3 split-batch=true" %s 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: not alpa-opt --alpa-inter-op-stage="baseline-time-limit=-1" %s 2>&1 | FileCheck %s --check-prefix=BASELIMIT
 // MICRO: error: alpa-inter-op-stage: microbatches must be auto or an integer from 1 to 4096, got '0'
 // SCHED: error: alpa-inter-op-stage: schedule must be 1f1b or gpipe, got 'zigzag'
 // SHAPES: error: alpa-inter-op-stage: submesh-shapes must be power-of-two or all, got 'odd'
@@ -28,6 +29,7 @@
 // LAYERS: error: alpa-inter-op-stage: layers must be auto, user or a number from 1 to 4 (the ops clustered), got '5'
 // CROSS: error: alpa-inter-op-stage: cross-stage-cost must be on or off, got 'maybe'
 // MAXMICRO: error: alpa-inter-op-stage: max-microbatches must be an integer from 1 to 4096, got '0'
+// BASELIMIT: error: alpa-inter-op-stage: baseline-time-limit must be a non-negative number, got '-1'
 // The batch of 64 (the leading dim of the arguments, none donated) does not split in 3.
 // SPLIT: error: alpa-inter-op-stage: cannot split the batch into 3 microbatches: the global batch 64 is not divisible by 3 microbatches
 // No stage fits in 4 KiB per device: the error says what the smallest stage needs.

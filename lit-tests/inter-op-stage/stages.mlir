@@ -6,6 +6,18 @@
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: FileCheck %s --check-prefix=HTML < %t.html
+// The equal-operator baseline's own cost table stops at baseline-time-limit: the plan is the
+// same, and the report lists the baseline as not computed, saying why.
+// RUN: alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-2xa100.json microbatches=4 layers=3 baseline-time-limit=1e-9 report=%t.cut.json" %inputs/mlp.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=CUT
+// RUN: FileCheck %s --check-prefix=CUT-JSON < %t.cut.json
+// CUT: equal-operator baseline: planning its own cost table (3 layers of equal op count, at most 0.000000001 s: baseline-time-limit; baselines=false skips it)
+// CUT: equal-operator baseline: stopped at baseline-time-limit: the report lists it as not computed
+// CUT: remark: alpa-inter-op-stage: 3 stages over 3 layers on two-a100-hosts (4 microbatches)
+// CUT-JSON: "name": "equal-operator",
+// CUT-JSON-NEXT: "status": "not_computed",
+// CUT-JSON: "note": "not computed: its own cost table passed baseline-time-limit=0.000000001 s (0: no limit)"
+// CUT-JSON: "name": "equal-layer",
+// CUT-JSON-NEXT: "status": "ok",
 // REMARK: remark: alpa-inter-op-stage: 3 stages over 3 layers on two-a100-hosts (4 microbatches): iteration {{[0-9.]+}} ms modeled; layers 0..1 on {{.*}}; layers 1..2 on {{.*}}; layers 2..3 on
 // The step is sliced: per stage a forward, a backward and an apply function carrying the
 // stage's devices and logical mesh; each backward matmul sits in the stage of the forward

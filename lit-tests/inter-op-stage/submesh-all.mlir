@@ -6,7 +6,7 @@
 // RUN: alpa-opt --alpa-inline --alpa-inter-op-stage="cluster=%inputs/cluster-2xa100.json microbatches=4 layers=4 submesh-shapes=all baselines=false" %inputs/mlp.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBASE
 
 // FOUR: cost table: 40 (range, submesh) pairs
-// FOUR: equal-operator baseline: planning its own cost table (4 layers of equal op count; baselines=false skips it)
+// FOUR: equal-operator baseline: planning its own cost table (4 layers of equal op count, at most 120 s: baseline-time-limit; baselines=false skips it)
 // FOUR-NEXT: cost table: {{[0-9]+}} (range, submesh) pairs
 // FOUR: remark: alpa-inter-op-stage: {{[0-9]+}} stages over 4 layers on two-a100-hosts
 // FOUR-SAME: devices 0..=

@@ -8,6 +8,7 @@
 //! src/passes/inter_op_stage.rs reads the IR, calls `plan_inter_op` and `stage_shardings`, and
 //! writes the IR.
 
+use super::deadline::Deadline;
 use super::graph_oracle::{GraphStageOracle, OracleOptions, QueryFailure, StageInput};
 use super::layer_assignment::LayerId;
 use super::layer_policy::check_delta;
@@ -83,6 +84,8 @@ pub struct DriverOptions {
     pub shardings: bool,
     /// Also plan the equal-operator baseline (its own table and DP) for the report.
     pub baselines: bool,
+    /// How long the baseline's table may take (`None`: no limit).
+    pub baseline_time_limit: Option<Duration>,
     /// `stages=`: the user's stages instead of the DP's.
     pub manual_stages: Option<Vec<ManualStage>>,
 }
@@ -195,6 +198,11 @@ impl DriverOptions {
             slice: options.slice,
             shardings: options.shardings,
             baselines: options.baselines,
+            // 0, or more seconds than a Duration holds: no limit.
+            baseline_time_limit: match number("baseline-time-limit", options.baseline_time_limit)? {
+                0.0 => None,
+                v => Duration::try_from_secs_f64(v).ok(),
+            },
             manual_stages: match text(&options.stages).as_str() {
                 "" => None,
                 t => Some(parse_manual_stages(t)?),
@@ -269,7 +277,20 @@ pub fn plan_inter_op(
     // The equal-operator baseline needs its own layers, so its own table and DP. Fixed stages
     // have no table for the baselines to read.
     let baselines = opts.baselines && opts.manual_stages.is_none();
-    let equal_operator = if baselines { context.equal_operator_plan(&dp_options, answers) } else { None };
+    let (equal_operator, equal_operator_note) = match baselines {
+        true => match context.equal_operator_plan(&dp_options, answers) {
+            EqualOperator::Planned(plan) => (Some(plan), None),
+            EqualOperator::NoPlan => (None, None),
+            EqualOperator::TimeLimit(limit) => (
+                None,
+                Some(format!(
+                    "not computed: its own cost table passed baseline-time-limit={} s (0: no limit)",
+                    limit.as_secs_f64()
+                )),
+            ),
+        },
+        false => (None, None),
+    };
     let mut report = InterReport::new(
         &plan,
         &table,
@@ -278,6 +299,7 @@ pub fn plan_inter_op(
         &ReportExtras {
             layer_work: Some(LayerWork::from_clustering(&assignment.clustering)),
             equal_operator,
+            equal_operator_note,
             microbatch_search: search.clone(),
             fixed_stages: opts
                 .manual_stages
@@ -446,7 +468,8 @@ impl PlanContext<'_> {
             mem_device: opts.cluster.device.memory_bytes as f64,
             epsilon: opts.epsilon,
             schedule: opts.schedule,
-            time_limit: Some(Duration::from_secs_f64(opts.time_limit)),
+            // More seconds than a Duration holds: no limit.
+            time_limit: Duration::try_from_secs_f64(opts.time_limit).ok(),
             progress: true,
         };
         let (plan, table) = match &opts.manual_stages {
@@ -508,29 +531,53 @@ impl<'a> PlanContext<'a> {
     }
 
     /// The stage DP on layers of equal op count (the paper's equal-operator baseline) with the
-    /// chosen plan's B and the stage answers of its oracle; `None` when it has no feasible plan.
-    fn equal_operator_plan(&self, dp_options: &StageDpOptions, answers: Arc<SharedAnswers>) -> Option<StagePlan> {
-        let graph = self.microbatch_graph(dp_options.microbatches).ok()?;
+    /// chosen plan's B and the stage answers of its oracle, its table cut at
+    /// `baseline-time-limit`.
+    fn equal_operator_plan(&self, dp_options: &StageDpOptions, answers: Arc<SharedAnswers>) -> EqualOperator {
+        let Ok(graph) = self.microbatch_graph(dp_options.microbatches) else { return EqualOperator::NoPlan };
         let graph = graph.as_ref();
-        let layers = equal_operator_layers(graph, self.step, self.assignment.num_layers(), self.opts.delta).ok()?;
+        let Ok(layers) = equal_operator_layers(graph, self.step, self.assignment.num_layers(), self.opts.delta) else {
+            return EqualOperator::NoPlan;
+        };
         // Its own table can take as long as the plan's: the same progress lines, after one
         // that says whose they are.
-        Progress::new(true, "equal-operator baseline").say(|| {
+        let progress = Progress::new(true, "equal-operator baseline");
+        let limit = self.opts.baseline_time_limit;
+        progress.say(|| {
             format!(
-                "planning its own cost table ({} layers of equal op count; baselines=false skips it)",
-                layers.num_layers()
+                "planning its own cost table ({} layers of equal op count{}; baselines=false skips it)",
+                layers.num_layers(),
+                limit.map_or(String::new(), |l| format!(", at most {} s: baseline-time-limit", l.as_secs_f64()))
             )
         });
-        let oracle = self.oracle_on_layers(graph, layers.layer_of.clone(), Some(answers)).ok()?;
+        let Ok(oracle) = self.oracle_on_layers(graph, layers.layer_of.clone(), Some(answers)) else {
+            return EqualOperator::NoPlan;
+        };
         let signatures = oracle.layer_signatures();
-        let cached = CachedCost::with_signatures(oracle, signatures).with_composition(self.opts.compose_stages);
+        let oracle = Deadline::new(oracle, limit);
+        let cached = CachedCost::with_signatures(&oracle, signatures).with_composition(self.opts.compose_stages);
         // Only its plan is reported, not baselines on its table.
         let table_options = TableOptions { imbalance: None, baselines: false, ..self.table_options() };
         let dp_options = StageDpOptions { progress: false, ..dp_options.clone() };
-        plan_pipeline_parallel(&cached, layers.num_layers(), self.cluster_shape, &table_options, &dp_options)
-            .ok()
-            .map(|(p, _)| p.plan)
+        let plan =
+            plan_pipeline_parallel(&cached, layers.num_layers(), self.cluster_shape, &table_options, &dp_options);
+        match (oracle.expired(), plan) {
+            (true, _) => {
+                progress.say(|| "stopped at baseline-time-limit: the report lists it as not computed".to_string());
+                EqualOperator::TimeLimit(limit.unwrap_or_default())
+            }
+            (false, Ok((p, _))) => EqualOperator::Planned(p.plan),
+            (false, Err(_)) => EqualOperator::NoPlan,
+        }
     }
+}
+
+/// What became of the equal-operator baseline.
+enum EqualOperator {
+    Planned(StagePlan),
+    NoPlan,
+    /// Its table passed `baseline-time-limit` (this long).
+    TimeLimit(Duration),
 }
 
 fn plan_failure(error: &InterError, opts: &DriverOptions, microbatches: usize) -> String {

@@ -34,6 +34,7 @@ mod cluster_brute;
 mod cluster_graph;
 mod clustering;
 mod compose;
+mod deadline;
 pub mod driver;
 mod error;
 mod graph_oracle;

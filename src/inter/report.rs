@@ -179,6 +179,8 @@ pub struct ReportExtras {
     /// The plan on equal-operator layers (its own clustering and cost table); `None` when not
     /// computed.
     pub equal_operator: Option<StagePlan>,
+    /// Why `equal_operator` is `None`, when there is more to say than "not computed".
+    pub equal_operator_note: Option<String>,
     /// How B was chosen: the microbatch search's trials (`microbatches=auto`), if any.
     pub microbatch_search: Option<MicrobatchSearch>,
     /// The user fixed the stages (`stages=`, as written): the table holds only theirs, so no
@@ -316,7 +318,9 @@ impl InterReport {
             queries: plan.queries.clone(),
             baselines: match extras.fixed_stages {
                 Some(_) => Vec::new(),
-                None => baselines(table, opts, extras.equal_operator.as_ref(), t),
+                None => {
+                    baselines(table, opts, extras.equal_operator.as_ref(), extras.equal_operator_note.as_deref(), t)
+                }
             },
             microbatch_search: extras.microbatch_search.clone(),
             notes,
@@ -381,13 +385,15 @@ fn baselines(
     table: &CostTable,
     opts: &StageDpOptions,
     equal_operator: Option<&StagePlan>,
+    equal_operator_note: Option<&str>,
     t: f64,
 ) -> Vec<ReportBaseline> {
     let mut out = Vec::with_capacity(BASELINE_NAMES.len());
     let mut eq_op = baseline(BASELINE_NAMES[0], equal_operator, t);
     if equal_operator.is_none() {
         eq_op.status = BaselineStatus::NotComputed;
-        eq_op.note = Some("not computed (needs its own clustering and cost table)".to_string());
+        eq_op.note =
+            Some(equal_operator_note.unwrap_or("not computed (needs its own clustering and cost table)").to_string());
     } else {
         eq_op.note = Some("layer indices are those of the equal-operator clustering".to_string());
     }

@@ -132,7 +132,7 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
     let constructed = if rm.num_nodes() == 0 {
         None
     } else {
-        let deadline = opts.time_limit.map(|t| start + Duration::from_secs_f64(0.5 * t));
+        let deadline = opts.time_limit.and_then(|t| instant_after(start, 0.5 * t));
         let exact = entries <= FEASIBILITY_MILP_MAX_ENTRIES && rm.num_nodes() <= ILP_MAX_NODES && memory_light;
         match feasible_start(rm, deadline, exact, opts.threads, opts.seed, opts.verbose) {
             Start::Fits(choice, at) => {
@@ -192,7 +192,7 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
     } else {
         let ho = HeuristicOptions {
             // A margin for the last neighbourhood, the expansion and the final evaluation.
-            deadline: opts.time_limit.map(|t| start + Duration::from_secs_f64((0.97 * t - 0.5).max(0.0))),
+            deadline: opts.time_limit.and_then(|t| instant_after(start, (0.97 * t - 0.5).max(0.0))),
             threads: opts.threads,
             verbose: opts.verbose,
             seed: opts.seed,
@@ -256,4 +256,10 @@ struct IlpLike {
     optimal: bool,
     variables: usize,
     constraints: usize,
+}
+
+/// `start` plus `seconds`; `None` (no deadline) past what an `Instant` holds, e.g. a time
+/// limit of 1e300 s.
+fn instant_after(start: Instant, seconds: f64) -> Option<Instant> {
+    start.checked_add(Duration::try_from_secs_f64(seconds).ok()?)
 }

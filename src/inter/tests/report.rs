@@ -64,6 +64,7 @@ fn json_has_every_stage_and_baseline() {
     let extras = ReportExtras {
         layer_work: Some(work.clone()),
         equal_operator: Some(eq_op.clone()),
+        equal_operator_note: None,
         microbatch_search: None,
         fixed_stages: None,
     };
@@ -125,6 +126,22 @@ fn missing_inputs_are_null_not_errors() {
     let r = InterReport::new(&plan, &table, &dp_opts(), cluster_2x4(), &bad);
     assert!(r.stages.iter().all(|s| s.ops.is_none()));
     assert!(r.notes.iter().any(|n| n.contains("layer work")), "{:?}", r.notes);
+}
+
+#[test]
+fn an_equal_operator_baseline_left_out_says_why() {
+    let (plan, table) = sample();
+    let r = InterReport::new(&plan, &table, &dp_opts(), cluster_2x4(), &ReportExtras::default());
+    assert_eq!(r.baselines[0].status, BaselineStatus::NotComputed);
+    assert_eq!(r.baselines[0].note.as_deref(), Some("not computed (needs its own clustering and cost table)"));
+    let cut = ReportExtras {
+        equal_operator_note: Some("not computed: its own cost table passed baseline-time-limit=2 s".into()),
+        ..Default::default()
+    };
+    let r = InterReport::new(&plan, &table, &dp_opts(), cluster_2x4(), &cut);
+    assert_eq!(r.baselines[0].status, BaselineStatus::NotComputed);
+    assert_eq!(r.baselines[0].note.as_deref(), cut.equal_operator_note.as_deref());
+    assert!(r.baselines[0].stages.is_empty() && r.baselines[0].iteration_time.is_none());
 }
 
 #[test]
