@@ -52,6 +52,7 @@ use crate::intra::options::IntraOptions;
 use crate::intra::plan::{IntraPlan, PlanError};
 use crate::intra::planner::plan_intra_op;
 use crate::intra::solution::{SolveOptions, SolveStatus};
+use crate::ir::compute_type::compute_type;
 use crate::ir::cost::op_cost_in_block;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::train_step::{Phase, TrainStep};
@@ -191,14 +192,7 @@ impl<'g> GraphStageOracle<'g> {
                 let op = &graph.ops()[i];
                 let operands = graph.operand_tensors(i);
                 let cost = op_cost_in_block(&graph.body, i).map_err(|e| e.to_string())?;
-                // The element type the op computes in: its inputs' (a bf16 matmul accumulating
-                // into f32 runs at the bf16 rate), else its result's.
-                let element = operands
-                    .iter()
-                    .find_map(|t| *t)
-                    .or_else(|| op.results.iter().find_map(ValueType::tensor))
-                    .map_or_else(|| "f32".to_string(), |t| t.element.to_string());
-                Ok(cluster.compute_seconds(cost.flops as f64, &element))
+                Ok(cluster.compute_seconds(cost.flops as f64, &compute_type(op, &operands)))
             })
             .collect::<Vec<Result<f64, String>>>();
         let floors = FloorData::new(graph, &layer_of, num_layers, step.map(|s| s.phase.as_slice()), |op| {

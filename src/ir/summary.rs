@@ -13,7 +13,7 @@ pub struct CostSummary {
     pub flops: u64,
     pub bytes_read: u64,
     pub bytes_written: u64,
-    /// FLOPs per result element type (for compute time at each type's peak).
+    /// FLOPs per compute type (src/ir/compute_type.rs), for compute time at each type's peak.
     pub flops_by_element: BTreeMap<String, u64>,
 }
 

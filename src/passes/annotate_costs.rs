@@ -8,6 +8,7 @@ use super::options::AlpaAnnotateCostsOptions;
 use super::read_graph::read_function;
 use super::PassResult;
 use crate::cluster::spec::Cluster;
+use crate::ir::compute_type::compute_type;
 use crate::ir::cost::op_cost_in_block;
 use crate::ir::loops::counted_loop;
 use crate::ir::summary::{human_seconds, CostSummary};
@@ -56,7 +57,8 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
                         ));
                     }
                 }
-                let element = op.results.first().and_then(ValueType::tensor).map(|t| t.element.to_string());
+                let operands = graph.operand_tensors(index);
+                let element = Some(compute_type(op, &operands));
                 // Once a total has passed u64 the ops after it would only repeat the error.
                 if let (true, Err(message)) = (errors.is_empty(), summary.add(&op.name, element, &cost)) {
                     errors.push(Diagnostic::error(*handle, message));

@@ -8,7 +8,7 @@
 //!   the hybrid cube-mesh of p3.16xlarge lets a ring use all of them. Between hosts the 25 Gbps
 //!   ENA link = 3.125 GB/s, TCP latency of tens of microseconds (30 us taken).
 //! - `h100`, a current DGX/HGX H100 SXM node: 80 GB HBM3, dense peaks from NVIDIA's H100
-//!   datasheet (989 TFLOP/s bf16/f16, 1979 f8/i8, 67 f32 and f64 on tensor cores); NVLink 4 with
+//!   datasheet (989 TFLOP/s bf16/f16, 1979 f8/i8, 494.7 tf32, 67 f32 and f64 on tensor cores); NVLink 4 with
 //!   18 links = 450 GB/s per direction per GPU; 400 Gbps (50 GB/s) InfiniBand/RoCE between hosts
 //!   with RDMA latency of about 10 us. The model treats every cross-host axis as limited by one
 //!   400 Gbps link.
@@ -83,6 +83,7 @@ fn h100() -> Cluster {
             peak_flops: flops(&[
                 ("f64", 67e12),
                 ("f32", 67e12),
+                ("tf32", 494.7e12),
                 ("bf16", 989e12),
                 ("f16", 989e12),
                 ("f8E4M3FN", 1979e12),
@@ -137,6 +138,14 @@ mod tests {
         assert_eq!(c.peak_flops("f32"), 67e12);
         assert_eq!(c.intra_host.bandwidth_bytes_per_s, 450e9);
         assert_eq!(c.inter_host_link().bandwidth_bytes_per_s, 50e9);
+    }
+
+    #[test]
+    fn h100_runs_f32_contractions_as_tf32() {
+        let c = preset("h100-x1").unwrap();
+        assert_eq!((c.peak_flops("tf32"), c.peak_flops("f32")), (494.7e12, 67e12));
+        // The V100 has no tensor-float-32: its f32 rate.
+        assert_eq!(preset("p3.16xlarge-x1").unwrap().peak_flops("tf32"), 15.7e12);
     }
 
     #[test]

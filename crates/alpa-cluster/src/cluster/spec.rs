@@ -210,8 +210,9 @@ impl Cluster {
         }
     }
 
-    /// Peak FLOP/s for an element type given by its MLIR spelling (`f32`, `bf16`, ...): the
-    /// measured matmul plateau when the file has one, else the spec-sheet peak.
+    /// Peak FLOP/s for an element type given by its MLIR spelling (`f32`, `bf16`, ...) or
+    /// `tf32` (f32 data on tensor cores): the measured matmul plateau when the file has one,
+    /// else the spec-sheet peak. A device with no TF32 rate runs `tf32` at its f32 rate.
     pub fn peak_flops(&self, element_type: &str) -> f64 {
         let measured = self.measured.as_ref().and_then(|m| m.matmul.get(element_type));
         if let Some(plateau) = measured {
@@ -219,6 +220,9 @@ impl Cluster {
         }
         if let Some(&flops) = self.device.peak_flops.get(element_type) {
             return flops;
+        }
+        if element_type == "tf32" {
+            return self.peak_flops("f32");
         }
         if let Some(flops) = self.device.peak_flops_fallback {
             return flops;
@@ -235,6 +239,7 @@ impl Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::measured::MatmulPlateau;
 
     const TWO_HOSTS: &str = r#"{
         "name": "two",
@@ -279,6 +284,18 @@ mod tests {
         let text = TWO_HOSTS.replace(r#""bf16": 40.0 }"#, r#""bf16": 40.0 }, "peak_flops_fallback": 7.0"#);
         let c = Cluster::from_json_str(&text, "test").unwrap();
         assert_eq!(c.peak_flops("f64"), 7.0);
+    }
+
+    #[test]
+    fn tf32_runs_at_the_tf32_rate_where_there_is_one_else_at_f32() {
+        let c = Cluster::from_json_str(TWO_HOSTS, "test").unwrap();
+        assert_eq!(c.peak_flops("tf32"), c.peak_flops("f32"));
+        let text = TWO_HOSTS.replace(r#""bf16": 40.0 }"#, r#""bf16": 40.0, "tf32": 20.0 }"#);
+        assert_eq!(Cluster::from_json_str(&text, "test").unwrap().peak_flops("tf32"), 20.0);
+        let mut measured = Cluster::from_json_str(&text, "test").unwrap();
+        let plateau = MatmulPlateau { flops: 25.0, reached_at_size: 4096 };
+        measured.measured = Some(Measured { matmul: [("tf32".to_string(), plateau)].into(), ..Measured::default() });
+        assert_eq!(measured.peak_flops("tf32"), 25.0);
     }
 
     #[test]
