@@ -125,10 +125,13 @@ def hbm_bandwidth(measured_cluster: dict | None) -> float | None:
 def where_the_time_goes(rows: list[dict], hbm_bytes_per_s: float | None) -> str:
     """Per stage, XLA's own FLOPs and bytes of the executables timed and the rates they ran
     at; with a measured HBM bandwidth, the time those bytes take at it. A stage whose
-    measured time is near its bytes' time is memory-bound, which a FLOPs-only model misses."""
+    measured time is near its bytes' time is memory-bound, which a FLOPs-only model misses:
+    the summary says how the model would fare with that time as a floor (a candidate fix,
+    checked before the model takes it)."""
     lines = ["| case | stage | XLA GFLOP | XLA GB accessed | TFLOP/s achieved "
              "| GB/s achieved | bytes at measured HBM bandwidth (ms) | measured (ms) |",
              "|---|---|---|---|---|---|---|---|"]
+    floored = []
     for r in rows:
         flops, data, t = r.get("xla_flops"), r.get("xla_bytes"), r["measured_s"]
         memory_s = data / hbm_bytes_per_s if data is not None and hbm_bytes_per_s else None
@@ -136,7 +139,14 @@ def where_the_time_goes(rows: list[dict], hbm_bytes_per_s: float | None) -> str:
             f"| {r['case']} | {r['stage']} | {_scaled(flops, 1e9)} | {_scaled(data, 1e9)} | "
             f"{_scaled(flops / t if flops is not None else None, 1e12)} | "
             f"{_scaled(data / t if data is not None else None, 1e9)} | {_ms(memory_s)} | {_ms(t)} |")
-    return "\n".join(lines) + "\n"
+        modeled = r["modeled_measured_s"] or r["modeled_preset_s"]
+        floored.append({**r, "floored_s": max(modeled, memory_s) if modeled and memory_s else None})
+    text = "\n".join(lines) + "\n"
+    if any(r["floored_s"] for r in floored):
+        text += "\n" + _model_summary(
+            floored, "floored_s", "with the bytes' time as a floor (max of the model and "
+            "XLA's bytes at the measured HBM bandwidth; not the model yet)") + "\n"
+    return text
 
 
 def _scaled(x: float | None, unit: float) -> str:

@@ -122,6 +122,12 @@ def test_xla_counts_are_summed_per_stage_and_shown_as_rates(case):
     # stage 0: 3 TFLOP in 2 ms = 1500 TFLOP/s, 6 GB in 2 ms = 3000 GB/s, 6 GB at 4 TB/s = 1.5 ms.
     assert "| mlp | 0 | 3000 | 6 | 1500 | 3000 | 1.5 | 2 |" in text
     assert "| mlp | 1 | 1000 | 8 | 250 | 2000 | 2 | 4 |" in text
+    # Floored by the bytes' time: max(1, 1.5) = 1.5 ms against 2 measured (within 1.5x),
+    # max(2, 2) = 2 ms against 4 (not); the preset alone: 2x and 2x, none within.
+    assert "- preset `h100-x1`: 0 of 2 stages within 1.5x" in text
+    assert "- with the bytes' time as a floor (max of the model and XLA's bytes at the " \
+           "measured HBM bandwidth; not the model yet): 1 of 2 stages within 1.5x" in text
+    assert "as a floor" not in markdown(rows, timings, "h100-x1", None)  # no bandwidth
     # A program without counts (an older timing file): nothing is made up.
     del timings["rows"][0]["programs"]["stage_backward"]["xla_flops"]
     rows = compare(timings, {"mlp": case}, None)
