@@ -68,6 +68,16 @@ func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
+// A convolution over 2^40 positions (a shape, never data) is counted in bounded time; its
+// FLOPs pass u64, which is an error at the op, not a hang.
+func.func @main(%x: tensor<1x2199023255552x1xf32>, %k: tensor<1099511627776x1x1xf32>) -> tensor<1x1099511627777x1xf32> {
+  // expected-error @+1 {{stablehlo.convolution: its FLOPs pass 2^64: sizes past u64 cannot be costed}}
+  %0 = "stablehlo.convolution"(%x, %k) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, lhs_dilation = array<i64: 2>, padding = dense<[[1099511627776, 0]]> : tensor<1x2xi64>}> : (tensor<1x2199023255552x1xf32>, tensor<1099511627776x1x1xf32>) -> tensor<1x1099511627777x1xf32>
+  return %0 : tensor<1x1099511627777x1xf32>
+}
+
+// -----
+
 // expected-error @+1 {{entry function '@main' not found (public functions: none); pass entry=<name>}}
 module {
   func.func private @f(%arg0: tensor<f32>) -> tensor<f32> {

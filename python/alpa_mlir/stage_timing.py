@@ -224,6 +224,19 @@ def _plan_row(stage: PlannedStage, status: str, reason: str | None = None) -> di
             "ratio": None, "status": status, "reason": reason, "programs": {}}
 
 
+def placed_programs(stage: PlannedStage, available: list) -> list[tuple[Program, list]]:
+    """Each program of a stage that fits on ``available`` with the devices it runs on: the
+    plan's device d_i of the stage runs on ``available[i]``."""
+    local = dict(zip(stage.devices, available))
+    placed = []
+    for prog in stage.programs.values():
+        if not set(prog.devices) <= set(local):
+            raise StageTimingError(f"@{prog.name} runs on devices {prog.devices}, outside "
+                                   f"its stage's {stage.devices}")
+        placed.append((prog, [local[d] for d in prog.devices]))
+    return placed
+
+
 def time_stage(stage: PlannedStage, available: list, warmup: int, iterations: int,
                cache: dict) -> dict:
     """The stage's row: its plan, and per program its timing; ``status`` is ok
@@ -236,13 +249,8 @@ def time_stage(stage: PlannedStage, available: list, warmup: int, iterations: in
         return row
     if not stage.programs:
         raise StageTimingError(f"stage {stage.index} has no stage{stage.index}_* functions")
-    local = dict(zip(stage.devices, available))  # plan device -> device it runs on
-    for prog in stage.programs.values():
-        if not set(prog.devices) <= set(local):
-            raise StageTimingError(f"@{prog.name} runs on devices {prog.devices}, outside "
-                                   f"its stage's {stage.devices}")
-        row["programs"][prog.name] = time_program(prog, [local[d] for d in prog.devices],
-                                                  warmup, iterations, cache)
+    for prog, devices in placed_programs(stage, available):
+        row["programs"][prog.name] = time_program(prog, devices, warmup, iterations, cache)
     timed = row["programs"].values()
     row["measured_s"] = sum(p["median_s"] for p in timed)
     row["measured_min_s"] = sum(p["min_s"] for p in timed)
@@ -259,11 +267,10 @@ def precompile(stages: Sequence[PlannedStage], available: list, cache: dict,
 
     jobs = []
     for stage in stages:
-        local = dict(zip(stage.devices, available))
-        if len(stage.devices) > len(available):
-            continue
-        jobs += [(prog, [local[d] for d in prog.devices]) for prog in stage.programs.values()
-                 if set(prog.devices) <= set(local)]
+        try:
+            jobs += placed_programs(stage, available) if len(stage.devices) <= len(available) else []
+        except StageTimingError:
+            pass  # timing reports it with the stage
 
     def compile_quietly(job) -> None:
         try:

@@ -5,8 +5,8 @@ device of 1 TFLOP/s in every type it is the stage's FLOPs / 1e12. XLA's cost ana
 stage's forward, backward and apply executables counts the work XLA will run. The two agree
 within 2% on every stage of the GPT and Wide-ResNet pipeline fixtures: dots, and convolutions
 with strides and padding whose gradients are lhs-dilated (the model once counted the taps on
-padding and dilation holes too, up to 2.9x XLA's count on a Wide-ResNet stage). With ``-s``
-each stage's ratio is printed.
+padding and dilation holes too: 1.06 to 1.81 times XLA's count on these Wide-ResNet stages).
+With ``-s`` each stage's ratio is printed.
 """
 
 from __future__ import annotations
@@ -47,12 +47,14 @@ def test_modeled_stage_flops_match_xla_cost_analysis(fixture, tmp_path):
     planned = read_plan(out.read_text())
     assert len(planned) == LAYERS
     device, cache = jax.devices()[:1], {}
+    ratios = {}
     for stage in planned:
         assert set(stage.programs) == {"forward", "backward", "apply"}
         xla = sum(program_cost(p, device, cache)["xla_flops"] for p in stage.programs.values())
         modeled = stage.modeled_s * PEAK
+        assert modeled > 1e6
+        ratios[stage.index] = modeled / xla
         print(f"{fixture} stage {stage.index}: modeled {modeled:.4g} FLOPs, XLA {xla:.4g}, "
               f"modeled / XLA {modeled / xla:.4f}")
-        assert modeled > 1e6
-        assert abs(modeled / xla - 1) <= TOLERANCE, (
-            f"stage {stage.index}: modeled {modeled:.4g} FLOPs, XLA counts {xla:.4g}")
+    off = {k: r for k, r in ratios.items() if abs(r - 1) > TOLERANCE}
+    assert not off, f"modeled / XLA FLOPs off by more than {TOLERANCE:.0%}: {off}"

@@ -269,7 +269,7 @@ fn region_cost(op: &OpNode, region: Option<&Region>) -> Result<OpCost, OpTableEr
 /// `2 x` the multiply-adds that read an input element ([`valid_taps`] per spatial dim): per
 /// output batch and feature, the kernel's input features (per group) times the valid
 /// (output position, kernel position) pairs of every spatial dim. Where a window attribute
-/// cannot be read, every tap counts (`2 * output elements * kernel elements / C_out`).
+/// cannot be read, every tap counts. A count past u64 is an error at the op.
 fn conv_flops(op: &OpNode, input: &TensorType, kernel: &TensorType, result: &TensorType) -> Result<u64, OpTableError> {
     let text = op.attr("dimension_numbers").and_then(opaque_text).unwrap_or_default();
     let dn = ConvDimensionNumbers::parse(text).map_err(|source| OpTableError::Attr {
@@ -277,20 +277,30 @@ fn conv_flops(op: &OpNode, input: &TensorType, kernel: &TensorType, result: &Ten
         attr: "dimension_numbers".into(),
         source,
     })?;
-    let flops_past = || past_u64(op, "its FLOPs");
-    let size = |t: &TensorType, d: i64| t.shape.get(d as usize).map_or(1, |&s| s.max(0) as u128);
-    let elements = |t: &TensorType| t.shape.iter().map(|&s| s.max(0) as u128).product::<u128>();
-    let out_spatial: u128 = dn.output_spatial_dimensions.iter().map(|&d| size(result, d)).product();
-    let kernel_spatial: u128 = dn.kernel_spatial_dimensions.iter().map(|&d| size(kernel, d)).product();
-    let per_position = |n: u128, d: u128| n.checked_div(d).unwrap_or(0);
-    let out_rows = per_position(elements(result), out_spatial); // output batch x features
-    let kernel_inputs =
-        per_position(elements(kernel), kernel_spatial * size(kernel, dn.kernel_output_feature_dimension).max(1));
-    let taps = window_dims(op, &dn, input, kernel, result)
-        .map(|dims| dims.into_iter().map(valid_taps).product::<u128>())
-        .unwrap_or(out_spatial * kernel_spatial);
-    let flops = 2 * out_rows * kernel_inputs * taps;
-    u64::try_from(flops).map_err(|_| flops_past())
+    let size =
+        |t: &TensorType, d: i64| usize::try_from(d).ok().and_then(|d| t.shape.get(d)).map_or(1, |&s| s.max(0) as u128);
+    let dense = || -> Option<u128> {
+        let out: Option<u128> =
+            dn.output_spatial_dimensions.iter().try_fold(1u128, |a, &d| a.checked_mul(size(result, d)));
+        let window: Option<u128> =
+            dn.kernel_spatial_dimensions.iter().try_fold(1u128, |a, &d| a.checked_mul(size(kernel, d)));
+        out?.checked_mul(window?)
+    };
+    let taps = match window_dims(op, &dn, input, kernel, result) {
+        Some(dims) => dims.into_iter().try_fold(1u128, |a, d| a.checked_mul(valid_taps(d))),
+        None => dense(),
+    };
+    // Per output (batch, feature) row, the kernel's input features (per group) at every tap.
+    [
+        size(result, dn.output_batch_dimension),
+        size(result, dn.output_feature_dimension),
+        size(kernel, dn.kernel_input_feature_dimension),
+        2,
+    ]
+    .into_iter()
+    .try_fold(taps.unwrap_or(u128::MAX), |a, n| a.checked_mul(n))
+    .and_then(|flops| u64::try_from(flops).ok())
+    .ok_or_else(|| past_u64(op, "its FLOPs"))
 }
 
 /// Each spatial dim's window; `None` where an attribute is unreadable or its length is off
