@@ -16,7 +16,7 @@
 # Environment: PYTHON (python3), ITERATIONS (10), WARMUP (2), TIME_LIMIT (330: seconds after
 # which no further stage is started), CASES (every planned case, in cases.tsv's order),
 # COMPILE_WORKERS (8: XLA compilations at a time), CALIBRATE_LIMIT (180: seconds for
-# alpa-calibrate; with TIME_LIMIT's 330 the run fits one 10-minute device call).
+# alpa-calibrate, 0: no calibration; with TIME_LIMIT's 330 the run fits one 10-minute device call).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 in=target/gpu-compare
@@ -43,14 +43,18 @@ export LD_LIBRARY_PATH="$links$dirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1 || echo "no nvidia-smi" > "$out/nvidia-smi.txt"
 start=$SECONDS
-timeout "${CALIBRATE_LIMIT:-180}" "$in/alpa-calibrate" -o "$out/measured.json" 2> "$out/calibrate.log"
-rc=$?
-tail -n 30 "$out/calibrate.log" >&2
-case $rc in
-  0) echo "gpu-compare-device: alpa-calibrate took $((SECONDS - start)) s" >&2 ;;
-  2) echo "gpu-compare-device: no GPU: the stages are timed on the CPU (a dry run)" >&2 ;;
-  *) echo "gpu-compare-device: alpa-calibrate failed ($rc); timing the stages anyway" >&2 ;;
-esac
+if [ "${CALIBRATE_LIMIT:-180}" = 0 ]; then
+  echo "gpu-compare-device: CALIBRATE_LIMIT=0: no calibration, only the stage timing" >&2
+else
+  timeout "${CALIBRATE_LIMIT:-180}" "$in/alpa-calibrate" -o "$out/measured.json" 2> "$out/calibrate.log"
+  rc=$?
+  tail -n 30 "$out/calibrate.log" >&2
+  case $rc in
+    0) echo "gpu-compare-device: alpa-calibrate took $((SECONDS - start)) s" >&2 ;;
+    2) echo "gpu-compare-device: no GPU: the stages are timed on the CPU (a dry run)" >&2 ;;
+    *) echo "gpu-compare-device: alpa-calibrate failed ($rc); timing the stages anyway" >&2 ;;
+  esac
+fi
 
 modules=()
 for name in ${CASES:-$(tail -n +2 "$in/cases/cases.tsv" | cut -f1)}; do

@@ -21,7 +21,7 @@ func.func @main(%a: tensor<0x4xf32>) -> tensor<0x4xf32> {
 // -----
 
 // CHECK-LABEL: func.func @main(%arg0: tensor<5x3xf32>, %arg1: tensor<2x1xi32>)
-// CHECK-SAME: latency = {{[0-9.]+e[-+]?[0-9]+}} : f64
+// CHECK-SAME: latency = {{[0-9.]+[eE][-+]?[0-9]+}} : f64
 func.func @main(%v: tensor<5x3xf32>, %i: tensor<2x1xi32>) -> tensor<2x3xf32> {
   %0 = "stablehlo.gather"(%v, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 3>} : (tensor<5x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>

@@ -9,7 +9,7 @@
 // CHECK: "stablehlo.gather"{{.*}}alpa.flops
 // scatter with only index_vector_dim = 0 and empty lists left out.
 // CHECK: "stablehlo.scatter"
-// CHECK: }) {{{.*}}alpa.flops = 4 : i64} : (tensor<8x4xf32>, tensor<1xi32>, tensor<4xf32>)
+// CHECK: }) {{{.*}}alpa.flops = 4 : i64{{.*}}} : (tensor<8x4xf32>, tensor<1xi32>, tensor<4xf32>)
 // every dot field empty: an outer product, 2*8*3 FLOPs
 // CHECK: "stablehlo.dot_general"{{.*}}alpa.flops = 48 : i64
 // 1-D conv [b, 0, f]: 2 * (2*6*5) * (3*4)

@@ -22,12 +22,18 @@ def default_tolerance(dtype) -> tuple[float, float]:
 
 def count_nonfinite(x) -> int:
     """NaN and inf values in ``x`` (0 for integer and boolean arrays; bfloat16 & co.
-    are read as float32)."""
+    are read as float32). A device array is counted where it lives: a stage's
+    outputs run to gigabytes, too many to copy to the host and scan there."""
+    import jax
     import numpy as np
     from jax.numpy import complexfloating, inexact, issubdtype
 
     if not issubdtype(x.dtype, inexact):
         return 0
+    if isinstance(x, jax.Array) and x.size < 2**31:  # the count fits the default int32
+        import jax.numpy as jnp
+
+        return int(jnp.count_nonzero(~jnp.isfinite(x)))
     if not issubdtype(x.dtype, complexfloating) and not issubdtype(x.dtype, np.floating):
         x = x.astype(np.float32)
     return int(np.size(x) - np.count_nonzero(np.isfinite(x)))

@@ -48,8 +48,13 @@ class StageTimingError(RuntimeError):
     """A stage program could not be compiled or run, or computed non-finite values."""
 
 
+_STARTED = time.perf_counter()
+
+
 def progress(msg: str) -> None:
-    print(f"[stage-timing] {msg}", file=sys.stderr, flush=True)
+    """A line on stderr with the seconds since the tool started (where a run's time goes)."""
+    print(f"[stage-timing] {time.perf_counter() - _STARTED:7.1f}s {msg}", file=sys.stderr,
+          flush=True)
 
 
 # ------------------------------------------------------------------ reading the plan
@@ -63,6 +68,62 @@ class PlannedStage:
     devices: list[int]  # global device ids of the plan
     modeled_s: float
     programs: dict[str, Program] = field(default_factory=dict)  # kind -> program
+    # kind -> input index -> where @main takes it from within the stage
+    feeds: dict[str, dict[int, "Feed"]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Feed:
+    """An input a stage program gets from an earlier program of its stage in @main:
+    that program's result ``index`` (``result``) or the value it also takes as its
+    input ``index``. A backward program run on random residuals (a softmax sum, a
+    normalizer) can overflow where the real step does not; fed from its forward
+    it sees the values a pipeline gives it."""
+    kind: str
+    result: bool
+    index: int
+
+
+def stage_feeds(main) -> dict[int, dict[str, dict[int, Feed]]]:
+    """stage -> kind -> input index -> Feed, from @main's calls of the stage
+    functions: each input is looked up among the results, then the inputs, of the
+    stage's programs called before it."""
+    ir = jax_ir().ir
+    state = ir.AsmState(main)
+    calls: dict[int, dict[str, tuple[list[str], list[str]]]] = {}
+    for op in main.regions[0].blocks[0].operations:
+        op = op.operation
+        if "callee" not in op.attributes:
+            continue
+        m = _STAGE_FN.fullmatch(str(op.attributes["callee"]).lstrip("@"))
+        if m:
+            calls.setdefault(int(m.group(1)), {})[m.group(2)] = (
+                [v.get_name(state) for v in op.operands],
+                [v.get_name(state) for v in op.results])
+    feeds: dict[int, dict[str, dict[int, Feed]]] = {}
+    for k, by_kind in calls.items():
+        earlier: list[str] = []
+        for kind in KINDS:
+            if kind not in by_kind:
+                continue
+            operands, results = by_kind[kind]
+            fed = {}
+            for i, name in enumerate(operands):
+                feed = _find_feed(name, earlier, by_kind)
+                if feed is not None:
+                    fed[i] = feed
+            feeds.setdefault(k, {})[kind] = fed
+            earlier.append(kind)
+    return feeds
+
+
+def _find_feed(name: str, earlier: list[str], by_kind: dict) -> Feed | None:
+    for result in (True, False):
+        for kind in earlier:
+            values = by_kind[kind][1 if result else 0]
+            if name in values:
+                return Feed(kind, result, values.index(name))
+    return None
 
 
 def _pipeline_attr(main) -> list[dict]:
@@ -86,9 +147,13 @@ def read_plan(text: str) -> list[PlannedStage]:
     is not read."""
     parsed = parse_functions(text)
     with parsed.ctx:
+        main = parsed.funcs["main"]
         stages = [PlannedStage(i, s["layers"], s["submesh"], s["logical_mesh"], s["devices"],
                                s["latency"])
-                  for i, s in enumerate(_pipeline_attr(parsed.funcs["main"]))]
+                  for i, s in enumerate(_pipeline_attr(main))]
+        for k, fed in stage_feeds(main).items():
+            if k < len(stages):
+                stages[k].feeds = fed
     for name in parsed.funcs:
         m = _STAGE_FN.fullmatch(name)
         if not m:
@@ -140,17 +205,25 @@ def host_inputs(specs: Sequence, cache: dict) -> list:
     return out
 
 
-def _device_inputs(compiled, host_inputs: list) -> list:
-    """The inputs placed as the executable's parameters, so that timing sees
-    no host-to-device copies."""
+def _device_inputs(compiled, inputs: list) -> list:
+    """The inputs (host arrays, or device arrays an earlier program computed)
+    placed as the executable's parameters, so that timing sees no host-to-device
+    copies."""
     import jax
 
     from .pipeline import executable_sharding
     from .placement import place
 
     op_shardings = compiled.executable.get_parameter_shardings()
-    args = [place(x, executable_sharding(compiled, op_shardings, i))
-            for i, x in enumerate(host_inputs)]
+    args = []
+    for i, x in enumerate(inputs):
+        sharding = executable_sharding(compiled, op_shardings, i)
+        if isinstance(x, np.ndarray):
+            args.append(place(x, sharding))
+        elif x.sharding.is_equivalent_to(sharding, x.ndim):
+            args.append(x)
+        else:  # laid out otherwise by the program that computed it: through the host
+            args.append(place(np.asarray(x), sharding))
     return jax.block_until_ready(args)
 
 
@@ -162,25 +235,44 @@ def _run(compiled, args) -> list:
     return jax.block_until_ready(outs)
 
 
+def _global_outputs(compiled, outputs: list, specs) -> list:
+    """Per-device output arrays as global arrays with the executable's output shardings."""
+    import jax
+
+    from .pipeline import executable_sharding
+
+    op_shardings = compiled.executable.get_output_shardings()
+    return [jax.make_array_from_single_device_arrays(
+                tuple(spec.shape), executable_sharding(compiled, op_shardings, i), shards)
+            for i, (shards, spec) in enumerate(zip(outputs, specs))]
+
+
 def non_finite_outputs(outputs) -> list[str]:
     """``output i: n non-finite`` for each output holding NaN or inf."""
     from .numerics import count_nonfinite
 
     bad = []
     for i, shards in enumerate(outputs):
-        count = sum(count_nonfinite(np.asarray(shard)) for shard in shards)
+        count = sum(count_nonfinite(shard) for shard in shards)
         if count:
             bad.append(f"output {i}: {count} non-finite")
     return bad
 
 
 def time_program(prog: Program, devices: list, warmup: int, iterations: int,
-                 cache: dict) -> dict:
-    """Median and minimum seconds of ``iterations`` synchronized runs."""
+                 cache: dict, fed: dict[int, object] | None = None) -> dict:
+    """Median and minimum seconds of ``iterations`` synchronized runs; ``fed``:
+    input index -> the array to use instead of a random one. ``_args`` and
+    ``_outputs`` in the result hold the last run's inputs and global outputs
+    (for the stage's later programs)."""
     info, compiled, compile_s = _compile(prog, devices, cache)
-    progress(f"timing @{prog.name}: {warmup} warmup + {iterations} runs")
+    progress(f"timing @{prog.name}: {warmup} warmup + {iterations} runs"
+             + (f", {len(fed)} of {len(info.inputs)} inputs from earlier programs" if fed else ""))
     try:
-        args = _device_inputs(compiled, host_inputs(info.inputs, cache))
+        inputs = host_inputs(info.inputs, cache)
+        for i, x in (fed or {}).items():
+            inputs[i] = x
+        args = _device_inputs(compiled, inputs)
         for _ in range(warmup):
             _run(compiled, args)
         times = []
@@ -195,7 +287,8 @@ def time_program(prog: Program, devices: list, warmup: int, iterations: int,
         raise StageTimingError(f"@{prog.name}: non-finite results ({'; '.join(bad)})")
     return {"median_s": statistics.median(times), "min_s": min(times), "times_s": times,
             "compile_s": compile_s, "devices": [d.id for d in devices],
-            **xla_cost(compiled)}
+            "fed_inputs": len(fed or {}), **xla_cost(compiled),
+            "_args": args, "_outputs": _global_outputs(compiled, outs, info.outputs)}
 
 
 def program_cost(prog: Program, devices: list, cache: dict) -> dict:
@@ -249,8 +342,15 @@ def time_stage(stage: PlannedStage, available: list, warmup: int, iterations: in
         return row
     if not stage.programs:
         raise StageTimingError(f"stage {stage.index} has no stage{stage.index}_* functions")
+    values: dict[str, dict] = {}  # kind -> the last run's "_args" and "_outputs"
     for prog, devices in placed_programs(stage, available):
-        row["programs"][prog.name] = time_program(prog, devices, warmup, iterations, cache)
+        kind = next(k for k, p in stage.programs.items() if p is prog)
+        fed = {i: values[f.kind]["_outputs" if f.result else "_args"][f.index]
+               for i, f in stage.feeds.get(kind, {}).items() if f.kind in values}
+        timing = time_program(prog, devices, warmup, iterations, cache, fed)
+        values[kind] = {key: timing.pop(key) for key in ("_args", "_outputs")}
+        row["programs"][prog.name] = timing
+    values.clear()  # a stage's activations are freed before the next stage runs
     timed = row["programs"].values()
     row["measured_s"] = sum(p["median_s"] for p in timed)
     row["measured_min_s"] = sum(p["min_s"] for p in timed)

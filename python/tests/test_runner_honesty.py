@@ -59,6 +59,16 @@ def test_nonfinite_values_are_counted_in_every_floating_type():
     assert count_nonfinite(np.array([True, False])) == 0
 
 
+def test_nonfinite_values_of_device_arrays_are_counted_on_the_device():
+    import jax
+    import ml_dtypes
+
+    x = np.array([1.0, np.nan, np.inf, -np.inf, 0.0])
+    for dtype in (np.float32, np.float16, ml_dtypes.bfloat16, np.complex64):
+        assert count_nonfinite(jax.device_put(x.astype(dtype))) == 3, dtype
+    assert count_nonfinite(jax.device_put(np.array([1, 2, 3], np.int32))) == 0
+
+
 def test_complex_outputs_compare_both_parts():
     x = np.array([1 + 1j, 2 + 0j], np.complex64)
     assert compare_outputs([x], [x.copy()])["match"]

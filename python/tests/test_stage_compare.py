@@ -10,7 +10,7 @@ import json
 import pytest
 
 from alpa_mlir.stage_compare import (Case, as_host_of, compare, hbm_bandwidth, markdown,
-                                     modeled_latencies, read_cases)
+                                     modeled_latencies, one_tflops_cluster, read_cases)
 from conftest import REPO_ROOT
 
 MLP = str(REPO_ROOT / "lit-tests" / "inputs" / "mlp.mlir")
@@ -28,7 +28,10 @@ def case(tmp_path_factory):
 
 
 def _timings(modeled: list[float], measured: list[float], statuses=None) -> dict:
-    statuses = statuses or ["ok"] * len(modeled)
+    """A timing file of the 4 stages of OPTIONS: the first ones with these numbers, the rest
+    skipped (a timing file lists every stage of the plan)."""
+    statuses = (statuses or ["ok"] * len(modeled)) + ["skipped"] * (4 - len(modeled))
+    modeled, measured = modeled + [1.0] * (4 - len(modeled)), measured + [None] * 4
     rows = [{"module": "target/gpu-compare/cases/mlp.planned.mlir", "stage": i,
              "layers": [i, i + 1], "devices": [i], "modeled_s": m,
              "measured_s": t if s == "ok" else None, "status": s}
@@ -89,6 +92,22 @@ def test_the_summary_counts_ratios_and_swapped_pairs():
            "(0 of 3 pairs swapped, ties within 1% may swap; Kendall's tau 1.00)" in text
 
 
+def test_each_case_gets_its_own_ranking():
+    rows = [{"case": case, "stage": i, "layers": [i, i + 1], "modeled_preset_s": m,
+             "modeled_measured_s": m, "measured_s": t}
+            for case, stages in (("a", [(1.0, 1.0), (2.0, 2.0)]), ("b", [(1.0, 9.0), (2.0, 3.0)]),
+                                 ("c", [(5.0, 5.0)]))
+            for i, (m, t) in enumerate(stages)]
+    text = markdown(rows, {}, "p", "measured")
+    # Together a's and b's stages swap pairs; each case alone: a as measured, b swapped
+    # (9 against 1 is out of 1.5x, 3 against 2 is in).
+    assert "- preset `p`: 4 of 5 stages within 1.5x; ranks the stages unlike measured" in text
+    assert "  - `a`, preset: 2 of 2 stages within 1.5x; ranks the stages as measured (0 of 1" in text
+    assert "  - `b`, measured file: 1 of 2 stages within 1.5x; ranks the stages unlike measured " \
+           "(1 of 1 pairs swapped" in text
+    assert "`c`" not in text  # one stage: no order to compare
+
+
 def _compare_cli(*args):
     import os
     import subprocess
@@ -110,7 +129,7 @@ def test_missing_files_and_unknown_cases_are_clean_errors(case, tmp_path):
     assert "Traceback" not in r.stderr
 
 
-def test_xla_counts_are_summed_per_stage_and_shown_as_rates(case):
+def test_model_and_xla_counts_are_summed_per_stage_and_shown_as_rates(case, tmp_path):
     timings = _timings([1e-3, 2e-3], [2e-3, 4e-3])
     for r, (flops, data) in zip(timings["rows"], [(3e12, 6e9), (1e12, 8e9)]):
         r["programs"] = {"stage_forward": {"xla_flops": flops / 3, "xla_bytes_accessed": data / 2},
@@ -118,21 +137,30 @@ def test_xla_counts_are_summed_per_stage_and_shown_as_rates(case):
                                             "xla_bytes_accessed": data / 2}}
     rows = compare(timings, {"mlp": case}, None)
     assert [(r["xla_flops"], r["xla_bytes"]) for r in rows] == [(3e12, 6e9), (1e12, 8e9)]
+    # The model's FLOPs: each stage's latency on a device of 1 TFLOP/s in every type.
+    flat = tmp_path / "flat.json"
+    flat.write_text(json.dumps(one_tflops_cluster(4)))
+    model = [t * 1e12 for t in modeled_latencies(case, str(flat))]
+    assert [r["model_flops"] for r in rows] == model[:2] and min(model) > 0
     text = markdown(rows, timings, "h100-x1", None, hbm_bytes_per_s=4e12)
-    # stage 0: 3 TFLOP in 2 ms = 1500 TFLOP/s, 6 GB in 2 ms = 3000 GB/s, 6 GB at 4 TB/s = 1.5 ms.
-    assert "| mlp | 0 | 3000 | 6 | 1500 | 3000 | 1.5 | 2 |" in text
-    assert "| mlp | 1 | 1000 | 8 | 250 | 2000 | 2 | 4 |" in text
+    # stage 0: the model's FLOPs in 2 ms; XLA's 3 TFLOP; 6 GB in 2 ms = 3000 GB/s, 6 GB at
+    # 4 TB/s = 1.5 ms.
+    assert (f"| mlp | 0 | {model[0] / 1e9:.4g} | {model[0] / 2e-3 / 1e12:.4g} "
+            "| 3000 | 6 | 3000 | 1.5 | 2 |") in text
+    assert (f"| mlp | 1 | {model[1] / 1e9:.4g} | {model[1] / 4e-3 / 1e12:.4g} "
+            "| 1000 | 8 | 2000 | 2 | 4 |") in text
     # Floored by the bytes' time: max(1, 1.5) = 1.5 ms against 2 measured (within 1.5x),
     # max(2, 2) = 2 ms against 4 (not); the preset alone: 2x and 2x, none within.
     assert "- preset `h100-x1`: 0 of 2 stages within 1.5x" in text
     assert "- with the bytes' time as a floor (max of the model and XLA's bytes at the " \
-           "measured HBM bandwidth; not the model yet): 1 of 2 stages within 1.5x" in text
+           "measured HBM bandwidth, beside the model's own memory term): 1 of 2 stages within 1.5x" in text
     assert "as a floor" not in markdown(rows, timings, "h100-x1", None)  # no bandwidth
     # A program without counts (an older timing file): nothing is made up.
     del timings["rows"][0]["programs"]["stage_backward"]["xla_flops"]
     rows = compare(timings, {"mlp": case}, None)
     assert rows[0]["xla_flops"] is None and rows[0]["xla_bytes"] == 6e9
-    assert "| mlp | 0 | - | 6 | - | 3000 | - | 2 |" in markdown(rows, timings, "p", None)
+    assert f"| {model[0] / 2e-3 / 1e12:.4g} | - | 6 | 3000 | - | 2 |" in markdown(
+        rows, timings, "p", None)
     assert hbm_bandwidth({"measured": {"hbm_bytes_per_s": 3e12}}) == 3e12
     assert hbm_bandwidth(None) is None and hbm_bandwidth({"name": "h100-x1"}) is None
 

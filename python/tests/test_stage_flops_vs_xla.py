@@ -16,24 +16,18 @@ import json
 import jax
 import pytest
 
+from alpa_mlir.stage_compare import FLAT_FLOPS, one_tflops_cluster
 from alpa_mlir.stage_timing import program_cost, read_plan
 from conftest import REPO_ROOT
 from pipeline_fixtures import run_alpa_opt
 
-PEAK = 1e12
 LAYERS = 4
 TOLERANCE = 0.02
 
 
 def _cluster(tmp_path) -> str:
     path = tmp_path / "one-tflops.json"
-    path.write_text(json.dumps({
-        "name": "one-tflops", "hosts": 1, "devices_per_host": LAYERS,
-        "device": {"name": "flat", "memory_bytes": 1 << 40,
-                   "peak_flops": {t: PEAK for t in ("f32", "bf16", "f16", "f64")},
-                   "peak_flops_fallback": PEAK},
-        "intra_host": {"bandwidth_bytes_per_s": 1e11, "latency_s": 1e-6},
-    }))
+    path.write_text(json.dumps(one_tflops_cluster(LAYERS)))
     return str(path)
 
 
@@ -51,7 +45,7 @@ def test_modeled_stage_flops_match_xla_cost_analysis(fixture, tmp_path):
     for stage in planned:
         assert set(stage.programs) == {"forward", "backward", "apply"}
         xla = sum(program_cost(p, device, cache)["xla_flops"] for p in stage.programs.values())
-        modeled = stage.modeled_s * PEAK
+        modeled = stage.modeled_s * FLAT_FLOPS
         assert modeled > 1e6
         ratios[stage.index] = modeled / xla
         print(f"{fixture} stage {stage.index}: modeled {modeled:.4g} FLOPs, XLA {xla:.4g}, "

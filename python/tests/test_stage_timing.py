@@ -16,7 +16,7 @@ import jax
 import pytest
 
 from alpa_mlir.module_info import TensorSpec
-from alpa_mlir.stage_timing import (KINDS, StageTimingError, compare_rankings, host_inputs,
+from alpa_mlir.stage_timing import (KINDS, Feed, StageTimingError, compare_rankings, host_inputs,
                                     precompile, read_plan, time_modules, time_stage)
 from conftest import DATA_DIR, REPO_ROOT
 from pipeline_fixtures import run_alpa_opt
@@ -256,6 +256,51 @@ def test_command_line_exits_non_zero_on_a_non_finite_stage(tmp_path):
     assert rep["ok"] is False
     assert [row["status"] for row in rep["rows"]] == ["error", "ok"]
     assert "ERROR" in r.stdout
+
+
+def _forward_backward_plan(forward_body: str, backward_body: str) -> str:
+    """One stage on device 0 whose @main feeds the forward's result to the backward and
+    both to the apply (each body goes from %arg0 to %r)."""
+    t = "tensor<4xf32>"
+
+    def fn(kind, body):
+        return (f"  func.func private @stage0_{kind}(%arg0: {t}) -> {t} attributes "
+                f"{{alpa.devices = array<i64: 0>}} {{\n{body}\n    return %r : {t}\n  }}\n")
+
+    add = f"    %r = stablehlo.add %arg0, %arg0 : {t}"
+    return ("module {\n" + fn("forward", forward_body) + fn("backward", backward_body)
+            + fn("apply", add)
+            + f"  func.func public @main(%arg0: {t}) -> {t} attributes {{alpa.pipeline = "
+              "[{devices = array<i64: 0>, latency = 1.0e-3 : f64, layers = array<i64: 0, 1>, "
+              "logical_mesh = array<i64: 1, 1>, submesh = array<i64: 1, 1>}]} {\n"
+              f"    %0 = call @stage0_forward(%arg0) : ({t}) -> {t}\n"
+              f"    %1 = call @stage0_backward(%0) : ({t}) -> {t}\n"
+              f"    %r = call @stage0_apply(%arg0) : ({t}) -> {t}\n    return %r : {t}\n  }}\n}}\n")
+
+
+# log of a residual the forward makes positive: NaN on half the random values in [-0.1, 0.1).
+EXP = "    %r = stablehlo.exponential %arg0 : tensor<4xf32>"
+LOG = "    %r = stablehlo.log %arg0 : tensor<4xf32>"
+
+
+def test_the_backward_runs_on_its_forwards_results():
+    (stage,) = read_plan(_forward_backward_plan(EXP, LOG))
+    assert stage.feeds == {"forward": {}, "backward": {0: Feed("forward", True, 0)},
+                           "apply": {0: Feed("forward", False, 0)}}
+    row = time_stage(stage, jax.devices()[:1], 0, 1, {})
+    assert row["status"] == "ok"
+    assert [p["fed_inputs"] for p in row["programs"].values()] == [0, 1, 1]
+
+
+def test_a_backward_on_random_residuals_is_what_goes_non_finite():
+    """The same programs with @main not feeding the backward: the check that the feed
+    above is what keeps the log finite (the random draw makes it NaN)."""
+    (stage,) = read_plan(_forward_backward_plan(EXP, LOG).replace(
+        "call @stage0_backward(%0)", "call @stage0_backward(%arg0)"))
+    assert stage.feeds["backward"] == {0: Feed("forward", False, 0)}
+    stage.feeds = {}
+    with pytest.raises(StageTimingError, match="@stage0_backward: non-finite"):
+        time_stage(stage, jax.devices()[:1], 0, 1, {})
 
 
 def test_compilation_failure_names_the_program(compiled):

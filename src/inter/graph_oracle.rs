@@ -54,6 +54,7 @@ use crate::intra::planner::plan_intra_op;
 use crate::intra::solution::{SolveOptions, SolveStatus};
 use crate::ir::compute_type::compute_type;
 use crate::ir::cost::op_cost_in_block;
+use crate::ir::fused_traffic::fused_traffic;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::train_step::{Phase, TrainStep};
 use crate::ir::types::ValueType;
@@ -187,12 +188,15 @@ impl<'g> GraphStageOracle<'g> {
             }
         }
         cluster.validate().map_err(|e| InterError::InvalidInput(e.to_string()))?;
+        // Each op's roofline time: its FLOPs, or the bytes its fused kernel moves through
+        // device memory (ir/fused_traffic.rs), whichever takes longer.
+        let traffic = fused_traffic(&graph.body, &graph.returned);
         let op_seconds = (0..n)
             .map(|i| {
                 let op = &graph.ops()[i];
                 let operands = graph.operand_tensors(i);
                 let cost = op_cost_in_block(&graph.body, i).map_err(|e| e.to_string())?;
-                Ok(cluster.compute_seconds(cost.flops as f64, &compute_type(op, &operands)))
+                Ok(cluster.op_seconds(cost.flops as f64, &compute_type(op, &operands), traffic[i] as f64))
             })
             .collect::<Vec<Result<f64, String>>>();
         let floors = FloorData::new(graph, &layer_of, num_layers, step.map(|s| s.phase.as_slice()), |op| {
@@ -705,13 +709,15 @@ mod tests {
         let el = l.evaluate(0..2, sub(1), [1, 1]).unwrap();
         assert_eq!(es.cost.latency, es.compute_seconds);
         assert!(el.cost.latency > es.cost.latency);
-        let flops: f64 = small
-            .ops()
-            .iter()
-            .enumerate()
-            .map(|(i, op)| op_cost(op, &small.operand_tensors(i)).unwrap().flops as f64)
-            .sum();
-        assert!(close(es.compute_seconds, flops / cluster().peak_flops("f32")));
+        // Each op's roofline: its FLOPs at the peak or its fused kernel's bytes at the HBM rate.
+        let op_time = |graph: &Graph, traffic: &[u64], i: usize| {
+            let flops = op_cost(&graph.ops()[i], &graph.operand_tensors(i)).unwrap().flops as f64;
+            cluster().op_seconds(flops, "f32", traffic[i] as f64)
+        };
+        let small_traffic = fused_traffic(&small.body, &small.returned);
+        let one_device: f64 = (0..small.ops().len()).map(|i| op_time(&small, &small_traffic, i)).sum();
+        assert!(close(es.compute_seconds, one_device), "{} vs {one_device}", es.compute_seconds);
+        let large_traffic = fused_traffic(&large.body, &large.returned);
         // Each op's work divides over the devices its strategy splits it across: the matmuls
         // over all of them, ops the plan computes replicated not at all.
         for devices in [2, 4, 8] {
@@ -722,8 +728,7 @@ mod tests {
                 .iter()
                 .zip(&e.plan.ops)
                 .map(|(&op, strategy)| {
-                    let one = op_cost(&large.ops()[op], &large.operand_tensors(op)).unwrap().flops as f64
-                        / cluster().peak_flops("f32");
+                    let one = op_time(&large, &large_traffic, op);
                     let p = strategy.parallelism([1, devices]);
                     if large.ops()[op].short_name() == "dot_general" {
                         assert_eq!(p, devices, "heavy ops use every device");
@@ -857,7 +862,38 @@ mod tests {
         let o =
             GraphStageOracle::new(&graph, vec![LayerId::new(0); 2], None, cluster(), OracleOptions::default()).unwrap();
         let flops = crate::ir::cost::op_cost_in_block(&graph.body, 1).unwrap().flops as f64;
-        assert!(close(*o.op_seconds[1].as_ref().unwrap(), cluster().compute_seconds(flops, "f32")));
+        let bytes = fused_traffic(&graph.body, &graph.returned)[1] as f64;
+        assert!(bytes > 0.0);
+        assert!(close(*o.op_seconds[1].as_ref().unwrap(), cluster().op_seconds(flops, "f32", bytes)));
+    }
+
+    #[test]
+    fn memory_bound_ops_take_their_bytes_time_and_a_cluster_without_a_bandwidth_only_flops() {
+        // A wide elementwise step: few FLOPs per byte, so its ops are priced by their traffic.
+        let graph = tanh_mlp_step(1, 4096, 16);
+        let traffic = fused_traffic(&graph.body, &graph.returned);
+        let with_hbm = cluster();
+        let hbm = with_hbm.hbm_bytes_per_s().unwrap();
+        let one_layer = |c: &Cluster| {
+            let layers = vec![LayerId::new(0); graph.ops().len()];
+            GraphStageOracle::new(&graph, layers, None, c.clone(), OracleOptions::default()).unwrap()
+        };
+        let o = one_layer(&with_hbm);
+        let memory_bound = (0..graph.ops().len())
+            .filter(|&i| {
+                let flops = op_cost(&graph.ops()[i], &graph.operand_tensors(i)).unwrap().flops as f64;
+                traffic[i] as f64 / hbm > with_hbm.compute_seconds(flops, "f32")
+            })
+            .inspect(|&i| assert!(close(*o.op_seconds[i].as_ref().unwrap(), traffic[i] as f64 / hbm)))
+            .count();
+        assert!(memory_bound > 0);
+        let mut flops_only = cluster();
+        flops_only.device.hbm_bytes_per_s = None;
+        let o = one_layer(&flops_only);
+        for i in 0..graph.ops().len() {
+            let flops = op_cost(&graph.ops()[i], &graph.operand_tensors(i)).unwrap().flops as f64;
+            assert!(close(*o.op_seconds[i].as_ref().unwrap(), flops_only.compute_seconds(flops, "f32")));
+        }
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! `alpa-annotate-costs`: the whole reader end to end. Every op of the entry function gets
-//! `alpa.flops`, `alpa.bytes_read` and `alpa.bytes_written`; the function gets a summary remark.
+//! `alpa.flops`, `alpa.bytes_read` and `alpa.bytes_written` (its own operands and results) and
+//! `alpa.fused_bytes` (what its kernel moves once elementwise chains are fused: 0 for an op
+//! fused into its consumers; `ir/fused_traffic.rs`); the function gets a summary remark.
 
 use super::diagnostics::Diagnostic;
 use super::entry::find_entry;
@@ -10,8 +12,9 @@ use super::PassResult;
 use crate::cluster::spec::Cluster;
 use crate::ir::compute_type::compute_type;
 use crate::ir::cost::op_cost_in_block;
+use crate::ir::fused_traffic::fused_traffic;
 use crate::ir::loops::counted_loop;
-use crate::ir::summary::{human_seconds, CostSummary};
+use crate::ir::summary::{human_bytes, human_seconds, CostSummary};
 use crate::ir::types::ValueType;
 use mlir_sys::{mlirIntegerAttrGet, mlirIntegerTypeUnsignedGet, mlirOperationGetContext, MlirOperation};
 
@@ -27,6 +30,9 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
     let graph = &read.graph;
 
     let mut summary = CostSummary::default();
+    let traffic = fused_traffic(&graph.body, &graph.returned);
+    // Per op the stage model's roofline on one device of the cluster (graph_oracle.rs).
+    let mut roofline_seconds = 0.0;
     let mut errors = Vec::new();
     let mut remarks = Vec::new();
     for (index, (op, handle)) in graph.ops().iter().zip(&read.handles).enumerate() {
@@ -40,6 +46,7 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
                 set_count(*handle, "alpa.flops", cost.flops);
                 set_count(*handle, "alpa.bytes_read", cost.bytes_read);
                 set_count(*handle, "alpa.bytes_written", cost.bytes_written);
+                set_count(*handle, "alpa.fused_bytes", traffic[index]);
                 if !cost.known {
                     remarks.push(Diagnostic::remark(
                         *handle,
@@ -59,6 +66,9 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
                 }
                 let operands = graph.operand_tensors(index);
                 let element = Some(compute_type(op, &operands));
+                if let (Some(cluster), Some(ty)) = (&cluster, &element) {
+                    roofline_seconds += cluster.op_seconds(cost.flops as f64, ty, traffic[index] as f64);
+                }
                 // Once a total has passed u64 the ops after it would only repeat the error.
                 if let (true, Err(message)) = (errors.is_empty(), summary.add(&op.name, element, &cost)) {
                     errors.push(Diagnostic::error(*handle, message));
@@ -81,6 +91,15 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
                 cluster.name,
                 human_seconds(seconds)
             );
+            if let Some(bandwidth) = cluster.hbm_bytes_per_s() {
+                let fused: u64 = traffic.iter().fold(0, |a, &b| a.saturating_add(b));
+                text += &format!(
+                    ", {} with its device-memory traffic ({} after fusion at {:.3} TB/s)",
+                    human_seconds(roofline_seconds),
+                    human_bytes(fused),
+                    bandwidth / 1e12
+                );
+            }
         }
         Diagnostic::remark(entry.op, text).emit();
     }

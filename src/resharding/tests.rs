@@ -23,6 +23,7 @@ pub(crate) fn links(hosts: usize, per_host: usize, intra: (f64, f64), inter: (f6
             memory_bytes: 1 << 30,
             peak_flops: BTreeMap::from([("f32".to_string(), 1e12)]),
             peak_flops_fallback: None,
+            hbm_bytes_per_s: None,
         },
         intra_host: link(intra),
         inter_host: (hosts > 1).then(|| link(inter)),

@@ -146,6 +146,7 @@ impl Calibration {
                 name: self.gpu_name.clone(),
                 memory_bytes: self.memory_bytes,
                 peak_flops_fallback: peak_flops.get("f32").copied(),
+                hbm_bytes_per_s: None,
                 peak_flops,
             },
             intra_host,

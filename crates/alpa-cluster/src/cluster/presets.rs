@@ -3,30 +3,53 @@
 //! Numbers and where they come from:
 //! - `p3.16xlarge`, the Alpa paper's testbed (§8: 8 nodes of 8 V100 16 GB, NVLink inside a node,
 //!   25 Gbps between nodes). V100 SXM2 peaks from NVIDIA's V100 datasheet: 7.8 TFLOP/s f64,
-//!   15.7 f32, 125 f16 on tensor cores. V100 has no bf16 units; XLA computes bf16 in f32, so
-//!   bf16 gets the f32 peak. NVLink 2: six links of 25 GB/s per direction = 150 GB/s per GPU;
+//!   15.7 f32, 125 f16 on tensor cores, 900 GB/s HBM2. V100 has no bf16 units; XLA computes bf16
+//!   in f32, so bf16 gets the f32 peak. NVLink 2: six links of 25 GB/s per direction = 150 GB/s per GPU;
 //!   the hybrid cube-mesh of p3.16xlarge lets a ring use all of them. Between hosts the 25 Gbps
 //!   ENA link = 3.125 GB/s, TCP latency of tens of microseconds (30 us taken).
 //! - `h100`, a current DGX/HGX H100 SXM node: 80 GB HBM3, dense peaks from NVIDIA's H100
-//!   datasheet (989 TFLOP/s bf16/f16, 1979 f8/i8, 494.7 tf32, 67 f32 and f64 on tensor cores); NVLink 4 with
+//!   datasheet (989 TFLOP/s bf16/f16, 1979 f8/i8, 494.7 tf32, 67 f32 and f64 on tensor cores;
+//!   3.35 TB/s HBM3); NVLink 4 with
 //!   18 links = 450 GB/s per direction per GPU; 400 Gbps (50 GB/s) InfiniBand/RoCE between hosts
 //!   with RDMA latency of about 10 us. The model treats every cross-host axis as limited by one
 //!   400 Gbps link.
 //! - `h200`, an HGX H200 node: the H100 SXM's chip and NVLink 4 (NVIDIA's H200 datasheet gives
-//!   the same dense peaks) with 141 GB of HBM3e; the same links between hosts as `h100`.
+//!   the same dense peaks) with 141 GB of HBM3e at 4.8 TB/s; the same links between hosts as
+//!   `h100`.
+//!
+//! - `h200-measured`, the `h200` node with its chip as `alpa-calibrate` measured it on one lent
+//!   H200 (`measured/h200-x1-2026-11-27.json`, written by `scripts/gpu-compare-device.sh`): the
+//!   matmul plateaus per type, the host links, and the memory the driver reports. One GPU
+//!   measures no NVLink or NCCL, so links and collectives stay the spec sheet's. Its HBM number
+//!   (6.96 TB/s, above the datasheet's 4.8) came from copies of 4 KiB to 256 MiB, most of which
+//!   stayed in the 60 MiB L2 cache; alpa-calibrate now copies buffers beyond it
+//!   (`hbm_copy_sizes`), and until the chip is measured again the preset keeps the datasheet's.
 //!
 //! Latencies inside a host (a few microseconds) are NCCL's typical small-message times.
 
 use std::collections::BTreeMap;
 
+use crate::cluster::measured::Measured;
 use crate::cluster::spec::{Cluster, DeviceSpec, LinkSpec};
 
 const GIB: u64 = 1 << 30;
 
 /// The canonical preset names; any `<family>-x<N>` with N in 1..=MAX_PRESET_HOSTS also works.
 pub fn preset_names() -> Vec<&'static str> {
-    vec!["p3.16xlarge-x8", "p3.16xlarge-x1", "h100-x8", "h100-x1", "h200-x8", "h200-x1"]
+    vec![
+        "p3.16xlarge-x8",
+        "p3.16xlarge-x1",
+        "h100-x8",
+        "h100-x1",
+        "h200-x8",
+        "h200-x1",
+        "h200-measured-x8",
+        "h200-measured-x1",
+    ]
 }
+
+/// `alpa-calibrate`'s file of one GPU of the `h200` family (see the module comment).
+const H200_MEASURED: &str = include_str!("../../measured/h200-x1-2026-11-27.json");
 
 pub const MAX_PRESET_HOSTS: usize = 1024;
 
@@ -44,6 +67,7 @@ pub fn preset(name: &str) -> Option<Cluster> {
         "p3.16xlarge" => p3_16xlarge(),
         "h100" => h100(),
         "h200" => h200(),
+        "h200-measured" => with_measured_chip(h200(), H200_MEASURED),
         _ => return None,
     };
     cluster.name = name.to_string();
@@ -65,6 +89,7 @@ fn p3_16xlarge() -> Cluster {
             memory_bytes: 16 * GIB,
             peak_flops: flops(&[("f64", 7.8e12), ("f32", 15.7e12), ("bf16", 15.7e12), ("f16", 125e12)]),
             peak_flops_fallback: Some(15.7e12),
+            hbm_bytes_per_s: Some(900e9),
         },
         intra_host: LinkSpec { bandwidth_bytes_per_s: 150e9, latency_s: 5e-6 },
         inter_host: Some(LinkSpec { bandwidth_bytes_per_s: 25e9 / 8.0, latency_s: 30e-6 }),
@@ -91,6 +116,7 @@ fn h100() -> Cluster {
                 ("i8", 1979e12),
             ]),
             peak_flops_fallback: Some(67e12),
+            hbm_bytes_per_s: Some(3.35e12),
         },
         intra_host: LinkSpec { bandwidth_bytes_per_s: 450e9, latency_s: 3e-6 },
         inter_host: Some(LinkSpec { bandwidth_bytes_per_s: 400e9 / 8.0, latency_s: 10e-6 }),
@@ -101,8 +127,34 @@ fn h100() -> Cluster {
 fn h200() -> Cluster {
     let h100 = h100();
     Cluster {
-        device: DeviceSpec { name: "NVIDIA H200-SXM-141GB".to_string(), memory_bytes: 141 * GIB, ..h100.device },
+        device: DeviceSpec {
+            name: "NVIDIA H200-SXM-141GB".to_string(),
+            memory_bytes: 141 * GIB,
+            hbm_bytes_per_s: Some(4.8e12),
+            ..h100.device
+        },
         ..h100
+    }
+}
+
+/// `node` with the device and the measured section of a one-GPU calibration file: its links and
+/// host layout are the node's, since one GPU measures neither NVLink nor collectives; its HBM
+/// bandwidth too, the file's being a cache measurement (see the module comment).
+fn with_measured_chip(node: Cluster, calibration: &str) -> Cluster {
+    let chip = Cluster::from_json_str(calibration, "a built-in calibration file")
+        .expect("built-in calibration files are valid (every_canonical_preset_is_valid)");
+    let mut peak_flops = node.device.peak_flops;
+    peak_flops.extend(chip.device.peak_flops);
+    let measured = chip.measured.map(|m| Measured { hbm_bytes_per_s: None, ..m });
+    Cluster {
+        device: DeviceSpec {
+            name: chip.device.name,
+            memory_bytes: chip.device.memory_bytes,
+            peak_flops,
+            ..node.device
+        },
+        measured,
+        ..node
     }
 }
 
@@ -146,6 +198,26 @@ mod tests {
         assert_eq!((c.peak_flops("tf32"), c.peak_flops("f32")), (494.7e12, 67e12));
         // The V100 has no tensor-float-32: its f32 rate.
         assert_eq!(preset("p3.16xlarge-x1").unwrap().peak_flops("tf32"), 15.7e12);
+    }
+
+    #[test]
+    fn h200_measured_is_the_h200_node_with_the_calibrated_chip() {
+        let (spec, measured) = (preset("h200-x2").unwrap(), preset("h200-measured-x2").unwrap());
+        let file = Cluster::from_json_str(H200_MEASURED, "test").unwrap();
+        let calibration = file.measured.clone().unwrap();
+        assert_eq!((calibration.gpu_name.as_str(), calibration.date.as_str()), ("NVIDIA H200", "2026-11-27"));
+        assert_eq!((measured.hosts, measured.devices_per_host), (2, 8));
+        assert_eq!((measured.intra_host, measured.inter_host), (spec.intra_host, spec.inter_host));
+        assert_eq!(measured.device.memory_bytes, file.device.memory_bytes);
+        for ty in ["f32", "tf32", "bf16", "f16"] {
+            assert_eq!(measured.peak_flops(ty), calibration.matmul[ty].flops, "{ty}");
+            assert_ne!(measured.peak_flops(ty), spec.peak_flops(ty), "{ty}");
+        }
+        // Types the calibration does not time keep the spec sheet's peak.
+        assert_eq!(measured.peak_flops("f8E4M3FN"), spec.peak_flops("f8E4M3FN"));
+        assert!(calibration.intra_host.is_empty() && calibration.inter_host.is_empty());
+        assert_eq!(calibration.hbm_bytes_per_s, Some(6958061987576.948));
+        assert_eq!((measured.hbm_bytes_per_s(), spec.hbm_bytes_per_s()), (Some(4.8e12), Some(4.8e12)));
     }
 
     #[test]

@@ -61,6 +61,10 @@ pub struct DeviceSpec {
     /// Used for element types missing from `peak_flops`; when absent, the smallest listed peak.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_flops_fallback: Option<f64>,
+    /// Device memory bandwidth, bytes read plus bytes written per second. Without it (and
+    /// without a measured one) ops are priced by their FLOPs alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hbm_bytes_per_s: Option<f64>,
 }
 
 /// A point-to-point link: `time(bytes) = latency_s + bytes / bandwidth_bytes_per_s`.
@@ -165,6 +169,11 @@ impl Cluster {
                 problems.push(format!("device.peak_flops_fallback must be a positive number, got {flops}"));
             }
         }
+        if let Some(bw) = self.device.hbm_bytes_per_s {
+            if !(bw.is_finite() && bw > 0.0) {
+                problems.push(format!("device.hbm_bytes_per_s must be a positive number, got {bw}"));
+            }
+        }
         self.intra_host.check("intra_host", &mut problems);
         match &self.inter_host {
             Some(link) => link.check("inter_host", &mut problems),
@@ -233,6 +242,20 @@ impl Cluster {
     /// Time for `flops` floating point operations on one device at peak rate.
     pub fn compute_seconds(&self, flops: f64, element_type: &str) -> f64 {
         flops / self.peak_flops(element_type)
+    }
+
+    /// Device memory bandwidth (bytes read plus written per second): the measured copy
+    /// bandwidth when the file has one, else the spec sheet's; `None` when neither is known.
+    pub fn hbm_bytes_per_s(&self) -> Option<f64> {
+        self.measured.as_ref().and_then(|m| m.hbm_bytes_per_s).or(self.device.hbm_bytes_per_s)
+    }
+
+    /// One op on one device, roofline: the longer of its FLOPs at the type's peak and its
+    /// device-memory traffic (`bytes`, read plus written) at the memory bandwidth. Without a
+    /// bandwidth, the FLOPs' time.
+    pub fn op_seconds(&self, flops: f64, element_type: &str, bytes: f64) -> f64 {
+        let compute = self.compute_seconds(flops, element_type);
+        self.hbm_bytes_per_s().map_or(compute, |bw| compute.max(bytes / bw))
     }
 }
 

@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{sys, CudaContext, CudaSlice};
+use cudarc::driver::{sys, CudaContext, CudaSlice, CudaStream};
 
 use alpa_cluster::calibrate::fit::{fit_latency_bandwidth, Sample};
-use alpa_cluster::calibrate::sizes::message_sizes;
+use alpa_cluster::calibrate::sizes::{hbm_copy_sizes, message_sizes};
 use alpa_cluster::calibrate::Calibration;
 
 use crate::gpu::{err, progress, time_on_stream};
@@ -24,22 +24,20 @@ fn report(what: &str, samples: &[Sample]) {
     }
 }
 
-pub fn measure(c: &mut Calibration, ctx: &Arc<CudaContext>, gpus: usize, max_bytes: u64) -> Result<(), String> {
+pub fn measure(
+    c: &mut Calibration,
+    ctx: &Arc<CudaContext>,
+    gpus: usize,
+    max_bytes: u64,
+    memory_bytes: u64,
+) -> Result<(), String> {
     let sizes = message_sizes(1, max_bytes);
     let stream = ctx.new_stream().map_err(err("stream"))?;
     let largest = *sizes.last().ok_or("--max-bytes too small")? as usize;
+    hbm(c, ctx, &stream, memory_bytes)?;
 
     let src: CudaSlice<u8> = stream.alloc_zeros(largest).map_err(err("alloc"))?;
     let mut dst: CudaSlice<u8> = stream.alloc_zeros(largest).map_err(err("alloc"))?;
-    for &bytes in &sizes {
-        let b = bytes as usize;
-        let s = time_on_stream(&stream, TARGET_S, || {
-            stream.memcpy_dtod(&src.slice(..b), &mut dst.slice_mut(..b)).map_err(err("copy"))
-        })?;
-        // A copy reads and writes every byte.
-        c.hbm.push(Sample { bytes: 2.0 * bytes as f64, seconds: s });
-    }
-    report("HBM device copy (read + write)", &c.hbm);
 
     // SAFETY: the pinned buffer is written by the copies below before it is read.
     let mut pinned = unsafe { ctx.alloc_pinned_with_flags::<u8>(largest, 0) }.map_err(err("pinned alloc"))?;
@@ -66,6 +64,30 @@ pub fn measure(c: &mut Calibration, ctx: &Arc<CudaContext>, gpus: usize, max_byt
     if gpus > 1 {
         peers(c, gpus, &sizes)?;
     }
+    Ok(())
+}
+
+/// Device-to-device copies of buffers well beyond the L2 cache (`hbm_copy_sizes`), one
+/// progress line per size.
+fn hbm(c: &mut Calibration, ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>, memory_bytes: u64) -> Result<(), String> {
+    let l2 = ctx.attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE).map_err(err("L2 size"))?;
+    let sizes = hbm_copy_sizes(u64::try_from(l2).unwrap_or(0), memory_bytes);
+    let Some(&largest) = sizes.last() else {
+        progress("HBM device copy: too little GPU memory for copies beyond the L2 cache");
+        return Ok(());
+    };
+    let src: CudaSlice<u8> = stream.alloc_zeros(largest as usize).map_err(err("alloc"))?;
+    let mut dst: CudaSlice<u8> = stream.alloc_zeros(largest as usize).map_err(err("alloc"))?;
+    for &bytes in &sizes {
+        let b = bytes as usize;
+        let s = time_on_stream(stream, TARGET_S, || {
+            stream.memcpy_dtod(&src.slice(..b), &mut dst.slice_mut(..b)).map_err(err("copy"))
+        })?;
+        // A copy reads and writes every byte.
+        c.hbm.push(Sample { bytes: 2.0 * bytes as f64, seconds: s });
+        progress(&format!("HBM copy {:>5} MiB: {:.1} GB/s (read + write)", bytes >> 20, 2.0 * bytes as f64 / s / 1e9));
+    }
+    report(&format!("HBM device copy (read + write, L2 {} MiB)", l2 >> 20), &c.hbm);
     Ok(())
 }
 

@@ -97,7 +97,7 @@ pub fn measure(args: &Args, gpus: usize) -> Result<Calibration, String> {
         None => {
             c.hosts = 1;
             c.gpus_per_host = gpus;
-            copies::measure(&mut c, &ctx, gpus, max_bytes)?;
+            copies::measure(&mut c, &ctx, gpus, max_bytes, memory_bytes)?;
             c.collectives = collectives::local(gpus, max_bytes)?;
         }
         Some(inter) => {
