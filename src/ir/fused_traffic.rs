@@ -32,7 +32,10 @@ enum Role {
 }
 
 fn role(op: &OpNode) -> Role {
-    let name = op.name.strip_prefix("stablehlo.").or_else(|| op.name.strip_prefix("mhlo.")).unwrap_or(&op.name);
+    let Some((dialect, name)) = op.name.split_once('.') else { return Role::Kernel };
+    if !matches!(dialect, "stablehlo" | "mhlo" | "chlo") {
+        return Role::Kernel; // calls and other dialects' ops: opaque, a kernel of their own
+    }
     match name {
         "reshape" | "transpose" | "bitcast_convert" | "optimization_barrier" | "get_tuple_element" | "tuple" => {
             Role::Alias
@@ -64,11 +67,9 @@ fn role(op: &OpNode) -> Role {
         | "send"
         | "recv"
         | "infeed"
-        | "outfeed" => Role::Kernel,
-        _ if op.name.contains('.') && !op.name.starts_with("stablehlo.") && !op.name.starts_with("mhlo.") => {
-            Role::Kernel // calls and other dialects' ops: opaque, a kernel of their own
-        }
-        _ => Role::Fusible,
+        | "outfeed"
+        | "top_k" => Role::Kernel,
+        _ => Role::Fusible, // elementwise (chlo's too: square, erf, ...) and data movement
     }
 }
 

@@ -96,6 +96,17 @@ fn a_value_read_by_many_kernels_is_written_once_when_that_moves_fewer_bytes() {
 }
 
 #[test]
+fn chlo_elementwise_ops_fuse_and_top_k_is_a_kernel() {
+    let mut b = Builder::new();
+    let sq = b.unary("chlo.square", ValueRef::Arg(0), t(&[64, 64]));
+    let e = b.unary("chlo.erf", sq, t(&[64, 64]));
+    let k = b.unary("chlo.top_k", e, t(&[64, 64]));
+    let g = b.graph(args(1), vec![k]);
+    // square and erf run in one kernel that writes erf's result for top_k, which reads it.
+    assert_eq!(traffic(&g), vec![0, 2 * S, 2 * S]);
+}
+
+#[test]
 fn an_unknown_dialects_op_is_a_kernel() {
     let mut b = Builder::new();
     let c = b.unary("mydialect.thing", ValueRef::Arg(0), t(&[64, 64]));
