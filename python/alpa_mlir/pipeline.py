@@ -43,6 +43,17 @@ def executable_sharding(compiled, op_shardings, i: int):
     return GSPMDSharding(compiled.devices, op_shardings[i])
 
 
+def global_outputs(compiled, per_output: list, specs) -> list:
+    """An executable's outputs, given per output its per-device arrays, as global arrays
+    with the executable's output shardings."""
+    import jax
+
+    op_shardings = compiled.executable.get_output_shardings()
+    return [jax.make_array_from_single_device_arrays(
+                tuple(spec.shape), executable_sharding(compiled, op_shardings, i), shards)
+            for i, (shards, spec) in enumerate(zip(per_output, specs))]
+
+
 class Pipeline:
     def __init__(self, module_text: str, devices: list | None = None,
                  compiled: dict | None = None):
@@ -106,13 +117,7 @@ class Pipeline:
         return resharded
 
     def _outputs(self, compiled, results, specs):
-        import jax
-
-        per_output = results.disassemble_into_single_device_arrays()
-        op_shardings = compiled.executable.get_output_shardings()
-        return [jax.make_array_from_single_device_arrays(
-                    spec.shape, executable_sharding(compiled, op_shardings, i), shards)
-                for i, (shards, spec) in enumerate(zip(per_output, specs))]
+        return global_outputs(compiled, results.disassemble_into_single_device_arrays(), specs)
 
     # ------------------------------------------------------------- steps
 

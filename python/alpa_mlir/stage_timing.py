@@ -235,18 +235,6 @@ def _run(compiled, args) -> list:
     return jax.block_until_ready(outs)
 
 
-def _global_outputs(compiled, outputs: list, specs) -> list:
-    """Per-device output arrays as global arrays with the executable's output shardings."""
-    import jax
-
-    from .pipeline import executable_sharding
-
-    op_shardings = compiled.executable.get_output_shardings()
-    return [jax.make_array_from_single_device_arrays(
-                tuple(spec.shape), executable_sharding(compiled, op_shardings, i), shards)
-            for i, (shards, spec) in enumerate(zip(outputs, specs))]
-
-
 def non_finite_outputs(outputs) -> list[str]:
     """``output i: n non-finite`` for each output holding NaN or inf."""
     from .numerics import count_nonfinite
@@ -259,12 +247,19 @@ def non_finite_outputs(outputs) -> list[str]:
     return bad
 
 
+@dataclass
+class ProgramRun:
+    """A timed program: its row for the report, and the last run's inputs and global
+    outputs on the devices (what the stage's later programs are fed)."""
+    timing: dict
+    args: list
+    outputs: list
+
+
 def time_program(prog: Program, devices: list, warmup: int, iterations: int,
-                 cache: dict, fed: dict[int, object] | None = None) -> dict:
+                 cache: dict, fed: dict[int, object] | None = None) -> ProgramRun:
     """Median and minimum seconds of ``iterations`` synchronized runs; ``fed``:
-    input index -> the array to use instead of a random one. ``_args`` and
-    ``_outputs`` in the result hold the last run's inputs and global outputs
-    (for the stage's later programs)."""
+    input index -> the array to use instead of a random one."""
     info, compiled, compile_s = _compile(prog, devices, cache)
     progress(f"timing @{prog.name}: {warmup} warmup + {iterations} runs"
              + (f", {len(fed)} of {len(info.inputs)} inputs from earlier programs" if fed else ""))
@@ -285,10 +280,12 @@ def time_program(prog: Program, devices: list, warmup: int, iterations: int,
     bad = non_finite_outputs(outs)  # the same inputs every run: the last outputs tell
     if bad:
         raise StageTimingError(f"@{prog.name}: non-finite results ({'; '.join(bad)})")
-    return {"median_s": statistics.median(times), "min_s": min(times), "times_s": times,
-            "compile_s": compile_s, "devices": [d.id for d in devices],
-            "fed_inputs": len(fed or {}), **xla_cost(compiled),
-            "_args": args, "_outputs": _global_outputs(compiled, outs, info.outputs)}
+    from .pipeline import global_outputs
+
+    timing = {"median_s": statistics.median(times), "min_s": min(times), "times_s": times,
+              "compile_s": compile_s, "devices": [d.id for d in devices],
+              "fed_inputs": len(fed or {}), **xla_cost(compiled)}
+    return ProgramRun(timing, args, global_outputs(compiled, outs, info.outputs))
 
 
 def program_cost(prog: Program, devices: list, cache: dict) -> dict:
@@ -342,15 +339,14 @@ def time_stage(stage: PlannedStage, available: list, warmup: int, iterations: in
         return row
     if not stage.programs:
         raise StageTimingError(f"stage {stage.index} has no stage{stage.index}_* functions")
-    values: dict[str, dict] = {}  # kind -> the last run's "_args" and "_outputs"
+    runs: dict[str, ProgramRun] = {}  # kind -> its run, whose values later programs take
     for prog, devices in placed_programs(stage, available):
         kind = next(k for k, p in stage.programs.items() if p is prog)
-        fed = {i: values[f.kind]["_outputs" if f.result else "_args"][f.index]
-               for i, f in stage.feeds.get(kind, {}).items() if f.kind in values}
-        timing = time_program(prog, devices, warmup, iterations, cache, fed)
-        values[kind] = {key: timing.pop(key) for key in ("_args", "_outputs")}
-        row["programs"][prog.name] = timing
-    values.clear()  # a stage's activations are freed before the next stage runs
+        fed = {i: (runs[f.kind].outputs if f.result else runs[f.kind].args)[f.index]
+               for i, f in stage.feeds.get(kind, {}).items() if f.kind in runs}
+        runs[kind] = time_program(prog, devices, warmup, iterations, cache, fed)
+        row["programs"][prog.name] = runs[kind].timing
+    runs.clear()  # a stage's activations are freed before the next stage runs
     timed = row["programs"].values()
     row["measured_s"] = sum(p["median_s"] for p in timed)
     row["measured_min_s"] = sum(p["min_s"] for p in timed)

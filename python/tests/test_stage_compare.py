@@ -106,6 +106,23 @@ def test_each_case_gets_its_own_ranking():
     assert "  - `b`, measured file: 1 of 2 stages within 1.5x; ranks the stages unlike measured " \
            "(1 of 1 pairs swapped" in text
     assert "`c`" not in text  # one stage: no order to compare
+    assert "when timed" not in text
+
+
+def test_a_timing_files_own_model_is_compared_too():
+    """A timing file planned again by a later model keeps modeled_when_timed_s: the report
+    shows both, each with its ratio and ranking."""
+    timings = _timings([1e-3, 2e-3], [2e-3, 4e-3])
+    for r, then in zip(timings["rows"], [4e-3, 1e-3]):
+        r["modeled_when_timed_s"] = then
+    rows = [{**r, "case": "mlp", "modeled_preset_s": r["modeled_s"], "modeled_measured_s": None}
+            for r in timings["rows"] if r["status"] == "ok"]
+    text = markdown(rows, timings, "p", None)
+    assert "| measured / model when timed |" in text
+    assert "| mlp | 0 | 0..1 | 1 | - | 2 | 2 | - | 0.5 |" in text
+    assert "| mlp | 1 | 1..2 | 2 | - | 4 | 2 | - | 4 |" in text
+    assert "- the model when timed: 0 of 2 stages within 1.5x; ranks the stages unlike measured" in text
+    assert "  - `mlp`, when timed: 0 of 2" in text
 
 
 def _compare_cli(*args):

@@ -52,10 +52,9 @@ use crate::intra::options::IntraOptions;
 use crate::intra::plan::{IntraPlan, PlanError};
 use crate::intra::planner::plan_intra_op;
 use crate::intra::solution::{SolveOptions, SolveStatus};
-use crate::ir::compute_type::compute_type;
-use crate::ir::cost::op_cost_in_block;
 use crate::ir::fused_traffic::fused_traffic;
 use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::op_time::op_seconds;
 use crate::ir::train_step::{Phase, TrainStep};
 use crate::ir::types::ValueType;
 use crate::sharding::strategy::{argument_strategies, StrategyOptions};
@@ -191,14 +190,8 @@ impl<'g> GraphStageOracle<'g> {
         // Each op's roofline time: its FLOPs, or the bytes its fused kernel moves through
         // device memory (ir/fused_traffic.rs), whichever takes longer.
         let traffic = fused_traffic(&graph.body, &graph.returned);
-        let op_seconds = (0..n)
-            .map(|i| {
-                let op = &graph.ops()[i];
-                let operands = graph.operand_tensors(i);
-                let cost = op_cost_in_block(&graph.body, i).map_err(|e| e.to_string())?;
-                Ok(cluster.op_seconds(cost.flops as f64, &compute_type(op, &operands), traffic[i] as f64))
-            })
-            .collect::<Vec<Result<f64, String>>>();
+        let op_seconds: Vec<Result<f64, String>> =
+            op_seconds(graph, &traffic, &cluster).into_iter().map(|r| r.map_err(|e| e.to_string())).collect();
         let floors = FloorData::new(graph, &layer_of, num_layers, step.map(|s| s.phase.as_slice()), |op| {
             op_seconds[op].as_ref().ok().copied()
         });

@@ -3,8 +3,10 @@
 //!
 //! Every op is one of:
 //! - a **kernel** of its own (contractions, reductions, gathers, sorts, custom calls, collectives,
-//!   ops with regions): it reads its operands from memory and writes its results;
-//! - **fusible** (elementwise, broadcasts, slices, concatenations, ...): computed inside the
+//!   ops with regions, and any op not listed below): it reads its operands from memory and
+//!   writes its results;
+//! - **fusible** (the op table's elementwise ops, `elementwise_info`, and data movement:
+//!   broadcasts, iotas, slices, concatenations, pads): computed inside the
 //!   kernels that consume it. Its result goes to memory only where it must or where that moves
 //!   fewer bytes: it is returned, or read by a kernel other than a reduction (XLA fuses a
 //!   reduction's producers into it, but a contraction or a custom call takes its operands from
@@ -22,6 +24,7 @@
 use std::collections::BTreeMap;
 
 use super::graph::{Block, OpNode, ValueRef};
+use super::op_table::{canonical_name, elementwise_info};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Role {
@@ -32,57 +35,43 @@ enum Role {
 }
 
 fn role(op: &OpNode) -> Role {
-    let Some((dialect, name)) = op.name.split_once('.') else { return Role::Kernel };
-    if !matches!(dialect, "stablehlo" | "mhlo" | "chlo") {
-        return Role::Kernel; // calls and other dialects' ops: opaque, a kernel of their own
-    }
-    match name {
-        "reshape" | "transpose" | "bitcast_convert" | "optimization_barrier" | "get_tuple_element" | "tuple" => {
-            Role::Alias
-        }
+    let name = canonical_name(&op.name);
+    match name.as_str() {
+        "reshape"
+        | "dynamic_reshape"
+        | "transpose"
+        | "bitcast_convert"
+        | "optimization_barrier"
+        | "get_tuple_element"
+        | "tuple" => Role::Alias,
         "constant" => Role::Constant,
         _ if !op.regions.is_empty() => Role::Kernel,
-        "dot_general"
-        | "dot"
-        | "convolution"
-        | "reduce"
-        | "reduce_window"
-        | "select_and_scatter"
-        | "scatter"
-        | "gather"
-        | "dynamic_gather"
-        | "sort"
-        | "custom_call"
-        | "fft"
-        | "rng"
-        | "rng_bit_generator"
-        | "cholesky"
-        | "triangular_solve"
-        | "all_reduce"
-        | "all_gather"
-        | "reduce_scatter"
-        | "all_to_all"
-        | "collective_permute"
-        | "collective_broadcast"
-        | "send"
-        | "recv"
-        | "infeed"
-        | "outfeed"
-        | "top_k" => Role::Kernel,
-        _ => Role::Fusible, // elementwise (chlo's too: square, erf, ...) and data movement
+        "broadcast_in_dim"
+        | "dynamic_broadcast_in_dim"
+        | "broadcast"
+        | "iota"
+        | "dynamic_iota"
+        | "reverse"
+        | "slice"
+        | "dynamic_slice"
+        | "real_dynamic_slice"
+        | "dynamic_update_slice"
+        | "concatenate"
+        | "pad" => Role::Fusible,
+        // The op table's elementwise ops (stablehlo's and chlo's); everything else, unknown ops
+        // included, is a kernel reading its operands and writing its results.
+        n if elementwise_info(n).is_some() => Role::Fusible,
+        _ => Role::Kernel,
     }
 }
 
 /// Ops that read only the part of their operand they return.
 fn reads_its_result_only(op: &OpNode) -> bool {
-    matches!(
-        op.name.as_str(),
-        "stablehlo.slice" | "stablehlo.dynamic_slice" | "stablehlo.real_dynamic_slice" | "mhlo.slice"
-    )
+    matches!(canonical_name(&op.name).as_str(), "slice" | "dynamic_slice" | "real_dynamic_slice")
 }
 
 fn is_reduce(op: &OpNode) -> bool {
-    matches!(op.name.as_str(), "stablehlo.reduce" | "mhlo.reduce")
+    canonical_name(&op.name) == "reduce"
 }
 
 fn bytes_of(op: &OpNode) -> u64 {

@@ -9,6 +9,7 @@ pub mod fused_traffic;
 pub mod graph;
 pub mod loops;
 pub mod op_table;
+pub mod op_time;
 pub mod state_aliases;
 pub mod summary;
 #[cfg(test)]

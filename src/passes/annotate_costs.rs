@@ -14,6 +14,7 @@ use crate::ir::compute_type::compute_type;
 use crate::ir::cost::op_cost_in_block;
 use crate::ir::fused_traffic::fused_traffic;
 use crate::ir::loops::counted_loop;
+use crate::ir::op_time::op_seconds;
 use crate::ir::summary::{human_bytes, human_seconds, CostSummary};
 use crate::ir::types::ValueType;
 use mlir_sys::{mlirIntegerAttrGet, mlirIntegerTypeUnsignedGet, mlirOperationGetContext, MlirOperation};
@@ -31,8 +32,6 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
 
     let mut summary = CostSummary::default();
     let traffic = fused_traffic(&graph.body, &graph.returned);
-    // Per op the stage model's roofline on one device of the cluster (graph_oracle.rs).
-    let mut roofline_seconds = 0.0;
     let mut errors = Vec::new();
     let mut remarks = Vec::new();
     for (index, (op, handle)) in graph.ops().iter().zip(&read.handles).enumerate() {
@@ -66,9 +65,6 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
                 }
                 let operands = graph.operand_tensors(index);
                 let element = Some(compute_type(op, &operands));
-                if let (Some(cluster), Some(ty)) = (&cluster, &element) {
-                    roofline_seconds += cluster.op_seconds(cost.flops as f64, ty, traffic[index] as f64);
-                }
                 // Once a total has passed u64 the ops after it would only repeat the error.
                 if let (true, Err(message)) = (errors.is_empty(), summary.add(&op.name, element, &cost)) {
                     errors.push(Diagnostic::error(*handle, message));
@@ -92,6 +88,8 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
                 human_seconds(seconds)
             );
             if let Some(bandwidth) = cluster.hbm_bytes_per_s() {
+                // Every op's cost was read above (an error there returned): all are Ok here.
+                let roofline_seconds: f64 = op_seconds(graph, &traffic, cluster).into_iter().flatten().sum();
                 let fused: u64 = traffic.iter().fold(0, |a, &b| a.saturating_add(b));
                 text += &format!(
                     ", {} with its device-memory traffic ({} after fusion at {:.3} TB/s)",
