@@ -705,7 +705,7 @@ mod tests {
         // Each op's roofline: its FLOPs at the peak or its fused kernel's bytes at the HBM rate.
         let op_time = |graph: &Graph, traffic: &[u64], i: usize| {
             let flops = op_cost(&graph.ops()[i], &graph.operand_tensors(i)).unwrap().flops as f64;
-            cluster().op_seconds(flops, "f32", traffic[i] as f64)
+            cluster().op_seconds(flops, "f32", traffic[i] as f64, None)
         };
         let small_traffic = fused_traffic(&small.body, &small.returned);
         let one_device: f64 = (0..small.ops().len()).map(|i| op_time(&small, &small_traffic, i)).sum();
@@ -857,7 +857,7 @@ mod tests {
         let flops = crate::ir::cost::op_cost_in_block(&graph.body, 1).unwrap().flops as f64;
         let bytes = fused_traffic(&graph.body, &graph.returned)[1] as f64;
         assert!(bytes > 0.0);
-        assert!(close(*o.op_seconds[1].as_ref().unwrap(), cluster().op_seconds(flops, "f32", bytes)));
+        assert!(close(*o.op_seconds[1].as_ref().unwrap(), cluster().op_seconds(flops, "f32", bytes, None)));
     }
 
     #[test]

@@ -91,11 +91,13 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
                 // Every op's cost was read above (an error there returned): all are Ok here.
                 let roofline_seconds: f64 = op_seconds(graph, &traffic, cluster).into_iter().flatten().sum();
                 let fused: u64 = traffic.iter().fold(0, |a, &b| a.saturating_add(b));
+                let shapes = cluster.measured.as_ref().is_some_and(|m| !m.matmul_shapes.is_empty());
                 text += &format!(
-                    ", {} with its device-memory traffic ({} after fusion at {:.3} TB/s)",
+                    ", {} with its device-memory traffic ({} after fusion at {:.3} TB/s){}",
                     human_seconds(roofline_seconds),
                     human_bytes(fused),
-                    bandwidth / 1e12
+                    bandwidth / 1e12,
+                    if shapes { " and its dots at their GEMM shapes' measured rates" } else { "" }
                 );
             }
         }

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use crate::calibrate::fit::{fit_latency_bandwidth, plateau, Sample};
 use crate::cluster::collective::{volume_factor, Collective};
+use crate::cluster::matmul_table::{check_table, MatmulRate};
 use crate::cluster::measured::{CollectiveFit, CollectiveFits, MatmulPlateau, Measured, PeerLink};
 use crate::cluster::{Cluster, DeviceSpec, LinkSpec};
 
@@ -34,6 +35,9 @@ pub struct Calibration {
     pub memory_bytes: u64,
     /// Per element type: (matrix size n, FLOP/s) points.
     pub matmul: BTreeMap<String, Vec<(u64, f64)>>,
+    /// Per element type: the rates of a grid of GEMM shapes, kept as measured. A table that is
+    /// not a full grid (a shape failed) is left out of the file.
+    pub matmul_shapes: BTreeMap<String, Vec<MatmulRate>>,
     /// Device-to-device copies; `bytes` counts the bytes read plus the bytes written.
     pub hbm: Vec<Sample>,
     pub host_to_device: Vec<Sample>,
@@ -86,6 +90,13 @@ impl Calibration {
         for (ty, points) in &self.matmul {
             if let Some(p) = plateau(points, PLATEAU_TOLERANCE) {
                 measured.matmul.insert(ty.clone(), MatmulPlateau { flops: p.rate, reached_at_size: p.reached_at });
+            }
+        }
+        for (ty, points) in &self.matmul_shapes {
+            let mut problems = Vec::new();
+            check_table("", points, &mut problems);
+            if problems.is_empty() && !points.is_empty() {
+                measured.matmul_shapes.insert(ty.clone(), points.clone());
             }
         }
         let hbm = fit_latency_bandwidth(&self.hbm);
@@ -192,6 +203,7 @@ pub(crate) mod tests {
         c.matmul.insert("bf16".into(), vec![(1024, 200e12), (2048, 500e12), (4096, 690e12), (8192, 700e12)]);
         c.matmul.insert("f32".into(), vec![(1024, 40e12), (2048, 50e12)]);
         c.matmul.insert("tf32".into(), vec![(1024, 300e12), (2048, 400e12)]);
+        c.matmul_shapes.insert("bf16".into(), shape_grid(|m, n, k| 1e9 * (m + n + k) as f64));
         for (kind, bw) in [(Collective::AllReduce, 200e9), (Collective::AllGather, 300e9)] {
             for devices in [2, 4] {
                 c.collectives.push(CollectiveSamples {
@@ -205,6 +217,15 @@ pub(crate) mod tests {
         c
     }
 
+    /// Rates over the grid 256, 4096 in each dimension.
+    pub(crate) fn shape_grid(rate: impl Fn(u64, u64, u64) -> f64) -> Vec<MatmulRate> {
+        let dims = [256, 4096];
+        dims.iter()
+            .flat_map(|&m| dims.iter().flat_map(move |&n| dims.map(|k| (m, n, k))))
+            .map(|(m, n, k)| MatmulRate { m, n, k, flops: rate(m, n, k) })
+            .collect()
+    }
+
     fn rel(a: f64, b: f64) -> f64 {
         (a - b).abs() / b.abs()
     }
@@ -215,6 +236,9 @@ pub(crate) mod tests {
         let m = cluster.measured.as_ref().unwrap();
         assert_eq!(m.matmul["bf16"], MatmulPlateau { flops: 700e12, reached_at_size: 4096 });
         assert_eq!(cluster.peak_flops("bf16"), 700e12);
+        assert_eq!(m.matmul_shapes["bf16"].len(), 8);
+        let thin = crate::cluster::GemmShape { batch: 1, m: 4096, n: 4096, k: 256 };
+        assert!(rel(cluster.matmul_flops("bf16", thin), 1e9 * (4096 + 4096 + 256) as f64) < 1e-12);
         assert_eq!(cluster.peak_flops("f32"), 50e12);
         assert!(!cluster.device.peak_flops.contains_key("tf32"));
         assert!(rel(m.hbm_bytes_per_s.unwrap(), 3e12) < 1e-9);
@@ -251,6 +275,9 @@ pub(crate) mod tests {
         one.collectives.clear();
         let cluster = one.to_cluster("one").unwrap();
         assert!(rel(cluster.intra_host.bandwidth_bytes_per_s, 3e12) < 1e-9);
+        one.matmul_shapes.get_mut("bf16").unwrap().pop();
+        let cluster = one.to_cluster("one").unwrap();
+        assert!(cluster.measured.unwrap().matmul_shapes.is_empty(), "a grid with a hole is left out");
         one.matmul.clear();
         assert!(one.to_cluster("one").unwrap_err().contains("cuBLAS"));
     }

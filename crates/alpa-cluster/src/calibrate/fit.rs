@@ -44,7 +44,8 @@ pub fn fit_latency_bandwidth(samples: &[Sample]) -> Option<LinkSpec> {
 }
 
 /// The best rate of a curve and the smallest size from which on every rate is within
-/// `tolerance` (a fraction) of it.
+/// `tolerance` (a fraction) of it (or, when the largest sizes fall below, from which it is
+/// first reached).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plateau {
     pub rate: f64,
@@ -57,8 +58,11 @@ pub fn plateau(points: &[(u64, f64)], tolerance: f64) -> Option<Plateau> {
     points.sort_by_key(|&(size, _)| size);
     let rate = points.iter().map(|&(_, r)| r).fold(0.0, f64::max);
     let floor = rate * (1.0 - tolerance);
-    // The first size of the run of sizes that all stay at the plateau up to the largest.
+    // The first size of the run of sizes that all stay at the plateau up to the largest; when
+    // the largest sizes fall below it (clocks throttled on the longest products), the first size
+    // that reaches it.
     let start = points.iter().rposition(|&(_, r)| r < floor).map_or(0, |i| i + 1);
+    let start = if start < points.len() { start } else { points.iter().position(|&(_, r)| r >= floor)? };
     points.get(start).map(|&(reached_at, _)| Plateau { rate, reached_at })
 }
 
@@ -123,6 +127,9 @@ mod tests {
         // A dip at a large size moves the start past it.
         let dip = [(1024, 100.0), (2048, 80.0), (4096, 95.0), (8192, 99.0)];
         assert_eq!(plateau(&dip, 0.1).unwrap().reached_at, 4096);
+        // The largest sizes below the plateau (an H200's f16, throttled): from where it is reached.
+        let throttled = [(1024, 175.2e12), (2048, 738.2e12), (4096, 828.8e12), (8192, 729.4e12), (16384, 743.2e12)];
+        assert_eq!(plateau(&throttled, 0.1).unwrap(), Plateau { rate: 828.8e12, reached_at: 4096 });
         assert_eq!(plateau(&[], 0.1), None);
         assert_eq!(plateau(&[(1, 0.0)], 0.1), None);
     }

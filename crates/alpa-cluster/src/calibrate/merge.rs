@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::calibrate::build::slower;
 use crate::cluster::measured::{CollectiveFit, CollectiveFits, Measured, MEASURED_COLLECTIVES};
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, MatmulRate};
 
 fn slower_fit(a: CollectiveFit, b: CollectiveFit) -> CollectiveFit {
     CollectiveFit {
@@ -103,6 +103,7 @@ pub fn merge(files: &[Cluster], name: &str) -> Result<Cluster, String> {
             date: measured.iter().map(|m| m.date.clone()).max().unwrap_or_default(),
             command: String::new(),
             matmul: min_per_key(&matmuls, |a, b| a.flops < b.flops),
+            matmul_shapes: slowest_shape_tables(&measured),
             hbm_bytes_per_s: measured.iter().filter_map(|m| m.hbm_bytes_per_s).reduce(f64::min),
             host_to_device: link_of(|m| m.host_to_device),
             device_to_host: link_of(|m| m.device_to_host),
@@ -113,6 +114,34 @@ pub fn merge(files: &[Cluster], name: &str) -> Result<Cluster, String> {
     }
     merged.validate().map_err(|e| e.to_string())?;
     Ok(merged)
+}
+
+/// Per element type, the slowest rate of each GEMM shape, where every host measured the same
+/// grid for the type (the binary's grid depends only on the GPU's memory); otherwise the type
+/// has no table and its matmuls fall back to the plateau.
+fn slowest_shape_tables(measured: &[&Measured]) -> BTreeMap<String, Vec<MatmulRate>> {
+    let mut out = BTreeMap::new();
+    let Some(first) = measured.first() else { return out };
+    for (ty, points) in &first.matmul_shapes {
+        let same_grid = |m: &&Measured| {
+            m.matmul_shapes.get(ty).is_some_and(|other| {
+                other.len() == points.len() && other.iter().zip(points).all(|(a, b)| (a.m, a.n, a.k) == (b.m, b.n, b.k))
+            })
+        };
+        if !measured.iter().all(same_grid) {
+            continue;
+        }
+        let slowest = points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| MatmulRate {
+                flops: measured.iter().map(|m| m.matmul_shapes[ty][i].flops).fold(p.flops, f64::min),
+                ..*p
+            })
+            .collect();
+        out.insert(ty.clone(), slowest);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -155,6 +184,22 @@ mod tests {
         // Unchanged numbers pass through.
         assert_eq!(m.intra_host.all_reduce, a.measured.as_ref().unwrap().intra_host.all_reduce);
         Cluster::from_json_str(&merged.to_json_pretty(), "again").unwrap();
+    }
+
+    #[test]
+    fn shape_tables_merge_to_the_slowest_rate_of_each_shape() {
+        let a = four_gpus().to_cluster("a").unwrap();
+        let mut slow = four_gpus();
+        slow.matmul_shapes.get_mut("bf16").unwrap()[3].flops = 1e9;
+        let merged = merge(&[a.clone(), cross_host_run(), slow.to_cluster("b").unwrap()], "m").unwrap();
+        let shapes = &merged.measured.as_ref().unwrap().matmul_shapes["bf16"];
+        assert_eq!(shapes[3].flops, 1e9, "the slower host's rate");
+        assert_eq!(shapes[..3], a.measured.as_ref().unwrap().matmul_shapes["bf16"][..3]);
+        // Hosts that measured other grids leave the type without a table.
+        let mut other = four_gpus();
+        other.matmul_shapes.get_mut("bf16").unwrap().iter_mut().for_each(|p| p.k *= 2);
+        let merged = merge(&[a, cross_host_run(), other.to_cluster("c").unwrap()], "m").unwrap();
+        assert!(merged.measured.as_ref().unwrap().matmul_shapes.is_empty());
     }
 
     #[test]

@@ -6,6 +6,14 @@ pub fn matmul_sizes(memory_bytes: u64, element_bytes: u64) -> Vec<u64> {
     (8..=14).map(|log| 1u64 << log).filter(|&n| 3 * n * n * element_bytes <= memory_bytes / 4).collect()
 }
 
+/// The values of `m`, `n` and `k` of the GEMM shape grid: 64 to 16384, times 4 each step, at
+/// most `largest` (the largest square size measured, whose buffers the grid reuses). They span
+/// attention's head dimension (64-128) up to the widest layers; between them the cost model
+/// interpolates (`cluster::matmul_table`).
+pub fn matmul_shape_dims(largest: u64) -> Vec<u64> {
+    (3..=7).map(|k| 1u64 << (2 * k)).filter(|&d| d <= largest).collect()
+}
+
 /// Buffer sizes for copies and collectives over `devices` GPUs: from 4 KiB up to `max_bytes`,
 /// times 4 each step, each a multiple of `4 * devices` bytes so that every device's share is a
 /// whole number of f32 elements.
@@ -61,6 +69,13 @@ mod tests {
         // 1 GiB: 3 * n^2 * 4 <= 256 MiB up to n = 4096.
         assert_eq!(*matmul_sizes(1 << 30, 4).last().unwrap(), 4096);
         assert!(matmul_sizes(1024, 4).is_empty());
+    }
+
+    #[test]
+    fn shape_grid_fits_the_largest_square_buffers() {
+        assert_eq!(matmul_shape_dims(16384), vec![64, 256, 1024, 4096, 16384]);
+        assert_eq!(matmul_shape_dims(8192), vec![64, 256, 1024, 4096]);
+        assert!(matmul_shape_dims(32).is_empty());
     }
 
     #[test]

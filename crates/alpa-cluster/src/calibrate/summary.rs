@@ -51,6 +51,17 @@ pub fn summary(c: &Cluster) -> String {
     for (ty, p) in &m.matmul {
         let _ = writeln!(out, "matmul {ty:<5} plateau {:>8.1} TFLOP/s from n = {}", p.flops / 1e12, p.reached_at_size);
     }
+    for (ty, points) in &m.matmul_shapes {
+        let (slowest, fastest) =
+            points.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| (lo.min(p.flops), hi.max(p.flops)));
+        let _ = writeln!(
+            out,
+            "matmul {ty:<5} {} GEMM shapes, {:.1} to {:.1} TFLOP/s",
+            points.len(),
+            slowest / 1e12,
+            fastest / 1e12
+        );
+    }
     if let Some(bw) = m.hbm_bytes_per_s {
         let _ = writeln!(out, "HBM (device copy, read + write): {:.1} GB/s", bw / 1e9);
     }
@@ -86,6 +97,7 @@ mod tests {
         for needle in [
             "cluster `t`: 1 host(s) x 4 x Test GPU",
             "matmul bf16  plateau    700.0 TFLOP/s from n = 4096",
+            "matmul bf16  8 GEMM shapes, 0.8 to 12.3 TFLOP/s",
             "HBM (device copy, read + write): 3000.0 GB/s",
             "peer GPU 1 -> 0: 250.0 GB/s",
             "all-reduce        4 GPUs     200.0 GB/s      40.0 us",

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::cluster::collective::{volume_factor, Collective};
+use crate::cluster::matmul_table::{check_table, MatmulRate};
 use crate::cluster::spec::LinkSpec;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -32,6 +33,10 @@ pub struct Measured {
     /// (f32 data on tensor cores).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub matmul: BTreeMap<String, MatmulPlateau>,
+    /// cuBLAS matmul throughput per element type (as `matmul`) over a grid of GEMM shapes
+    /// (`matmul_table.rs`): what a contraction of a given shape reaches.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub matmul_shapes: BTreeMap<String, Vec<MatmulRate>>,
     /// Device-to-device copy, counting the bytes read and the bytes written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hbm_bytes_per_s: Option<f64>,
@@ -182,6 +187,9 @@ impl Measured {
                 problems
                     .push(format!("measured.matmul[\"{ty}\"].flops must be a positive number, got {}", plateau.flops));
             }
+        }
+        for (ty, points) in &self.matmul_shapes {
+            check_table(&format!("measured.matmul_shapes[\"{ty}\"]"), points, problems);
         }
         if let Some(bw) = self.hbm_bytes_per_s {
             if !(bw.is_finite() && bw > 0.0) {

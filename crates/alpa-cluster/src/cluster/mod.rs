@@ -7,6 +7,7 @@
 
 pub mod collective;
 pub mod error;
+pub mod matmul_table;
 pub mod measured;
 pub mod mesh;
 pub mod presets;
@@ -14,6 +15,7 @@ pub mod spec;
 
 pub use collective::{Collective, MeshAxes};
 pub use error::ClusterError;
+pub use matmul_table::{GemmShape, MatmulRate};
 pub use measured::{CollectiveFit, CollectiveFits, MatmulPlateau, Measured, PeerLink};
 pub use mesh::{parse_mesh_shape, DeviceMesh, PhysicalSubmesh};
 pub use presets::{preset, preset_names};

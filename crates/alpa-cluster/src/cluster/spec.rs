@@ -28,6 +28,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::cluster::error::ClusterError;
+use crate::cluster::matmul_table::{interpolated_rate, GemmShape};
 use crate::cluster::measured::Measured;
 use crate::cluster::presets;
 
@@ -250,11 +251,23 @@ impl Cluster {
         self.measured.as_ref().and_then(|m| m.hbm_bytes_per_s).or(self.device.hbm_bytes_per_s)
     }
 
-    /// One op on one device, roofline: the longer of its FLOPs at the type's peak and its
-    /// device-memory traffic (`bytes`, read plus written) at the memory bandwidth. Without a
-    /// bandwidth, the FLOPs' time.
-    pub fn op_seconds(&self, flops: f64, element_type: &str, bytes: f64) -> f64 {
-        let compute = self.compute_seconds(flops, element_type);
+    /// FLOP/s of a contraction of `shape` in `element_type`: the measured rate for that shape
+    /// when the file has a shape table for the type (`matmul_table.rs`), else the type's peak.
+    pub fn matmul_flops(&self, element_type: &str, shape: GemmShape) -> f64 {
+        self.measured
+            .as_ref()
+            .and_then(|m| m.matmul_shapes.get(element_type))
+            .and_then(|points| interpolated_rate(points, shape))
+            .unwrap_or_else(|| self.peak_flops(element_type))
+    }
+
+    /// One op on one device, roofline: the longer of its FLOPs and its device-memory traffic
+    /// (`bytes`, read plus written) at the memory bandwidth. FLOPs run at the rate of the
+    /// contraction's shape (`gemm`: dots) where the file measured one, else at the type's peak.
+    /// Without a bandwidth, the FLOPs' time.
+    pub fn op_seconds(&self, flops: f64, element_type: &str, bytes: f64, gemm: Option<GemmShape>) -> f64 {
+        let rate = gemm.map_or_else(|| self.peak_flops(element_type), |g| self.matmul_flops(element_type, g));
+        let compute = flops / rate;
         self.hbm_bytes_per_s().map_or(compute, |bw| compute.max(bytes / bw))
     }
 }
@@ -262,6 +275,7 @@ impl Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::matmul_table::MatmulRate;
     use crate::cluster::measured::MatmulPlateau;
 
     const TWO_HOSTS: &str = r#"{
@@ -372,6 +386,31 @@ mod tests {
         assert_eq!(c.peak_flops("f32"), 10.0);
         let again = Cluster::from_json_str(&c.to_json_pretty(), "again").unwrap();
         assert_eq!(c, again);
+    }
+
+    #[test]
+    fn a_shape_table_prices_contractions_by_shape_and_nothing_else() {
+        let mut c = with_measured();
+        let grid: Vec<MatmulRate> = [(1, 1, 10.0), (1, 4, 20.0), (4, 1, 20.0), (4, 4, 30.0)]
+            .into_iter()
+            .flat_map(|(m, n, flops)| {
+                [1, 4].map(|k| MatmulRate { m, n, k, flops: if k == 4 { flops } else { flops / 2.0 } })
+            })
+            .collect();
+        c.measured.as_mut().unwrap().matmul_shapes.insert("bf16".into(), grid);
+        c.validate().unwrap();
+        let square = GemmShape { batch: 1, m: 4, n: 4, k: 4 };
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12 * b;
+        assert!(close(c.matmul_flops("bf16", square), 30.0));
+        assert!(close(c.matmul_flops("bf16", GemmShape { k: 1, ..square }), 15.0));
+        // Without a table for the type, or for ops that are not contractions: the peak.
+        assert_eq!(c.matmul_flops("f32", square), 10.0);
+        assert!(close(c.op_seconds(60.0, "bf16", 0.0, Some(GemmShape { k: 1, ..square })), 4.0));
+        assert_eq!(c.op_seconds(60.0, "bf16", 0.0, None), 2.0);
+        let again = Cluster::from_json_str(&c.to_json_pretty(), "again").unwrap();
+        assert_eq!(c, again);
+        c.measured.as_mut().unwrap().matmul_shapes.get_mut("bf16").unwrap().pop();
+        assert!(c.validate().unwrap_err().to_string().contains("measured.matmul_shapes[\"bf16\"]: 7 points"));
     }
 
     #[test]

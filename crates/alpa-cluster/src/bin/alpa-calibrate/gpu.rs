@@ -91,7 +91,9 @@ pub fn measure(args: &Args, gpus: usize) -> Result<Calibration, String> {
         memory_bytes as f64 / f64::from(1u32 << 30)
     ));
     let mut c = Calibration { gpu_name, driver_version: driver_version()?, memory_bytes, ..Default::default() };
-    c.matmul = matmul::measure(&ctx, memory_bytes, args.quick)?;
+    let matmuls = matmul::measure(&ctx, memory_bytes, args.quick)?;
+    c.matmul = matmuls.square;
+    c.matmul_shapes = matmuls.shapes;
     let max_bytes = args.max_bytes.min(memory_bytes / 16);
     match &args.inter_host {
         None => {

@@ -1,4 +1,5 @@
-//! cuBLAS matmul throughput per element type over square sizes.
+//! cuBLAS matmul throughput per element type: over square sizes (the plateau) and over a grid
+//! of GEMM shapes (the rate by shape).
 
 use std::collections::BTreeMap;
 use std::ffi::c_void;
@@ -6,9 +7,10 @@ use std::sync::Arc;
 
 use cudarc::cublas::sys::{cublasComputeType_t, cublasGemmAlgo_t, cublasOperation_t, cudaDataType};
 use cudarc::cublas::CudaBlas;
-use cudarc::driver::{CudaContext, CudaSlice, DevicePtr, DevicePtrMut};
+use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 
-use alpa_cluster::calibrate::sizes::matmul_sizes;
+use alpa_cluster::calibrate::sizes::{matmul_shape_dims, matmul_sizes};
+use alpa_cluster::cluster::MatmulRate;
 
 use crate::gpu::{err, missing_library, progress, time_on_stream};
 
@@ -66,12 +68,70 @@ fn fill(ty: &ElementType, elements: usize) -> Vec<u8> {
     out
 }
 
-pub fn measure(
-    ctx: &Arc<CudaContext>,
-    memory_bytes: u64,
-    quick: bool,
-) -> Result<BTreeMap<String, Vec<(u64, f64)>>, String> {
-    let mut out = BTreeMap::new();
+/// The square plateau points and the GEMM shape grid of every element type.
+#[derive(Default)]
+pub struct MatmulTimings {
+    pub square: BTreeMap<String, Vec<(u64, f64)>>,
+    pub shapes: BTreeMap<String, Vec<MatmulRate>>,
+}
+
+/// Device buffers of `ty` large enough for every GEMM up to `largest` in each dimension.
+struct Operands {
+    a: CudaSlice<u8>,
+    b: CudaSlice<u8>,
+    c: CudaSlice<u8>,
+}
+
+/// Seconds per `(m x k) * (k x n)` product in `ty` (column-major, no transposes).
+fn time_gemm(
+    stream: &Arc<CudaStream>,
+    blas: &CudaBlas,
+    ty: &ElementType,
+    ops: &mut Operands,
+    (m, n, k): (u64, u64, u64),
+    target_s: f64,
+) -> Result<f64, String> {
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    let to_i32 = |d: u64| i32::try_from(d).map_err(|_| format!("matmul dimension {d} past i32"));
+    let (m32, n32, k32) = (to_i32(m)?, to_i32(n)?, to_i32(k)?);
+    time_on_stream(stream, target_s, || {
+        let (pa, _ra) = ops.a.device_ptr(stream);
+        let (pb, _rb) = ops.b.device_ptr(stream);
+        let (pc, _rc) = ops.c.device_ptr_mut(stream);
+        // SAFETY: a and b hold at least m*k and k*n elements of ty, c at least m*n (the buffers
+        // are sized for the largest dimension squared); alpha and beta are f32 as the f32
+        // compute types require; the handle's stream is `stream`.
+        unsafe {
+            cudarc::cublas::result::gemm_ex(
+                *blas.handle(),
+                cublasOperation_t::CUBLAS_OP_N,
+                cublasOperation_t::CUBLAS_OP_N,
+                m32,
+                n32,
+                k32,
+                (&alpha as *const f32).cast::<c_void>(),
+                pa as *const c_void,
+                ty.data,
+                m32,
+                pb as *const c_void,
+                ty.data,
+                k32,
+                (&beta as *const f32).cast::<c_void>(),
+                pc as *mut c_void,
+                ty.data,
+                m32,
+                ty.compute,
+                cublasGemmAlgo_t::CUBLAS_GEMM_DFALT,
+            )
+        }
+        .map_err(|e| format!("cublasGemmEx {} {m}x{n}x{k}: {e}", ty.name))
+    })
+}
+
+/// Per element type: square products from small to large (the plateau), then the grid of GEMM
+/// shapes of `matmul_shape_dims` on the same buffers.
+pub fn measure(ctx: &Arc<CudaContext>, memory_bytes: u64, quick: bool) -> Result<MatmulTimings, String> {
+    let mut out = MatmulTimings::default();
     // SAFETY: only tries to dlopen cuBLAS.
     if !unsafe { cudarc::cublas::sys::is_culib_present() } {
         progress(&format!("no matmul measurements: {}", missing_library("cublas")));
@@ -87,51 +147,33 @@ pub fn measure(
         let Some(&largest) = sizes.last() else {
             continue;
         };
-        let elements = (largest * largest) as usize;
-        let host = fill(ty, elements);
-        let a: CudaSlice<u8> = stream.clone_htod(&host).map_err(err("copy to GPU"))?;
-        let b: CudaSlice<u8> = stream.clone_htod(&host).map_err(err("copy to GPU"))?;
-        let mut c: CudaSlice<u8> = stream.alloc_zeros(host.len()).map_err(err("alloc"))?;
+        let host = fill(ty, (largest * largest) as usize);
+        let mut ops = Operands {
+            a: stream.clone_htod(&host).map_err(err("copy to GPU"))?,
+            b: stream.clone_htod(&host).map_err(err("copy to GPU"))?,
+            c: stream.alloc_zeros(host.len()).map_err(err("alloc"))?,
+        };
         let mut points = Vec::new();
         for &n in &sizes {
-            let (alpha, beta) = (1.0f32, 0.0f32);
-            let dim = n as i32;
-            let seconds = time_on_stream(&stream, 0.05, || {
-                let (pa, _ra) = a.device_ptr(&stream);
-                let (pb, _rb) = b.device_ptr(&stream);
-                let (pc, _rc) = c.device_ptr_mut(&stream);
-                // SAFETY: a, b, c hold at least n*n elements of ty; alpha and beta are f32 as
-                // the f32 compute types require; the handle's stream is `stream`.
-                unsafe {
-                    cudarc::cublas::result::gemm_ex(
-                        *blas.handle(),
-                        cublasOperation_t::CUBLAS_OP_N,
-                        cublasOperation_t::CUBLAS_OP_N,
-                        dim,
-                        dim,
-                        dim,
-                        (&alpha as *const f32).cast::<c_void>(),
-                        pa as *const c_void,
-                        ty.data,
-                        dim,
-                        pb as *const c_void,
-                        ty.data,
-                        dim,
-                        (&beta as *const f32).cast::<c_void>(),
-                        pc as *mut c_void,
-                        ty.data,
-                        dim,
-                        ty.compute,
-                        cublasGemmAlgo_t::CUBLAS_GEMM_DFALT,
-                    )
-                }
-                .map_err(|e| format!("cublasGemmEx {} n={n}: {e}", ty.name))
-            })?;
+            let seconds = time_gemm(&stream, &blas, ty, &mut ops, (n, n, n), 0.05)?;
             let flops = 2.0 * (n as f64).powi(3) / seconds;
             progress(&format!("matmul {:<4} n={n:<5} {:>8.1} TFLOP/s", ty.name, flops / 1e12));
             points.push((n, flops));
         }
-        out.insert(ty.name.to_string(), points);
+        out.square.insert(ty.name.to_string(), points);
+        let dims = matmul_shape_dims(largest);
+        let mut grid = Vec::new();
+        for &m in &dims {
+            for &n in &dims {
+                for &k in &dims {
+                    let seconds = time_gemm(&stream, &blas, ty, &mut ops, (m, n, k), 0.01)?;
+                    let flops = 2.0 * (m * n * k) as f64 / seconds;
+                    progress(&format!("matmul {:<4} {m}x{n}x{k} {:>8.1} TFLOP/s", ty.name, flops / 1e12));
+                    grid.push(MatmulRate { m, n, k, flops });
+                }
+            }
+        }
+        out.shapes.insert(ty.name.to_string(), grid);
     }
     Ok(out)
 }
