@@ -16,7 +16,8 @@
 # Environment: PYTHON (python3), ITERATIONS (10), WARMUP (2), TIME_LIMIT (330: seconds after
 # which no further stage is started), CASES (every planned case, in cases.tsv's order),
 # COMPILE_WORKERS (8: XLA compilations at a time), CALIBRATE_LIMIT (180: seconds for
-# alpa-calibrate, 0: no calibration; with TIME_LIMIT's 330 the run fits one 10-minute device call).
+# alpa-calibrate, 0: no calibration; with TIME_LIMIT's 330 the run fits one 10-minute device call),
+# PROFILE (1: each program once more under JAX's profiler, its time per XLA op in timings.json).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 in=target/gpu-compare
@@ -64,7 +65,7 @@ start=$SECONDS
 set -o pipefail
 PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONUNBUFFERED=1 \
   "$py" -m alpa_mlir.stage_timing "${modules[@]}" --devices 1 --warmup "${WARMUP:-2}" \
-  --iterations "${ITERATIONS:-10}" --compile-workers "${COMPILE_WORKERS:-8}" --time-limit "${TIME_LIMIT:-330}" --json "$out/timings.json" 2> "$out/timing.log" | tee "$out/timings.txt"
+  --iterations "${ITERATIONS:-10}" --compile-workers "${COMPILE_WORKERS:-8}" --time-limit "${TIME_LIMIT:-330}" ${PROFILE:+--profile} --json "$out/timings.json" 2> "$out/timing.log" | tee "$out/timings.txt"
 timing=$?
 tail -n 5 "$out/timing.log" >&2
 echo "gpu-compare-device: stage timing took $((SECONDS - start)) s (exit $timing)" >&2

@@ -11,7 +11,7 @@ a one-GPU machine); a stage needing more devices than available is skipped.
 
     python -m alpa_mlir.stage_timing PLANNED.mlir [PLANNED.mlir ...] [--devices 8]
         [--warmup 2] [--iterations 10] [--json OUT.json] [--label NAME]
-        [--compile-workers N] [--time-limit SECONDS]
+        [--compile-workers N] [--time-limit SECONDS] [--profile]
 
 Works on modules planned with or without ``lower-transfers`` (only the stage
 functions are read). Progress goes to stderr, a table to stdout. Exit status: 0
@@ -22,6 +22,7 @@ execution, or a non-finite output), 2 when a module cannot be read.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import re
@@ -37,11 +38,16 @@ import numpy as np
 
 from .pipeline_module import Program, extract_program, parse_functions
 from .module_info import jax_ir
+from .hints import INT_BOUND_ATTR, NONNEG_ATTR, Hint
+from .op_profile import profile_ops
 
 KINDS = ("forward", "backward", "apply")
 SEED = 0  # fixed: every run times the same inputs
 TIE = 0.01  # relative difference under which two latencies count as tied
 _STAGE_FN = re.compile(r"stage(\d+)_(forward|backward|apply)")
+# Ops whose result holds some of their first operand's values, rearranged.
+_PART_OF_OPERAND = ("stablehlo.slice", "stablehlo.dynamic_slice", "stablehlo.reshape",
+                    "stablehlo.transpose")
 
 
 class StageTimingError(RuntimeError):
@@ -70,6 +76,8 @@ class PlannedStage:
     programs: dict[str, Program] = field(default_factory=dict)  # kind -> program
     # kind -> input index -> where @main takes it from within the stage
     feeds: dict[str, dict[int, "Feed"]] = field(default_factory=dict)
+    # kind -> input index -> the domain of the @main argument @main passes it
+    arg_domains: dict[str, dict[int, "Hint"]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,46 @@ class Feed:
     kind: str
     result: bool
     index: int
+
+
+def main_arg_domains(main) -> dict[str, Hint]:
+    """Per argument of @main (by its SSA name) with an export hint, its domain: token ids
+    drawn from [0, 2) instead of the vocabulary send every row of an embedding gradient's
+    scatter-add to two rows, and the contended atomics then take most of a stage's time."""
+    ir = jax_ir().ir
+    if "arg_attrs" not in main.attributes:
+        return {}
+    state = ir.AsmState(main)
+    args = main.regions[0].blocks[0].arguments
+    domains = {}
+    for arg, attrs in zip(args, ir.ArrayAttr(main.attributes["arg_attrs"])):
+        d = ir.DictAttr(attrs)
+        bound = ir.IntegerAttr(d[INT_BOUND_ATTR]).value if INT_BOUND_ATTR in d else None
+        if bound is not None or NONNEG_ATTR in d:
+            domains[arg.get_name(state)] = Hint(bound, NONNEG_ATTR in d)
+    return domains
+
+
+def stage_arg_domains(main) -> dict[int, dict[str, dict[int, Hint]]]:
+    """stage -> kind -> input index -> the domain of the @main argument passed there, directly
+    or through slices, reshapes and transposes of it (the microbatches)."""
+    ir = jax_ir().ir
+    state = ir.AsmState(main)
+    domains = main_arg_domains(main)
+    out: dict[int, dict[str, dict[int, Hint]]] = {}
+    for op in main.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name in _PART_OF_OPERAND and op.operands:
+            source = op.operands[0].get_name(state)
+            if source in domains:  # a microbatch's slice of the ids has the ids' domain
+                domains[op.results[0].get_name(state)] = domains[source]
+        m = _STAGE_FN.fullmatch(str(op.attributes["callee"]).lstrip("@")) \
+            if "callee" in op.attributes else None
+        if m:
+            names = [v.get_name(state) for v in op.operands]
+            out.setdefault(int(m.group(1)), {})[m.group(2)] = {
+                i: domains[n] for i, n in enumerate(names) if n in domains}
+    return out
 
 
 def stage_feeds(main) -> dict[int, dict[str, dict[int, Feed]]]:
@@ -154,6 +202,9 @@ def read_plan(text: str) -> list[PlannedStage]:
         for k, fed in stage_feeds(main).items():
             if k < len(stages):
                 stages[k].feeds = fed
+        for k, domains in stage_arg_domains(main).items():
+            if k < len(stages):
+                stages[k].arg_domains = domains
     for name in parsed.funcs:
         m = _STAGE_FN.fullmatch(name)
         if not m:
@@ -187,6 +238,18 @@ def _compile(prog: Program, devices: list, cache: dict):
         progress(f"compiled @{prog.name} on devices {[d.id for d in devices]} "
                  f"(plan: {prog.devices}) in {cache[key][2]:.2f}s")
     return cache[key]
+
+
+def with_domains(specs: Sequence, domains: dict[int, Hint]) -> list:
+    """``specs`` with the integer bound and non-negativity of ``domains`` (input index ->
+    Hint) where the program's own module does not say."""
+    out = list(specs)
+    for i, hint in domains.items():
+        spec = out[i]
+        out[i] = dataclasses.replace(
+            spec, int_bound=spec.int_bound if spec.int_bound is not None else hint.int_bound,
+            nonnegative=spec.nonnegative or hint.nonnegative)
+    return out
 
 
 def host_inputs(specs: Sequence, cache: dict) -> list:
@@ -257,14 +320,17 @@ class ProgramRun:
 
 
 def time_program(prog: Program, devices: list, warmup: int, iterations: int,
-                 cache: dict, fed: dict[int, object] | None = None) -> ProgramRun:
+                 cache: dict, fed: dict[int, object] | None = None,
+                 profile: bool = False, domains: dict[int, Hint] | None = None) -> ProgramRun:
     """Median and minimum seconds of ``iterations`` synchronized runs; ``fed``:
-    input index -> the array to use instead of a random one."""
+    input index -> the array to use instead of a random one. With ``profile`` one more run
+    under JAX's profiler gives the time per XLA op (``op_profile``). ``domains``: input
+    index -> the domain of the @main argument it is (integer bound, non-negative)."""
     info, compiled, compile_s = _compile(prog, devices, cache)
     progress(f"timing @{prog.name}: {warmup} warmup + {iterations} runs"
              + (f", {len(fed)} of {len(info.inputs)} inputs from earlier programs" if fed else ""))
     try:
-        inputs = host_inputs(info.inputs, cache)
+        inputs = host_inputs(with_domains(info.inputs, domains or {}), cache)
         for i, x in (fed or {}).items():
             inputs[i] = x
         args = _device_inputs(compiled, inputs)
@@ -275,6 +341,7 @@ def time_program(prog: Program, devices: list, warmup: int, iterations: int,
             t0 = time.perf_counter()
             outs = _run(compiled, args)
             times.append(time.perf_counter() - t0)
+        profiled = profile_ops(lambda: _run(compiled, args)) if profile else {}
     except Exception as e:  # noqa: BLE001 - reported with the program's name
         raise StageTimingError(f"@{prog.name}: execution failed: {e}") from e
     bad = non_finite_outputs(outs)  # the same inputs every run: the last outputs tell
@@ -284,7 +351,11 @@ def time_program(prog: Program, devices: list, warmup: int, iterations: int,
 
     timing = {"median_s": statistics.median(times), "min_s": min(times), "times_s": times,
               "compile_s": compile_s, "devices": [d.id for d in devices],
-              "fed_inputs": len(fed or {}), **xla_cost(compiled)}
+              "fed_inputs": len(fed or {}), **xla_cost(compiled), **profiled}
+    if profiled:
+        top = ", ".join(f"{o['op']} {o['total_s'] * 1e3:.2f} ms" for o in profiled["top_ops"][:3])
+        progress(f"@{prog.name}: {profiled['ops_count']} ops, {profiled['ops_total_s'] * 1e3:.2f} "
+                 f"ms in all; longest: {top}")
     return ProgramRun(timing, args, global_outputs(compiled, outs, info.outputs))
 
 
@@ -328,7 +399,7 @@ def placed_programs(stage: PlannedStage, available: list) -> list[tuple[Program,
 
 
 def time_stage(stage: PlannedStage, available: list, warmup: int, iterations: int,
-               cache: dict) -> dict:
+               cache: dict, profile: bool = False) -> dict:
     """The stage's row: its plan, and per program its timing; ``status`` is ok
     or skipped (raises StageTimingError on a failing program)."""
     row = _plan_row(stage, "ok")
@@ -344,7 +415,8 @@ def time_stage(stage: PlannedStage, available: list, warmup: int, iterations: in
         kind = next(k for k, p in stage.programs.items() if p is prog)
         fed = {i: (runs[f.kind].outputs if f.result else runs[f.kind].args)[f.index]
                for i, f in stage.feeds.get(kind, {}).items() if f.kind in runs}
-        runs[kind] = time_program(prog, devices, warmup, iterations, cache, fed)
+        runs[kind] = time_program(prog, devices, warmup, iterations, cache, fed, profile,
+                                  stage.arg_domains.get(kind))
         row["programs"][prog.name] = runs[kind].timing
     runs.clear()  # a stage's activations are freed before the next stage runs
     timed = row["programs"].values()
@@ -383,13 +455,13 @@ def time_modules(paths: Sequence[str], available: list, warmup: int = 2,
                  iterations: int = 10, cache: dict | None = None,
                  time_limit: float | None = None,
                  on_row: Callable[[list[dict]], None] | None = None,
-                 compile_workers: int = 1) -> list[dict]:
+                 compile_workers: int = 1, profile: bool = False) -> list[dict]:
     """One row per stage of every planned module; a failing stage becomes a row
     with status ``error`` (the others are still timed). Once ``time_limit``
     seconds have passed, the stages not started yet are skipped. ``on_row`` sees
     the rows so far after each stage (a run cut short keeps what it timed).
     With ``compile_workers`` > 1 each module's programs are compiled in parallel
-    before its stages are timed one by one."""
+    before its stages are timed one by one. ``profile``: each program's time per XLA op."""
     cache = {} if cache is None else cache
     start = time.perf_counter()
     over = False  # checked when a stage ends: the first stage always runs
@@ -405,7 +477,7 @@ def time_modules(paths: Sequence[str], available: list, warmup: int = 2,
                     stage, "skipped", f"time limit of {time_limit:g} s reached")})
                 continue
             try:
-                row = time_stage(stage, available, warmup, iterations, cache)
+                row = time_stage(stage, available, warmup, iterations, cache, profile)
             except StageTimingError as e:
                 progress(f"ERROR {e}")
                 row = _plan_row(stage, "error", str(e))
@@ -530,6 +602,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="compile each module's programs N at a time before timing them")
     p.add_argument("--time-limit", type=float, metavar="SECONDS",
                    help="start no stage after this long (the rest are listed as skipped)")
+    p.add_argument("--profile", action="store_true",
+                   help="after the timed runs, one run of each program under JAX's profiler: "
+                        "its time per XLA op (top_ops in the JSON, the longest on stderr)")
     a = p.parse_args(argv)
     if a.iterations < 1 or a.warmup < 0 or a.devices < 1 or a.compile_workers < 1:
         p.error("--iterations, --devices and --compile-workers must be >= 1, --warmup >= 0")
@@ -557,7 +632,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = time_modules(a.plans, available, a.warmup, a.iterations,
                             time_limit=a.time_limit,
                             on_row=lambda rows: write_json(rows, complete=False),
-                            compile_workers=a.compile_workers)
+                            compile_workers=a.compile_workers, profile=a.profile)
     except (OSError, ValueError) as e:
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 2

@@ -13,11 +13,15 @@ import subprocess
 import sys
 
 import jax
+import numpy as np
 import pytest
 
 from alpa_mlir.module_info import TensorSpec
+from alpa_mlir.op_profile import op_times
+from alpa_mlir.hints import Hint
 from alpa_mlir.stage_timing import (KINDS, Feed, StageTimingError, compare_rankings, host_inputs,
-                                    precompile, read_plan, time_modules, time_stage)
+                                    precompile, read_plan, time_modules, time_program, time_stage,
+                                    with_domains)
 from conftest import DATA_DIR, REPO_ROOT
 from pipeline_fixtures import run_alpa_opt
 
@@ -343,3 +347,98 @@ def test_compare_rankings(modeled, measured, same, tau):
         assert got["kendall_tau"] is None
     else:
         assert got["kendall_tau"] == pytest.approx(tau)
+
+
+# ------------------------------------------------------------- time per XLA op
+
+def _trace(*events):
+    meta = [{"ph": "M", "pid": 1, "name": "process_name", "args": {"name": "/host:CPU"}},
+            {"ph": "M", "pid": 2, "name": "process_name", "args": {"name": "/device:GPU:0"}}]
+    return {"traceEvents": meta + list(events)}
+
+
+def _span(pid, name, dur_us, op=None):
+    return {"ph": "X", "pid": pid, "tid": 1, "ts": 0.0, "dur": dur_us, "name": name,
+            "args": {"hlo_op": op} if op else {}}
+
+
+def test_op_times_sum_each_kernels_device_events_longest_first():
+    trace = _trace(_span(2, "kernel_a", 300.0, "command_buffer"), _span(2, "gemm", 50.0, "dot.2"),
+                   _span(2, "kernel_a", 100.0, "command_buffer"), _span(1, "launch", 999.0, "dot.2"),
+                   _span(1, "python", 5000.0))
+    assert op_times(trace) == [
+        {"op": "kernel_a", "count": 2, "total_s": pytest.approx(400e-6), "hlo_op": "command_buffer"},
+        {"op": "gemm", "count": 1, "total_s": pytest.approx(50e-6), "hlo_op": "dot.2"}]
+    assert [o["op"] for o in op_times(trace, top=1)] == ["kernel_a"]
+
+
+def test_op_times_read_host_events_by_xla_op_without_a_device_and_skip_end_markers():
+    trace = _trace(_span(1, "dot", 20.0, "dot.3"), _span(1, "end: dot", 1.0, "dot.3"),
+                   _span(1, "python", 5000.0))
+    assert op_times(trace) == [{"op": "dot.3", "count": 1, "total_s": pytest.approx(20e-6),
+                                "hlo_op": "dot.3"}]
+    assert op_times({"traceEvents": []}) == []
+
+
+def test_profile_gives_each_program_its_time_per_xla_op(planned, compiled):
+    rows = time_modules([planned], sorted(jax.devices(), key=lambda d: d.id)[:8],
+                        warmup=0, iterations=1, cache=compiled, profile=True)
+    for row in rows:
+        for name, p in row["programs"].items():
+            ops = p["top_ops"]
+            assert ops and p["ops_count"] >= len(ops), name
+            assert all(o["total_s"] > 0 and o["count"] >= 1 for o in ops), name
+            assert [o["total_s"] for o in ops] == sorted((o["total_s"] for o in ops), reverse=True)
+            assert p["ops_total_s"] >= sum(o["total_s"] for o in ops) * (1 - 1e-9)
+    # Without the option no run is profiled.
+    plain = time_modules([planned], sorted(jax.devices(), key=lambda d: d.id)[:8],
+                         warmup=0, iterations=1, cache=compiled)
+    assert all("top_ops" not in p for r in plain for p in r["programs"].values())
+
+
+# ------------------------------------------------------------- argument domains
+
+def _ids_plan(main_arg_attrs: str, microbatch: bool = False) -> str:
+    """One stage whose forward returns the largest of 4096 token ids @main passes it (with
+    ``microbatch``: the first half of its 8192 ids, sliced as a microbatch is)."""
+    ids, out = "tensor<4096xi32>", "tensor<i32>"
+    body = ("    %c = stablehlo.constant dense<0> : tensor<i32>\n"
+            f"    %r = stablehlo.reduce(%arg0 init: %c) applies stablehlo.maximum across dimensions = [0]"
+            f" : ({ids}, {out}) -> {out}\n")
+    fns = "".join(
+        f"  func.func private @stage0_{kind}(%arg0: {ids}) -> {out} attributes "
+        f"{{alpa.devices = array<i64: 0>}} {{\n{body}    return %r : {out}\n  }}\n" for kind in KINDS)
+    pipeline = ("{devices = array<i64: 0>, latency = 1.0e-3 : f64, layers = array<i64: 0, 1>, "
+                "logical_mesh = array<i64: 1, 1>, submesh = array<i64: 1, 1>}")
+    return ("module {\n" + fns
+            + f"  func.func public @main(%arg0: {'tensor<8192xi32>' if microbatch else ids}"
+              f"{main_arg_attrs}) -> {out} attributes {{alpa.pipeline = [{pipeline}]}} {{\n"
+            + (f"    %s = \"stablehlo.slice\"(%arg0) {{limit_indices = array<i64: 4096>, start_indices "
+               f"= array<i64: 0>, strides = array<i64: 1>}} : (tensor<8192xi32>) -> {ids}\n"
+               if microbatch else "")
+            + f"    %0 = call @stage0_forward({'%s' if microbatch else '%arg0'}) : ({ids}) -> {out}\n"
+              f"    return %0 : {out}\n  }}\n}}\n")
+
+
+def test_inputs_from_main_arguments_are_drawn_from_their_domain():
+    (stage,) = read_plan(_ids_plan(" {alpa.input_int_bound = 51200 : i64}"))
+    assert stage.arg_domains["forward"][0].int_bound == 51200
+    (sliced,) = read_plan(_ids_plan(" {alpa.input_int_bound = 51200 : i64}", microbatch=True))
+    assert sliced.arg_domains["forward"][0].int_bound == 51200
+    assert "backward" not in stage.arg_domains  # @main does not call it
+    run = time_program(stage.programs["forward"], jax.devices()[:1], 0, 1, {},
+                       domains=stage.arg_domains["forward"])
+    largest = int(np.asarray(run.outputs[0]))
+    assert 51200 * 0.9 < largest < 51200, largest
+    # Without the hint the ids come from [0, 2), as before: the domain is what changed.
+    (plain,) = read_plan(_ids_plan(""))
+    assert plain.arg_domains == {"forward": {}}
+    run = time_program(plain.programs["forward"], jax.devices()[:1], 0, 1, {})
+    assert int(np.asarray(run.outputs[0])) <= 1
+
+
+def test_a_programs_own_bound_wins_over_mains():
+    specs = [TensorSpec((4,), "i32", int_bound=7), TensorSpec((4,), "i32"), TensorSpec((4,), "f32")]
+    out = with_domains(specs, {0: Hint(100), 1: Hint(100), 2: Hint(None, True)})
+    assert [(s.int_bound, s.nonnegative) for s in out] == [(7, False), (100, False), (None, True)]
+    assert specs[1].int_bound is None  # the program's cached specs are left alone
