@@ -263,7 +263,8 @@ impl Cluster {
 
     /// One op on one device, roofline: the longer of its FLOPs and its device-memory traffic
     /// (`bytes`, read plus written) at the memory bandwidth. FLOPs run at the rate of the
-    /// contraction's shape (`gemm`: dots) where the file measured one, else at the type's peak.
+    /// contraction's shape (`gemm`: dots, convolutions) where the file measured one, else at the
+    /// type's peak.
     /// Without a bandwidth, the FLOPs' time.
     pub fn op_seconds(&self, flops: f64, element_type: &str, bytes: f64, gemm: Option<GemmShape>) -> f64 {
         let rate = gemm.map_or_else(|| self.peak_flops(element_type), |g| self.matmul_flops(element_type, g));
