@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .hints import INT_BOUND_ATTR, NONNEG_ATTR
+from .hints import INT_BOUND_ATTR, NONNEG_ATTR, Hint
 from .input_domains import nonnegative_arguments
 
 _TENSOR = re.compile(r"^tensor<(?:((?:\d+x)*))([a-z0-9<>]+)>$")
@@ -76,6 +76,13 @@ def jax_ir():
     return jmlir
 
 
+def arg_hint(attrs) -> Hint:
+    """The export's hint in one argument's attribute dictionary (an ``ir.DictAttr``)."""
+    ir = jax_ir().ir
+    bound = ir.IntegerAttr(attrs[INT_BOUND_ATTR]).value if INT_BOUND_ATTR in attrs else None
+    return Hint(bound, NONNEG_ATTR in attrs)
+
+
 def parse_module(text: str) -> ModuleInfo:
     """Parse module text (generic or pretty form) with the dialects of jaxlib."""
     jmlir = jax_ir()
@@ -100,9 +107,9 @@ def parse_module(text: str) -> ModuleInfo:
             spec = TensorSpec(shape, et)
             if d is not None:
                 d = ir.DictAttr(d)
-                if INT_BOUND_ATTR in d:
-                    spec.int_bound = ir.IntegerAttr(d[INT_BOUND_ATTR]).value
-                if NONNEG_ATTR in d:
+                hint = arg_hint(d)
+                spec.int_bound = hint.int_bound
+                if hint.nonnegative:
                     spec.nonnegative, spec.nonnegative_reason = True, "hint"
                 if "tf.aliasing_output" in d:
                     aliases[i] = ir.IntegerAttr(d["tf.aliasing_output"]).value

@@ -121,7 +121,8 @@ def compare(timings: dict, cases: dict[str, Case], measured_cluster: Path | None
                     "modeled_when_timed_s": r.get("modeled_when_timed_s"),
                     "model_flops": flops[name][r["stage"]] if len(r["devices"]) == 1 else None,
                     "xla_flops": _program_sum(r, "xla_flops"),
-                    "xla_bytes": _program_sum(r, "xla_bytes_accessed")})
+                    "xla_bytes": _program_sum(r, "xla_bytes_accessed"),
+                    "profiled": {n: p for n, p in r.get("programs", {}).items() if "top_ops" in p}})
     return out
 
 
@@ -234,7 +235,30 @@ def markdown(rows: list[dict], timings: dict, preset: str, measured_name: str | 
         if len(own) >= 2:
             summary += ["  " + _model_summary(own, key, f"`{case}`, {short}") for key, _, short in models]
     return (head + "\n".join(lines) + "\n\n" + "\n".join(summary) + "\n\n"
-            + where_the_time_goes(rows, hbm_bytes_per_s))
+            + where_the_time_goes(rows, hbm_bytes_per_s) + kernel_time(rows))
+
+
+def kernel_time(rows: list[dict]) -> str:
+    """For the programs timed with ``--profile``: their kernels' own time (the device's
+    events, summed) beside their median, and the longest kernel; per program kind the range of
+    kernels over median. The rest of a program's time is the gaps between its kernels and its
+    launch. Empty when nothing was profiled."""
+    lines, shares = [], {}
+    for r in rows:
+        for name, p in r.get("profiled", {}).items():
+            share = p["ops_total_s"] / p["median_s"]
+            shares.setdefault(name.rsplit("_", 1)[-1], []).append(share)
+            top = p["top_ops"][0] if p["top_ops"] else None
+            lines.append(f"| {r['case']} | {r['stage']} | {name} | {_ms(p['median_s'])} | "
+                         f"{_ms(p['ops_total_s'])} | {share:.3g} | "
+                         f"{top['op'] if top else '-'} | {_ms(top['total_s'] if top else None)} |")
+    if not lines:
+        return ""
+    head = ["", "| case | stage | program | median (ms) | kernels (ms) | kernels / median "
+            "| longest kernel | its time (ms) |", "|---|---|---|---|---|---|---|---|"]
+    ranges = [f"- kernels / median, {kind}: {min(v):.2f} to {max(v):.2f} ({len(v)} programs)"
+              for kind, v in shares.items()]
+    return "\n".join(head + lines) + "\n\n" + "\n".join(ranges) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

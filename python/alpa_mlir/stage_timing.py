@@ -37,8 +37,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .pipeline_module import Program, extract_program, parse_functions
-from .module_info import jax_ir
-from .hints import INT_BOUND_ATTR, NONNEG_ATTR, Hint
+from .module_info import arg_hint, jax_ir
+from .hints import Hint
 from .op_profile import profile_ops
 
 KINDS = ("forward", "backward", "apply")
@@ -92,64 +92,56 @@ class Feed:
     index: int
 
 
-def main_arg_domains(main) -> dict[str, Hint]:
-    """Per argument of @main (by its SSA name) with an export hint, its domain: token ids
-    drawn from [0, 2) instead of the vocabulary send every row of an embedding gradient's
-    scatter-add to two rows, and the contended atomics then take most of a stage's time."""
-    ir = jax_ir().ir
-    if "arg_attrs" not in main.attributes:
-        return {}
-    state = ir.AsmState(main)
-    args = main.regions[0].blocks[0].arguments
-    domains = {}
-    for arg, attrs in zip(args, ir.ArrayAttr(main.attributes["arg_attrs"])):
-        d = ir.DictAttr(attrs)
-        bound = ir.IntegerAttr(d[INT_BOUND_ATTR]).value if INT_BOUND_ATTR in d else None
-        if bound is not None or NONNEG_ATTR in d:
-            domains[arg.get_name(state)] = Hint(bound, NONNEG_ATTR in d)
-    return domains
+@dataclass
+class MainCalls:
+    """@main's calls of the stage functions, by the SSA names of their values: stage -> kind
+    -> (operand names, result names); and the domain (the export's hint) of each value that
+    is an argument of @main or a slice, reshape or transpose of one (a microbatch)."""
+    calls: dict[int, dict[str, tuple[list[str], list[str]]]]
+    domains: dict[str, Hint]
 
 
-def stage_arg_domains(main) -> dict[int, dict[str, dict[int, Hint]]]:
-    """stage -> kind -> input index -> the domain of the @main argument passed there, directly
-    or through slices, reshapes and transposes of it (the microbatches)."""
+def main_calls(main) -> MainCalls:
     ir = jax_ir().ir
     state = ir.AsmState(main)
-    domains = main_arg_domains(main)
-    out: dict[int, dict[str, dict[int, Hint]]] = {}
+    domains: dict[str, Hint] = {}
+    if "arg_attrs" in main.attributes:
+        for arg, attrs in zip(main.regions[0].blocks[0].arguments,
+                              ir.ArrayAttr(main.attributes["arg_attrs"])):
+            hint = arg_hint(ir.DictAttr(attrs))
+            if hint.int_bound is not None or hint.nonnegative:
+                domains[arg.get_name(state)] = hint
+    calls: dict[int, dict[str, tuple[list[str], list[str]]]] = {}
     for op in main.regions[0].blocks[0].operations:
         op = op.operation
         if op.name in _PART_OF_OPERAND and op.operands:
             source = op.operands[0].get_name(state)
-            if source in domains:  # a microbatch's slice of the ids has the ids' domain
+            if source in domains:
                 domains[op.results[0].get_name(state)] = domains[source]
         m = _STAGE_FN.fullmatch(str(op.attributes["callee"]).lstrip("@")) \
             if "callee" in op.attributes else None
         if m:
-            names = [v.get_name(state) for v in op.operands]
-            out.setdefault(int(m.group(1)), {})[m.group(2)] = {
-                i: domains[n] for i, n in enumerate(names) if n in domains}
-    return out
-
-
-def stage_feeds(main) -> dict[int, dict[str, dict[int, Feed]]]:
-    """stage -> kind -> input index -> Feed, from @main's calls of the stage
-    functions: each input is looked up among the results, then the inputs, of the
-    stage's programs called before it."""
-    ir = jax_ir().ir
-    state = ir.AsmState(main)
-    calls: dict[int, dict[str, tuple[list[str], list[str]]]] = {}
-    for op in main.regions[0].blocks[0].operations:
-        op = op.operation
-        if "callee" not in op.attributes:
-            continue
-        m = _STAGE_FN.fullmatch(str(op.attributes["callee"]).lstrip("@"))
-        if m:
             calls.setdefault(int(m.group(1)), {})[m.group(2)] = (
                 [v.get_name(state) for v in op.operands],
                 [v.get_name(state) for v in op.results])
+    return MainCalls(calls, domains)
+
+
+def stage_arg_domains(main: MainCalls) -> dict[int, dict[str, dict[int, Hint]]]:
+    """stage -> kind -> input index -> the domain of the @main value passed there: token ids
+    drawn from [0, 2) instead of the vocabulary send every row of an embedding gradient's
+    scatter-add to two rows, and the contended atomics then take most of a stage's time."""
+    return {k: {kind: {i: main.domains[n] for i, n in enumerate(operands) if n in main.domains}
+                for kind, (operands, _) in by_kind.items()}
+            for k, by_kind in main.calls.items()}
+
+
+def stage_feeds(main: MainCalls) -> dict[int, dict[str, dict[int, Feed]]]:
+    """stage -> kind -> input index -> Feed, from @main's calls of the stage
+    functions: each input is looked up among the results, then the inputs, of the
+    stage's programs called before it."""
     feeds: dict[int, dict[str, dict[int, Feed]]] = {}
-    for k, by_kind in calls.items():
+    for k, by_kind in main.calls.items():
         earlier: list[str] = []
         for kind in KINDS:
             if kind not in by_kind:
@@ -199,10 +191,11 @@ def read_plan(text: str) -> list[PlannedStage]:
         stages = [PlannedStage(i, s["layers"], s["submesh"], s["logical_mesh"], s["devices"],
                                s["latency"])
                   for i, s in enumerate(_pipeline_attr(main))]
-        for k, fed in stage_feeds(main).items():
+        calls = main_calls(main)
+        for k, fed in stage_feeds(calls).items():
             if k < len(stages):
                 stages[k].feeds = fed
-        for k, domains in stage_arg_domains(main).items():
+        for k, domains in stage_arg_domains(calls).items():
             if k < len(stages):
                 stages[k].arg_domains = domains
     for name in parsed.funcs:
@@ -352,6 +345,7 @@ def time_program(prog: Program, devices: list, warmup: int, iterations: int,
     timing = {"median_s": statistics.median(times), "min_s": min(times), "times_s": times,
               "compile_s": compile_s, "devices": [d.id for d in devices],
               "fed_inputs": len(fed or {}), **xla_cost(compiled), **profiled}
+    progress(f"@{prog.name}: median {timing['median_s'] * 1e3:.3f} ms, min {timing['min_s'] * 1e3:.3f} ms")
     if profiled:
         top = ", ".join(f"{o['op']} {o['total_s'] * 1e3:.2f} ms" for o in profiled["top_ops"][:3])
         progress(f"@{prog.name}: {profiled['ops_count']} ops, {profiled['ops_total_s'] * 1e3:.2f} "

@@ -188,3 +188,22 @@ def test_a_timing_run_cut_short_says_so(case):
     assert "cut short" not in markdown(rows, timings, "p", None)
     timings["complete"] = False
     assert "The timing run was cut short" in markdown(rows, timings, "p", None)
+
+
+def test_profiled_programs_show_their_kernels_share_of_the_median(case):
+    timings = _timings([1e-3, 2e-3], [2e-3, 4e-3])
+    top = [{"op": "gemm", "count": 2, "total_s": 6e-4, "hlo_op": "dot.1"},
+           {"op": "softmax", "count": 1, "total_s": 2e-4, "hlo_op": "fusion.3"}]
+    timings["rows"][0]["programs"] = {
+        "stage0_forward": {"median_s": 1e-3, "ops_total_s": 9e-4, "ops_count": 3, "top_ops": top},
+        "stage0_apply": {"median_s": 1e-3, "ops_total_s": 5e-4, "ops_count": 1, "top_ops": top[1:]},
+        "stage0_backward": {"median_s": 1e-3}}  # not profiled: left out
+    rows = compare(timings, {"mlp": case}, None)
+    text = markdown(rows, timings, "p", None)
+    assert "| mlp | 0 | stage0_forward | 1 | 0.9 | 0.9 | gemm | 0.6 |" in text
+    assert "| mlp | 0 | stage0_apply | 1 | 0.5 | 0.5 | softmax | 0.2 |" in text
+    assert "stage0_backward" not in text
+    assert "- kernels / median, forward: 0.90 to 0.90 (1 programs)" in text
+    assert "- kernels / median, apply: 0.50 to 0.50 (1 programs)" in text
+    del timings["rows"][0]["programs"]
+    assert "kernels / median" not in markdown(compare(timings, {"mlp": case}, None), timings, "p", None)

@@ -382,13 +382,9 @@ mod tests {
         op_cost(op, &operands).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn dot(dn: &str, out: &[i64]) -> OpNode {
-        op("stablehlo.dot_general", &[f32t(out)], &[("dot_dimension_numbers", opaque(dn))])
-    }
-
     #[test]
     fn matmul_flops_and_bytes() {
-        let o = dot("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[32, 512]);
+        let o = dot_general("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[32, 512]);
         let c = cost(&o, &[&f32t(&[32, 256]), &f32t(&[256, 512])]);
         assert_eq!(c.flops, 2 * 32 * 256 * 512);
         assert_eq!(c.flops, 8_388_608);
@@ -401,24 +397,18 @@ mod tests {
     #[test]
     fn batched_dot_flops() {
         // [4, 8, 16] x [4, 16, 32] -> [4, 8, 32]: 2 * 4 * 8 * 32 * 16.
-        let o = dot(
+        let o = dot_general(
             "dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], \
              lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>",
             &[4, 8, 32],
         );
         assert_eq!(cost(&o, &[&f32t(&[4, 8, 16]), &f32t(&[4, 16, 32])]).flops, 32_768);
         // Two contracting dims: [6, 3, 5] x [5, 3, 7] -> [6, 7]: 2 * 6 * 7 * 15.
-        let o = dot("dot<lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [1, 0]>", &[6, 7]);
+        let o = dot_general("dot<lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [1, 0]>", &[6, 7]);
         assert_eq!(cost(&o, &[&f32t(&[6, 3, 5]), &f32t(&[5, 3, 7])]).flops, 1260);
         // Legacy dot, matrix x vector.
         let o = op("stablehlo.dot", &[f32t(&[8])], &[]);
         assert_eq!(cost(&o, &[&f32t(&[8, 4]), &f32t(&[4])]).flops, 64);
-    }
-
-    fn conv(out: &[i64], attrs: &[(&str, crate::ir::graph::Attr)]) -> OpNode {
-        let mut all = vec![("dimension_numbers", opaque("conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>"))];
-        all.extend(attrs.iter().cloned());
-        op("stablehlo.convolution", &[f32t(out)], &all)
     }
 
     #[test]
@@ -427,14 +417,14 @@ mod tests {
         // which 2 read padding, so 94 * 94 of the 32*32 * 3*3 position pairs, times 16 input
         // features, for each of 8 * 64 output rows.
         let same = [("padding", ints(&[1, 1, 1, 1]))];
-        let c = cost(&conv(&[8, 32, 32, 64], &same), &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 16, 64])]);
+        let c = cost(&conv_nhwc(&[8, 32, 32, 64], &same), &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 16, 64])]);
         assert_eq!(c.flops, 2 * 8 * 64 * 16 * 94 * 94);
         // Without readable padding every tap counts: 524288 output elements, 3*3*16 MACs each.
         let unreadable = [("padding", crate::ir::graph::Attr::Other("dense<...>".into()))];
-        let c = cost(&conv(&[8, 32, 32, 64], &unreadable), &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 16, 64])]);
+        let c = cost(&conv_nhwc(&[8, 32, 32, 64], &unreadable), &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 16, 64])]);
         assert_eq!(c.flops, 2 * 524_288 * 144);
         // Stride 2, VALID 7x7 from 3 channels: out [2, 13, 13, 8] = 2704 elements, 7*7*3 = 147 MACs each.
-        let o = conv(&[2, 13, 13, 8], &[("window_strides", ints(&[2, 2]))]);
+        let o = conv_nhwc(&[2, 13, 13, 8], &[("window_strides", ints(&[2, 2]))]);
         assert_eq!(cost(&o, &[&f32t(&[2, 32, 32, 3]), &f32t(&[7, 7, 3, 8])]).flops, 2 * 2704 * 147);
     }
 
@@ -442,13 +432,14 @@ mod tests {
     fn conv_input_gradient_costs_what_the_forward_convolution_does() {
         // Forward: 16x16 -> 8x8, 3x3 window, stride 2, SAME padding (0, 1), 32 -> 64 features.
         // Per dim 23 of the 8 * 3 taps read the input (the last output's last tap is padding).
-        let forward = conv(&[4, 8, 8, 64], &[("window_strides", ints(&[2, 2])), ("padding", ints(&[0, 1, 0, 1]))]);
+        let forward = conv_nhwc(&[4, 8, 8, 64], &[("window_strides", ints(&[2, 2])), ("padding", ints(&[0, 1, 0, 1]))]);
         let forward = cost(&forward, &[&f32t(&[4, 16, 16, 32]), &f32t(&[3, 3, 32, 64])]).flops;
         assert_eq!(forward, 2 * 4 * 64 * 32 * 23 * 23);
         // Its input gradient as JAX writes it: the 8x8 output gradient dilated by the stride,
         // padded (window - 1 - low, 1) = (2, 1), a 3x3 window, 64 -> 32 features, 16x16 results.
         // 3 of 4 dense taps fall on dilation holes; the ones left are the forward's.
-        let gradient = conv(&[4, 16, 16, 32], &[("lhs_dilation", ints(&[2, 2])), ("padding", ints(&[2, 1, 2, 1]))]);
+        let gradient =
+            conv_nhwc(&[4, 16, 16, 32], &[("lhs_dilation", ints(&[2, 2])), ("padding", ints(&[2, 1, 2, 1]))]);
         let gradient = cost(&gradient, &[&f32t(&[4, 8, 8, 64]), &f32t(&[3, 3, 64, 32])]).flops;
         assert_eq!(gradient, forward);
         let dense = 2 * 4 * 16 * 16 * 32 * 9 * 64;
@@ -460,7 +451,7 @@ mod tests {
         // Depthwise (16 groups, multiplier 2): out [8, 32, 32, 32] = 262144 elements, 3*3*1 MACs.
         // SAME padding: per dim 94 of the 32 * 3 taps read the input.
         let attrs = [("feature_group_count", crate::ir::graph::Attr::Int(16)), ("padding", ints(&[1, 1, 1, 1]))];
-        let c = cost(&conv(&[8, 32, 32, 32], &attrs), &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 1, 32])]);
+        let c = cost(&conv_nhwc(&[8, 32, 32, 32], &attrs), &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 1, 32])]);
         assert_eq!(c.flops, 2 * 8 * 32 * 94 * 94);
         // Batch-grouped (a depthwise filter gradient): out [3, 3, 1, 16] = 144 elements, each a
         // sum over 8 images x 30 x 30 positions = 7200 MACs.
@@ -652,11 +643,11 @@ mod tests {
 
     #[test]
     fn malformed_attributes_are_errors_not_panics() {
-        let o = dot("dot<lhs_contracting_dimensions = [1]", &[32, 512]);
+        let o = dot_general("dot<lhs_contracting_dimensions = [1]", &[32, 512]);
         let e = op_cost(&o, &[Some(&f32t(&[32, 256])), Some(&f32t(&[256, 512]))]).unwrap_err();
         assert!(e.to_string().contains("dot_dimension_numbers"), "{e}");
         // A missing operand type is not an error: the count is then a guess.
-        let o = dot("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[32, 512]);
+        let o = dot_general("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[32, 512]);
         let c = op_cost(&o, &[None, Some(&f32t(&[256, 512]))]).unwrap();
         assert!(!c.known);
     }
@@ -669,7 +660,8 @@ mod tests {
         };
         // 2 * 2^63 FLOPs.
         let big = f32t(&[1 << 21, 1 << 21]);
-        let o = dot("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[1 << 21, 1 << 21]);
+        let o =
+            dot_general("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[1 << 21, 1 << 21]);
         assert!(past(&o, &[&big, &big]).contains("its FLOPs pass 2^64"));
         // 2^61 f32 elements are 2^63 bytes, exactly (their bits, 2^66, pass u64).
         let t = f32t(&[1 << 61]);

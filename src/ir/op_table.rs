@@ -580,6 +580,23 @@ pub(crate) mod test_util {
         Attr::I64Array(v.to_vec())
     }
 
+    /// JAX's attention scores, q . k^T per head: `[B, T, H, D] x [B, S, H, D] -> [B, H, T, S]`.
+    pub const ATTENTION_SCORES: &str = "dot<lhs_batching_dimensions = [0, 2], rhs_batching_dimensions = [0, 2], \
+         lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3]>";
+
+    /// A `dot_general` with dimension numbers `dn` (`dot<...>`) and an f32 result of shape `out`.
+    pub fn dot_general(dn: &str, out: &[i64]) -> OpNode {
+        op("stablehlo.dot_general", &[f32t(out)], &[("dot_dimension_numbers", opaque(dn))])
+    }
+
+    /// A 2-D NHWC convolution (kernel HWIO) with an f32 result of shape `out` and `attrs` besides
+    /// its dimension numbers.
+    pub fn conv_nhwc(out: &[i64], attrs: &[(&str, Attr)]) -> OpNode {
+        let mut all = vec![("dimension_numbers", opaque("conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>"))];
+        all.extend(attrs.iter().cloned());
+        op("stablehlo.convolution", &[f32t(out)], &all)
+    }
+
     /// The body of a sum: `^bb0(%a: tensor<f32>, %b: tensor<f32>): add(%a, %b)`.
     pub fn add_body() -> Region {
         let scalar = f32t(&[]);

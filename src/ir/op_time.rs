@@ -1,7 +1,7 @@
 //! Each op's time on one device of a cluster: the roofline the stage model
 //! (inter/graph_oracle.rs) and `alpa-annotate-costs` share: its FLOPs at its compute type's rate
-//! (for a dot or convolution, the measured rate of its GEMM shape where the cluster file has one) or its fused
-//! kernel's device-memory traffic at the memory bandwidth, whichever is longer
+//! (for a dot or convolution, the measured rate of its GEMM shape where the cluster file has
+//! one) or its fused kernel's device-memory traffic at the memory bandwidth, whichever is longer
 //! (`Cluster::op_seconds`; docs/cost-model.md §1).
 
 use crate::cluster::spec::Cluster;
@@ -85,20 +85,12 @@ fn conv_gemm_shape(op: &OpNode, kernel: &TensorType) -> Option<GemmShape> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::op_table::test_util::{f32t, op, opaque};
-
-    fn dot(dn: &str, out: &[i64]) -> OpNode {
-        op("stablehlo.dot_general", &[f32t(out)], &[("dot_dimension_numbers", opaque(dn))])
-    }
+    use crate::ir::op_table::test_util::{conv_nhwc, dot_general, f32t, op, ATTENTION_SCORES};
 
     #[test]
     fn attention_scores_are_a_batched_gemm_with_the_head_dim_contracted() {
         // q . k^T of [b, s, h, d] x [b, s, h, d] -> [b, h, s, s] (GPT-2.6B's, at a small size).
-        let o = dot(
-            "dot<lhs_batching_dimensions = [0, 2], rhs_batching_dimensions = [0, 2], \
-             lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3]>",
-            &[8, 32, 128, 128],
-        );
+        let o = dot_general(ATTENTION_SCORES, &[8, 32, 128, 128]);
         let q = f32t(&[8, 128, 32, 80]);
         let s = gemm_shape(&o, &[Some(&q), Some(&q)]).unwrap();
         assert_eq!(s, GemmShape { batch: 256, m: 128, n: 128, k: 80 });
@@ -107,7 +99,8 @@ mod tests {
     #[test]
     fn weight_gradients_contract_the_tokens() {
         // x^T . dy over batch and sequence: [8, 1024, 2560] x [8, 1024, 640] -> [2560, 640].
-        let o = dot("dot<lhs_contracting_dimensions = [0, 1], rhs_contracting_dimensions = [0, 1]>", &[2560, 640]);
+        let o =
+            dot_general("dot<lhs_contracting_dimensions = [0, 1], rhs_contracting_dimensions = [0, 1]>", &[2560, 640]);
         let s = gemm_shape(&o, &[Some(&f32t(&[8, 1024, 2560])), Some(&f32t(&[8, 1024, 640]))]).unwrap();
         assert_eq!(s, GemmShape { batch: 1, m: 2560, n: 640, k: 8192 });
         // Matrix times vector: n is 1.
@@ -116,21 +109,15 @@ mod tests {
         assert_eq!(s, GemmShape { batch: 1, m: 16, n: 1, k: 32 });
     }
 
-    fn conv(out: &[i64], attrs: &[(&str, crate::ir::graph::Attr)]) -> OpNode {
-        let mut all = vec![("dimension_numbers", opaque("#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>"))];
-        all.extend(attrs.iter().cloned());
-        op("stablehlo.convolution", &[f32t(out)], &all)
-    }
-
     #[test]
     fn a_convolution_is_its_implicit_gemm() {
         // 3x3, 64 -> 128 features, 8 images of 56x56 out: 8*56*56 rows, 128 columns, 64*9 deep.
-        let o = conv(&[8, 56, 56, 128], &[]);
+        let o = conv_nhwc(&[8, 56, 56, 128], &[]);
         let (input, kernel) = (f32t(&[8, 58, 58, 64]), f32t(&[3, 3, 64, 128]));
         let s = gemm_shape(&o, &[Some(&input), Some(&kernel)]).unwrap();
         assert_eq!(s, GemmShape { batch: 1, m: 8 * 56 * 56, n: 128, k: 64 * 9 });
         // Grouped: 4 groups of 32 output features, each contracting its 16 input features.
-        let o = conv(&[8, 56, 56, 128], &[("feature_group_count", crate::ir::graph::Attr::Int(4))]);
+        let o = conv_nhwc(&[8, 56, 56, 128], &[("feature_group_count", crate::ir::graph::Attr::Int(4))]);
         let (input, kernel) = (f32t(&[8, 58, 58, 64]), f32t(&[3, 3, 16, 128]));
         let s = gemm_shape(&o, &[Some(&input), Some(&kernel)]).unwrap();
         assert_eq!(s, GemmShape { batch: 4, m: 8 * 56 * 56, n: 32, k: 16 * 9 });
@@ -143,7 +130,7 @@ mod tests {
     fn other_ops_and_unknown_operands_have_no_gemm() {
         let add = op("stablehlo.add", &[f32t(&[4])], &[]);
         assert_eq!(gemm_shape(&add, &[Some(&f32t(&[4])), Some(&f32t(&[4]))]), None);
-        let o = dot("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[4, 4]);
+        let o = dot_general("dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>", &[4, 4]);
         assert_eq!(gemm_shape(&o, &[None, Some(&f32t(&[4, 4]))]), None);
     }
 }

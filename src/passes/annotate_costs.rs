@@ -97,7 +97,7 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
                     human_seconds(roofline_seconds),
                     human_bytes(fused),
                     bandwidth / 1e12,
-                    if shapes { " and its dots at their GEMM shapes' measured rates" } else { "" }
+                    if shapes { " and its contractions at their GEMM shapes' measured rates" } else { "" }
                 );
             }
         }

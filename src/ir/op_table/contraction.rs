@@ -264,15 +264,14 @@ mod tests {
     use super::*;
     use crate::ir::graph::Attr;
 
+    /// As JAX exports it: with a precision for each operand.
     fn dot_op(dn: &str, out: &[i64]) -> crate::ir::graph::OpNode {
-        op(
-            "stablehlo.dot_general",
-            &[f32t(out)],
-            &[
-                ("dot_dimension_numbers", opaque(dn)),
-                ("precision_config", Attr::Array(vec![opaque("<precision DEFAULT>"), opaque("<precision DEFAULT>")])),
-            ],
-        )
+        let mut o = super::super::test_util::dot_general(dn, out);
+        o.attrs.insert(
+            "precision_config".into(),
+            Attr::Array(vec![opaque("<precision DEFAULT>"), opaque("<precision DEFAULT>")]),
+        );
+        o
     }
 
     #[test]
@@ -311,11 +310,7 @@ mod tests {
     #[test]
     fn attention_scores_dot_mirrors_jax() {
         // JAX's q @ k^T per head: [B, T, H, D] x [B, S, H, D] -> [B, H, T, S].
-        let o = dot_op(
-            "dot<lhs_batching_dimensions = [0, 2], rhs_batching_dimensions = [0, 2], \
-             lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3]>",
-            &[2, 4, 16, 16],
-        );
+        let o = dot_op(ATTENTION_SCORES, &[2, 4, 16, 16]);
         let r = checked(&o, &[&f32t(&[2, 16, 4, 8]), &f32t(&[2, 16, 4, 8])]);
         assert_eq!(r.result_dims[0][1], r.operand_dims[0][2]);
         assert_eq!(r.result_dims[0][2], r.operand_dims[0][1]);
@@ -346,15 +341,10 @@ mod tests {
         assert_eq!(r.result_dims[0][0], r.operand_dims[0][0]);
     }
 
-    fn conv_op(out: &[i64], attrs: &[(&str, Attr)]) -> crate::ir::graph::OpNode {
-        let mut all = vec![("dimension_numbers", opaque("conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>"))];
-        all.extend(attrs.iter().cloned());
-        op("stablehlo.convolution", &[f32t(out)], &all)
-    }
-
     #[test]
     fn conv_3x3_shards_batch_and_channels_but_not_space() {
-        let o = conv_op(&[8, 32, 32, 64], &[("window_strides", ints(&[1, 1])), ("feature_group_count", Attr::Int(1))]);
+        let o =
+            conv_nhwc(&[8, 32, 32, 64], &[("window_strides", ints(&[1, 1])), ("feature_group_count", Attr::Int(1))]);
         let r = checked(&o, &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 16, 64])]);
         let batch = r.result_dims[0][0][0];
         assert_eq!(r.operand_dims[0][0], vec![batch]);
@@ -370,12 +360,12 @@ mod tests {
 
     #[test]
     fn conv_1x1_passes_space_through() {
-        let o = conv_op(&[8, 32, 32, 64], &[("window_strides", ints(&[1, 1]))]);
+        let o = conv_nhwc(&[8, 32, 32, 64], &[("window_strides", ints(&[1, 1]))]);
         let r = checked(&o, &[&f32t(&[8, 32, 32, 16]), &f32t(&[1, 1, 16, 64])]);
         assert_eq!(r.result_dims[0][1], r.operand_dims[0][1]);
         assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![PassThrough]);
         // A strided 1x1 conv changes the spatial size: need-replication.
-        let o = conv_op(&[8, 16, 16, 64], &[("window_strides", ints(&[2, 2]))]);
+        let o = conv_nhwc(&[8, 16, 16, 64], &[("window_strides", ints(&[2, 2]))]);
         let r = checked(&o, &[&f32t(&[8, 32, 32, 16]), &f32t(&[1, 1, 16, 64])]);
         assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![NeedReplication]);
     }
@@ -383,7 +373,7 @@ mod tests {
     #[test]
     fn depthwise_conv_groups_features() {
         // 16 channels, depth multiplier 2: kernel [3, 3, 1, 32], feature_group_count 16.
-        let o = conv_op(&[8, 32, 32, 32], &[("feature_group_count", Attr::Int(16))]);
+        let o = conv_nhwc(&[8, 32, 32, 32], &[("feature_group_count", Attr::Int(16))]);
         let r = checked(&o, &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 1, 32])]);
         let group = r.operand_dims[0][3][0];
         assert_eq!(r.operand_dims[0][3], vec![group]);
@@ -417,11 +407,11 @@ mod tests {
 
     #[test]
     fn inconsistent_convs_are_errors() {
-        let o = conv_op(&[8, 32, 32, 64], &[]);
+        let o = conv_nhwc(&[8, 32, 32, 64], &[]);
         err(&o, &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 8, 64])]);
         err(&o, &[&f32t(&[8, 32, 32]), &f32t(&[3, 3, 16, 64])]);
         let both =
-            conv_op(&[8, 32, 32, 64], &[("feature_group_count", Attr::Int(2)), ("batch_group_count", Attr::Int(2))]);
+            conv_nhwc(&[8, 32, 32, 64], &[("feature_group_count", Attr::Int(2)), ("batch_group_count", Attr::Int(2))]);
         err(&both, &[&f32t(&[8, 32, 32, 16]), &f32t(&[3, 3, 8, 64])]);
         let bad = op(
             "stablehlo.convolution",
