@@ -4,8 +4,9 @@
 # measures the GPU with alpa-calibrate (a cluster file), then times every planned stage with XLA
 # (python -m alpa_mlir.stage_timing; the image's python3 has jax with its CUDA plugin). Writes
 # to $OUT (the device tool's folder) or target/gpu-compare/out:
-#   measured.json   the cluster file alpa-calibrate wrote (absent without a GPU)
-#   calibrate.log   its progress and summary
+#   measured.json   the cluster file alpa-calibrate wrote (absent without a GPU), with XLA's
+#                   overheads added by python -m alpa_mlir.xla_overheads
+#   calibrate.log   their progress and summaries
 #   timings.json    per stage: modeled and measured seconds, per program min and median
 #   timings.txt     the same as a table, with the ranking of modeled against measured
 #   timing.log      the timing's progress; nvidia-smi.txt the GPU and driver
@@ -51,7 +52,11 @@ else
   rc=$?
   tail -n 30 "$out/calibrate.log" >&2
   case $rc in
-    0) echo "gpu-compare-device: alpa-calibrate took $((SECONDS - start)) s" >&2 ;;
+    0) echo "gpu-compare-device: alpa-calibrate took $((SECONDS - start)) s" >&2
+       # XLA's own overheads (program dispatch, kernel launch) through the stage timing's runtime.
+       PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" XLA_PYTHON_CLIENT_PREALLOCATE=false \
+         "$py" -m alpa_mlir.xla_overheads "$out/measured.json" 2>> "$out/calibrate.log" | tee -a "$out/calibrate.log" >&2 \
+         || echo "gpu-compare-device: xla_overheads failed; measured.json has no XLA overheads" >&2 ;;
     2) echo "gpu-compare-device: no GPU: the stages are timed on the CPU (a dry run)" >&2 ;;
     *) echo "gpu-compare-device: alpa-calibrate failed ($rc); timing the stages anyway" >&2 ;;
   esac

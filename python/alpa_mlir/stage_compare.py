@@ -20,6 +20,7 @@ needs (``as_host_of``): only its device and per-dtype numbers matter.
 from __future__ import annotations
 
 import argparse
+import math
 import csv
 import json
 import subprocess
@@ -91,10 +92,19 @@ def case_of(module: str) -> str:
     return Path(module).name.removesuffix(".planned.mlir")
 
 
+def with_xla_overheads(cluster: dict, dispatch_s: float, launch_s: float) -> dict:
+    """``cluster`` with ``measured.xla`` set by hand: a what-if, not a measurement."""
+    measured = cluster.get("measured") or {"gpu_name": cluster["device"]["name"],
+                                           "driver_version": "unknown"}
+    xla = {"program_dispatch_s": dispatch_s, "kernel_launch_s": launch_s, "runtime": "set by hand"}
+    return {**cluster, "measured": {**measured, "xla": xla}}
+
+
 def compare(timings: dict, cases: dict[str, Case], measured_cluster: Path | None,
-            opt: Path | None = None) -> list[dict]:
+            opt: Path | None = None, xla_overheads: tuple[float, float] | None = None) -> list[dict]:
     """The timed stages with ``modeled_preset_s`` (what the timed module says),
-    ``modeled_measured_s`` (None without a measured file) and ``measured_s``."""
+    ``modeled_measured_s`` (None without a measured file) and ``measured_s``.
+    ``xla_overheads`` (dispatch, launch seconds) replaces the measured file's ``measured.xla``."""
     rows = [r for r in timings["rows"] if r["status"] == "ok"]
     devices: dict[str, int] = {}  # per case, the devices of all its stages, timed or not
     for r in timings["rows"]:
@@ -103,6 +113,8 @@ def compare(timings: dict, cases: dict[str, Case], measured_cluster: Path | None
     remodeled: dict[str, list[float]] = {}
     if measured_cluster is not None:
         cluster = json.loads(measured_cluster.read_text())
+        if xla_overheads is not None:
+            cluster = with_xla_overheads(cluster, *xla_overheads)
         for name in names:
             remodeled[name] = _latencies_on(cases[name], as_host_of(cluster, devices[name]), opt)
     flops = {name: [t * FLAT_FLOPS for t in
@@ -205,11 +217,12 @@ def _model_summary(rows: list[dict], key: str, label: str) -> str:
 
 
 def markdown(rows: list[dict], timings: dict, preset: str, measured_name: str | None,
-             hbm_bytes_per_s: float | None = None) -> str:
+             hbm_bytes_per_s: float | None = None, measured_note: str | None = None) -> str:
     head = (f"Stages timed on {timings.get('device_kind', '?')} ({timings.get('platform', '?')}, "
             f"jax {timings.get('jax_version', '?')}, median of {timings.get('iterations', '?')} "
             f"runs, {timings.get('date', '?')}); modeled with `{preset}` and with "
-            f"`{measured_name or 'no measured file'}`.\n\n")
+            f"`{measured_name or 'no measured file'}`"
+            f"{f', {measured_note}' if measured_note else ''}.\n\n")
     if timings.get("complete") is False:
         head += "The timing run was cut short: only the stages it finished are listed.\n\n"
     lines = ["| case | stage | layers | modeled, preset (ms) | modeled, measured file (ms) "
@@ -267,7 +280,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("dir", type=Path, help="what gpu-compare-device.sh wrote")
     p.add_argument("--cases", type=Path, default=Path("target/gpu-compare/cases/cases.tsv"))
     p.add_argument("--json", type=Path, help="also write the rows here")
+    p.add_argument("--xla-overheads", metavar="DISPATCH_S,LAUNCH_S",
+                   help="what if the measured file's XLA overheads (measured.xla) were these: "
+                        "program dispatch and kernel launch seconds, set by hand")
     a = p.parse_args(argv)
+    what_if = None
+    if a.xla_overheads is not None:
+        try:
+            what_if = tuple(float(x) for x in a.xla_overheads.split(","))
+            if len(what_if) != 2 or not all(math.isfinite(x) and x >= 0 for x in what_if):
+                raise ValueError
+        except ValueError:
+            p.error(f"--xla-overheads takes two non-negative seconds, got {a.xla_overheads!r}")
     measured = a.dir / "measured.json"
     measured = measured if measured.exists() else None
     try:
@@ -276,7 +300,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         missing = sorted({case_of(r["module"]) for r in timings["rows"]} - set(cases))
         if missing:
             raise ValueError(f"{a.cases} has no case {', '.join(missing)} (timed in {a.dir})")
-        rows = compare(timings, cases, measured)
+        if what_if is not None and measured is None:
+            raise ValueError(f"--xla-overheads needs a measured file ({a.dir / 'measured.json'})")
+        rows = compare(timings, cases, measured, xla_overheads=what_if)
     except (OSError, KeyError, ValueError, RuntimeError) as e:
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 2
@@ -286,8 +312,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     presets = sorted({cases[r["case"]].cluster for r in rows})
     measured_cluster = json.loads(measured.read_text()) if measured else None
     name = measured_cluster.get("name") if measured_cluster else None
-    print(markdown(rows, timings, ", ".join(presets), name, hbm_bandwidth(measured_cluster)),
-          end="")
+    note = None if what_if is None else (
+        f"its XLA overheads set by hand (a what-if, not measured: program dispatch "
+        f"{what_if[0] * 1e6:g} us, kernel launch {what_if[1] * 1e6:g} us)")
+    print(markdown(rows, timings, ", ".join(presets), name, hbm_bandwidth(measured_cluster),
+                   measured_note=note), end="")
     if a.json:
         a.json.write_text(json.dumps(rows, indent=1) + "\n")
     return 0

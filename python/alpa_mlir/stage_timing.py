@@ -291,6 +291,19 @@ def _run(compiled, args) -> list:
     return jax.block_until_ready(outs)
 
 
+def timed_runs(compiled, args, warmup: int, iterations: int) -> tuple[list[float], list]:
+    """Seconds of each of ``iterations`` synchronized runs after ``warmup`` untimed ones, and
+    the last run's outputs."""
+    for _ in range(warmup):
+        _run(compiled, args)
+    times, outs = [], []
+    for _ in range(iterations):
+        t0 = time.perf_counter()
+        outs = _run(compiled, args)
+        times.append(time.perf_counter() - t0)
+    return times, outs
+
+
 def non_finite_outputs(outputs) -> list[str]:
     """``output i: n non-finite`` for each output holding NaN or inf."""
     from .numerics import count_nonfinite
@@ -327,13 +340,7 @@ def time_program(prog: Program, devices: list, warmup: int, iterations: int,
         for i, x in (fed or {}).items():
             inputs[i] = x
         args = _device_inputs(compiled, inputs)
-        for _ in range(warmup):
-            _run(compiled, args)
-        times = []
-        for _ in range(iterations):
-            t0 = time.perf_counter()
-            outs = _run(compiled, args)
-            times.append(time.perf_counter() - t0)
+        times, outs = timed_runs(compiled, args, warmup, iterations)
         profiled = profile_ops(lambda: _run(compiled, args)) if profile else {}
     except Exception as e:  # noqa: BLE001 - reported with the program's name
         raise StageTimingError(f"@{prog.name}: execution failed: {e}") from e

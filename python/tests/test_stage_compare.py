@@ -207,3 +207,27 @@ def test_profiled_programs_show_their_kernels_share_of_the_median(case):
     assert "- kernels / median, apply: 0.50 to 0.50 (1 programs)" in text
     del timings["rows"][0]["programs"]
     assert "kernels / median" not in markdown(compare(timings, {"mlp": case}, None), timings, "p", None)
+
+
+def test_xla_overheads_set_by_hand_add_each_programs_dispatch_and_say_so(case, tmp_path):
+    timings = _timings([1e-3, 2e-3, 3e-3, 4e-3], [1e-3, 2e-3, 3e-3, 4e-3])
+    plain = compare(timings, {"mlp": case}, MEASURED)
+    dispatch = 0.25  # seconds: far above anything the stages compute
+    what_if = compare(timings, {"mlp": case}, MEASURED, xla_overheads=(dispatch, 0.0))
+    for before, after in zip(plain, what_if):
+        # Each stage of the train step runs three programs: forward, backward, apply.
+        assert after["modeled_measured_s"] == pytest.approx(before["modeled_measured_s"] + 3 * dispatch)
+    # A launch time far above every kernel's: each stage's latency is its kernels' count times it.
+    launches = compare(timings, {"mlp": case}, MEASURED, xla_overheads=(0.0, 1.0))
+    counts = [r["modeled_measured_s"] for r in launches]
+    assert all(c >= 3 and c == pytest.approx(round(c), abs=1e-3) for c in counts), counts
+    (tmp_path / "timings.json").write_text(json.dumps(timings))
+    (tmp_path / "measured.json").write_text(MEASURED.read_text())
+    cases = tmp_path / "cases.tsv"
+    cases.write_text(f"case\tinput\tcluster\toptions\nmlp\t{MLP}\th100-x1-as-4\t{OPTIONS}\n")
+    r = _compare_cli(tmp_path, "--cases", cases, "--xla-overheads", "1e-4,3e-6")
+    assert r.returncode == 0, r.stderr
+    assert "its XLA overheads set by hand (a what-if, not measured: program dispatch 100 us, " \
+           "kernel launch 3 us)" in r.stdout
+    r = _compare_cli(tmp_path, "--cases", cases, "--xla-overheads", "1,-2")
+    assert r.returncode == 2 and "two non-negative seconds" in r.stderr

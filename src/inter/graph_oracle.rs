@@ -52,7 +52,7 @@ use crate::intra::options::IntraOptions;
 use crate::intra::plan::{IntraPlan, PlanError};
 use crate::intra::planner::plan_intra_op;
 use crate::intra::solution::{SolveOptions, SolveStatus};
-use crate::ir::fused_traffic::fused_traffic;
+use crate::ir::fused_traffic::{fused_kernels, FusedKernels};
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::op_time::op_seconds;
 use crate::ir::train_step::{Phase, TrainStep};
@@ -115,6 +115,9 @@ pub struct StageEvaluation {
     pub cost: StageCostResult,
     /// FLOPs / (the op's parallelism x peak), summed over the stage's ops.
     pub compute_seconds: f64,
+    /// What running the stage's work as XLA programs adds: each kernel that would take less
+    /// than a launch takes the launch, and each program its dispatch (`runtime_overhead`).
+    pub overhead_seconds: f64,
     /// Collectives of the chosen strategies.
     pub communication_seconds: f64,
     /// Conversions between the chosen strategies.
@@ -128,6 +131,7 @@ pub struct StageEvaluation {
 struct PlannedParts {
     cost: StageCostResult,
     compute_seconds: f64,
+    overhead_seconds: f64,
     communication_seconds: f64,
     resharding_seconds: f64,
     transfer_seconds: f64,
@@ -144,6 +148,8 @@ pub struct GraphStageOracle<'g> {
     options: OracleOptions,
     /// Seconds of each op on one device at peak, or why its FLOPs are unknown.
     op_seconds: Vec<Result<f64, String>>,
+    /// Whether each op is launched as a kernel of its own once elementwise chains are fused.
+    launches: Vec<bool>,
     /// The ops that read each result of each op.
     users: Vec<Vec<Vec<(usize, usize)>>>,
     failures: Mutex<Vec<QueryFailure>>,
@@ -189,7 +195,7 @@ impl<'g> GraphStageOracle<'g> {
         cluster.validate().map_err(|e| InterError::InvalidInput(e.to_string()))?;
         // Each op's roofline time: its FLOPs, or the bytes its fused kernel moves through
         // device memory (ir/fused_traffic.rs), whichever takes longer.
-        let traffic = fused_traffic(&graph.body, &graph.returned);
+        let FusedKernels { traffic, launches } = fused_kernels(&graph.body, &graph.returned);
         let op_seconds: Vec<Result<f64, String>> =
             op_seconds(graph, &traffic, &cluster).into_iter().map(|r| r.map_err(|e| e.to_string())).collect();
         let floors = FloorData::new(graph, &layer_of, num_layers, step.map(|s| s.phase.as_slice()), |op| {
@@ -204,6 +210,7 @@ impl<'g> GraphStageOracle<'g> {
             progress: Progress::new(options.progress, "stage oracle"),
             options,
             op_seconds,
+            launches,
             users: graph.body.users(),
             failures: Mutex::new(Vec::new()),
             floors,
@@ -288,6 +295,7 @@ impl<'g> GraphStageOracle<'g> {
         Ok(StageEvaluation {
             cost: parts.cost,
             compute_seconds: parts.compute_seconds,
+            overhead_seconds: parts.overhead_seconds,
             communication_seconds: parts.communication_seconds,
             resharding_seconds: parts.resharding_seconds,
             transfer_seconds: parts.transfer_seconds,
@@ -331,11 +339,14 @@ impl<'g> GraphStageOracle<'g> {
             PlanError::Solver(message) => format!("solver: {message}"),
         })?;
         // Each op's work is split over the devices its strategy shards it across.
-        let compute_seconds: f64 = op_seconds
+        let per_device: Vec<f64> = op_seconds
             .iter()
             .zip(&plan.ops)
             .map(|(s, strategy)| s / strategy.parallelism(options.mesh.shape).max(1) as f64)
-            .sum();
+            .collect();
+        let compute_seconds: f64 = per_device.iter().sum();
+        let kernels = stage.ops.iter().zip(&per_device).filter(|(&op, _)| self.launches[op]).map(|(_, &s)| s);
+        let overhead_seconds = self.cluster.xla_overhead_seconds(kernels, self.programs(stage));
         // The strategies' own collectives, without the planner's all-reduce tie-break.
         let communication_seconds: f64 =
             plan.args.iter().flatten().chain(&plan.ops).map(|s| s.communication_cost).sum();
@@ -345,7 +356,7 @@ impl<'g> GraphStageOracle<'g> {
             None => 0.0,
         };
         let cost = StageCostResult {
-            latency: compute_seconds + communication_seconds + resharding_seconds + transfer_seconds,
+            latency: compute_seconds + overhead_seconds + communication_seconds + resharding_seconds + transfer_seconds,
             mem_param: self.param_bytes(stage, &plan),
             mem_act: self.activation_bytes(stage, &plan, &options.mesh),
             logical_mesh,
@@ -353,7 +364,28 @@ impl<'g> GraphStageOracle<'g> {
         if !cost.is_valid() {
             return Err(format!("invalid cost {cost:?}"));
         }
-        Ok(PlannedParts { cost, compute_seconds, communication_seconds, resharding_seconds, transfer_seconds, plan })
+        Ok(PlannedParts {
+            cost,
+            compute_seconds,
+            overhead_seconds,
+            communication_seconds,
+            resharding_seconds,
+            transfer_seconds,
+            plan,
+        })
+    }
+
+    /// The XLA programs the stage runs as: one per phase of a train step (forward, backward,
+    /// update) that has ops in it; one for a function that is not a train step.
+    fn programs(&self, stage: &StageGraph) -> usize {
+        let Some(phase) = &self.phase else { return 1 };
+        let mut phases: Vec<Phase> = Vec::new();
+        for &op in &stage.ops {
+            if !phases.contains(&phase[op]) {
+                phases.push(phase[op]);
+            }
+        }
+        phases.len()
     }
 
     /// What the stage pays per microbatch to hand the values other layers read to their stages.
@@ -572,6 +604,7 @@ mod tests {
     use crate::inter::layer_assignment::assign_layers;
     use crate::inter::{plan_pipeline_parallel, CachedCost, ClusterShape, StageDpOptions, TableOptions};
     use crate::ir::cost::op_cost;
+    use crate::ir::fused_traffic::fused_traffic;
     use crate::ir::test_graphs::tanh_mlp_step;
     use crate::ir::train_step::analyze;
 
@@ -593,6 +626,15 @@ mod tests {
 
     fn sub(devices: usize) -> SubmeshShape {
         SubmeshShape::new(1, devices)
+    }
+
+    fn with_xla_overheads(program_dispatch_s: f64, kernel_launch_s: f64) -> Cluster {
+        let mut c = cluster();
+        c.measured = Some(crate::cluster::Measured {
+            xla: Some(crate::cluster::XlaOverheads { program_dispatch_s, kernel_launch_s, runtime: String::new() }),
+            ..Default::default()
+        });
+        c
     }
 
     fn close(a: f64, b: f64) -> bool {
@@ -688,6 +730,42 @@ mod tests {
                 let whole = plan_intra_op(&graph, &o.intra_options(device_mesh)).unwrap();
                 assert!(close(e.plan.objective, whole.objective), "{} vs {}", e.plan.objective, whole.objective);
                 assert!(close(e.compute_seconds + e.communication_seconds + e.resharding_seconds, e.cost.latency));
+            }
+        }
+    }
+
+    #[test]
+    fn measured_xla_overheads_add_each_programs_dispatch_and_each_short_kernels_launch() {
+        let graph = tanh_mlp_step(2, 8, 16);
+        let launched = fused_kernels(&graph.body, &graph.returned).launches;
+        for train in [false, true] {
+            let step = train.then(|| analyze(&graph).unwrap());
+            let layer_of = layers_of(&graph, step.as_ref(), 2);
+            let priced = |cluster: Cluster| {
+                GraphStageOracle::new(&graph, layer_of.clone(), step.as_ref(), cluster, OracleOptions::default())
+                    .unwrap()
+            };
+            let plain = priced(cluster());
+            let dispatch = priced(with_xla_overheads(1e-3, 0.0));
+            // Launches of a second: every kernel of this small graph takes exactly that.
+            let launch = priced(with_xla_overheads(0.0, 1.0));
+            for (layers, mesh) in [(0..2, [1, 1]), (0..1, [1, 2]), (1..2, [1, 1])] {
+                let base = plain.evaluate(layers.clone(), sub(mesh[1]), mesh).unwrap();
+                assert_eq!(base.overhead_seconds, 0.0, "no measured overheads, no term");
+                let e = dispatch.evaluate(layers.clone(), sub(mesh[1]), mesh).unwrap();
+                let programs = if train { 3 } else { 1 }; // forward, backward and update in every layer
+                assert!(close(e.overhead_seconds, programs as f64 * 1e-3), "{layers:?}: {}", e.overhead_seconds);
+                assert!(close(e.cost.latency, base.cost.latency + e.overhead_seconds));
+                let e = launch.evaluate(layers.clone(), sub(mesh[1]), mesh).unwrap();
+                let kernels = e.stage.ops.iter().filter(|&&op| launched[op]).count();
+                assert!(kernels > 0);
+                // Ops fused into the kernels keep their roofline time; each kernel takes a second.
+                let fused_seconds: f64 = (e.stage.ops.iter().zip(&e.plan.ops))
+                    .filter(|(&op, _)| !launched[op])
+                    .map(|(&op, strategy)| plain.op_seconds[op].as_ref().unwrap() / strategy.parallelism(mesh) as f64)
+                    .sum();
+                let expected = kernels as f64 + fused_seconds;
+                assert!(close(e.compute_seconds + e.overhead_seconds, expected), "{layers:?}: {kernels} kernels");
             }
         }
     }

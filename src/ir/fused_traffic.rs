@@ -78,10 +78,26 @@ fn bytes_of(op: &OpNode) -> u64 {
     op.results.iter().map(|t| t.checked_byte_size().unwrap_or(u64::MAX)).fold(0, u64::saturating_add)
 }
 
+/// The kernels of a block once elementwise chains are fused, per op.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FusedKernels {
+    /// The bytes the op's kernel reads from and writes to device memory; 0 for fused ops and
+    /// aliases.
+    pub traffic: Vec<u64>,
+    /// Whether the op is launched as a kernel of its own: it is a kernel, or a fusible op whose
+    /// result goes to memory, and it moves bytes.
+    pub launches: Vec<bool>,
+}
+
 /// Per op of `block`, the bytes its kernel reads from and writes to device memory; 0 for
 /// fused ops and aliases. `returned` are the values the block hands on (its function's
 /// results), which are in memory.
 pub fn fused_traffic(block: &Block, returned: &[ValueRef]) -> Vec<u64> {
+    fused_kernels(block, returned).traffic
+}
+
+/// [`fused_traffic`] and which ops launch a kernel.
+pub fn fused_kernels(block: &Block, returned: &[ValueRef]) -> FusedKernels {
     let n = block.ops.len();
     let roles: Vec<Role> = block.ops.iter().map(role).collect();
     let users = block.users();
@@ -175,7 +191,8 @@ pub fn fused_traffic(block: &Block, returned: &[ValueRef]) -> Vec<u64> {
             charge_reads(&mut traffic, Some(i), bytes, &users[i][result]);
         }
     }
-    traffic
+    let launches = (0..n).map(|i| in_memory[i] && roles[i] != Role::Constant && traffic[i] > 0).collect();
+    FusedKernels { traffic, launches }
 }
 
 fn operand_bytes(block: &Block, op: usize) -> u64 {

@@ -12,7 +12,7 @@ use super::PassResult;
 use crate::cluster::spec::Cluster;
 use crate::ir::compute_type::compute_type;
 use crate::ir::cost::op_cost_in_block;
-use crate::ir::fused_traffic::fused_traffic;
+use crate::ir::fused_traffic::{fused_kernels, FusedKernels};
 use crate::ir::loops::counted_loop;
 use crate::ir::op_time::op_seconds;
 use crate::ir::summary::{human_bytes, human_seconds, CostSummary};
@@ -31,7 +31,7 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
     let graph = &read.graph;
 
     let mut summary = CostSummary::default();
-    let traffic = fused_traffic(&graph.body, &graph.returned);
+    let FusedKernels { traffic, launches } = fused_kernels(&graph.body, &graph.returned);
     let mut errors = Vec::new();
     let mut remarks = Vec::new();
     for (index, (op, handle)) in graph.ops().iter().zip(&read.handles).enumerate() {
@@ -89,7 +89,8 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
             );
             if let Some(bandwidth) = cluster.hbm_bytes_per_s() {
                 // Every op's cost was read above (an error there returned): all are Ok here.
-                let roofline_seconds: f64 = op_seconds(graph, &traffic, cluster).into_iter().flatten().sum();
+                let seconds: Vec<f64> = op_seconds(graph, &traffic, cluster).into_iter().flatten().collect();
+                let roofline_seconds: f64 = seconds.iter().sum();
                 let fused: u64 = traffic.iter().fold(0, |a, &b| a.saturating_add(b));
                 let shapes = cluster.measured.as_ref().is_some_and(|m| !m.matmul_shapes.is_empty());
                 text += &format!(
@@ -99,6 +100,18 @@ pub fn run(module: MlirOperation, options: &AlpaAnnotateCostsOptions) -> PassRes
                     bandwidth / 1e12,
                     if shapes { " and its contractions at their GEMM shapes' measured rates" } else { "" }
                 );
+                if cluster.measured.as_ref().is_some_and(|m| m.xla.is_some()) {
+                    let kernels: Vec<f64> =
+                        seconds.iter().zip(&launches).filter(|(_, &l)| l).map(|(&s, _)| s).collect();
+                    let overhead = cluster.xla_overhead_seconds(kernels.iter().copied(), 1);
+                    text += &format!(
+                        "; as one XLA program of {} kernels: {} (a kernel at least {}, the program's dispatch {})",
+                        kernels.len(),
+                        human_seconds(roofline_seconds + overhead),
+                        human_seconds(cluster.kernel_launch_s()),
+                        human_seconds(cluster.program_dispatch_s())
+                    );
+                }
             }
         }
         Diagnostic::remark(entry.op, text).emit();

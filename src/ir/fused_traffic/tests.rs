@@ -178,3 +178,51 @@ fn fusion_moves_no_more_bytes_than_running_every_op_alone() {
         }
     }
 }
+
+fn launches(g: &Graph) -> Vec<bool> {
+    fused_kernels(&g.body, &g.returned).launches
+}
+
+#[test]
+fn a_kernel_is_launched_for_each_value_written_to_memory_and_nothing_else() {
+    // An elementwise chain: one kernel, its last op's.
+    let mut b = Builder::new();
+    let e = b.unary("stablehlo.exponential", ValueRef::Arg(0), t(&[64, 64]));
+    let a = b.binary("stablehlo.add", e, ValueRef::Arg(1), t(&[64, 64]));
+    assert_eq!(launches(&b.graph(args(2), vec![a])), vec![false, true]);
+    // A contraction's operand: its producer's kernel, then the contraction's.
+    let mut b = Builder::new();
+    let h = b.unary("stablehlo.tanh", ValueRef::Arg(0), t(&[64, 64]));
+    let d = b.dot(h, ValueRef::Arg(1), 1, 0, t(&[64, 64]));
+    assert_eq!(launches(&b.graph(args(2), vec![d])), vec![true, true]);
+    // A reduction with its producer inside it; the init constant is no kernel.
+    let mut b = Builder::new();
+    let m = b.binary("stablehlo.multiply", ValueRef::Arg(0), ValueRef::Arg(0), t(&[64, 64]));
+    let r = b.sum(m);
+    assert_eq!(launches(&b.graph(args(1), vec![r])), vec![false, false, true]);
+    // Views launch nothing.
+    let mut b = Builder::new();
+    let r = b.unary("stablehlo.reshape", ValueRef::Arg(0), t(&[64, 64]));
+    let tr = b.unary("stablehlo.transpose", r, t(&[64, 64]));
+    let d = b.dot(tr, ValueRef::Arg(1), 1, 0, t(&[64, 64]));
+    assert_eq!(launches(&b.graph(args(2), vec![d])), vec![false, false, true]);
+}
+
+#[test]
+fn contractions_and_reductions_are_always_launched_views_never() {
+    let mut rng = SplitMix64::new(13);
+    for _ in 0..300 {
+        let g = random_graph(&mut rng, true);
+        assert!(launches(&g).iter().all(|&l| l), "with every op a kernel, each is launched");
+    }
+    for case in 0..500 {
+        let g = random_graph(&mut rng, false);
+        for (i, launched) in launches(&g).into_iter().enumerate() {
+            match g.body.ops[i].name.as_str() {
+                "stablehlo.dot_general" | "stablehlo.reduce" => assert!(launched, "case {case}, op {i}"),
+                "stablehlo.transpose" | "stablehlo.constant" => assert!(!launched, "case {case}, op {i}"),
+                _ => {}
+            }
+        }
+    }
+}

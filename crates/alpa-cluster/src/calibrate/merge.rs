@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::calibrate::build::slower;
-use crate::cluster::measured::{CollectiveFit, CollectiveFits, Measured, MEASURED_COLLECTIVES};
+use crate::cluster::measured::{CollectiveFit, CollectiveFits, Measured, XlaOverheads, MEASURED_COLLECTIVES};
 use crate::cluster::{Cluster, MatmulRate};
 
 fn slower_fit(a: CollectiveFit, b: CollectiveFit) -> CollectiveFit {
@@ -110,10 +110,20 @@ pub fn merge(files: &[Cluster], name: &str) -> Result<Cluster, String> {
             peer,
             intra_host: merge_fits(measured.iter().map(|m| &m.intra_host)),
             inter_host: merge_fits(cross.iter().filter_map(|c| c.measured.as_ref()).map(|m| &m.inter_host)),
+            xla: slowest_xla_overheads(&measured),
         });
     }
     merged.validate().map_err(|e| e.to_string())?;
     Ok(merged)
+}
+
+/// The largest of each XLA overhead over the hosts that measured them.
+fn slowest_xla_overheads(measured: &[&Measured]) -> Option<XlaOverheads> {
+    measured.iter().filter_map(|m| m.xla.clone()).reduce(|a, b| XlaOverheads {
+        program_dispatch_s: a.program_dispatch_s.max(b.program_dispatch_s),
+        kernel_launch_s: a.kernel_launch_s.max(b.kernel_launch_s),
+        runtime: if a.runtime == b.runtime { a.runtime } else { format!("{}; {}", a.runtime, b.runtime) },
+    })
 }
 
 /// Per element type, the slowest rate of each GEMM shape, where every host measured the same
@@ -200,6 +210,23 @@ mod tests {
         other.matmul_shapes.get_mut("bf16").unwrap().iter_mut().for_each(|p| p.k *= 2);
         let merged = merge(&[a, cross_host_run(), other.to_cluster("c").unwrap()], "m").unwrap();
         assert!(merged.measured.as_ref().unwrap().matmul_shapes.is_empty());
+    }
+
+    #[test]
+    fn xla_overheads_merge_to_the_largest_of_each() {
+        let with = |program_dispatch_s: f64, kernel_launch_s: f64, runtime: &str| {
+            let mut c = four_gpus().to_cluster("h").unwrap();
+            c.measured.as_mut().unwrap().xla =
+                Some(XlaOverheads { program_dispatch_s, kernel_launch_s, runtime: runtime.into() });
+            c
+        };
+        let merged =
+            merge(&[with(100e-6, 3e-6, "jax 1, gpu"), cross_host_run(), with(80e-6, 5e-6, "jax 1, gpu")], "m").unwrap();
+        let xla = merged.measured.as_ref().unwrap().xla.clone().unwrap();
+        assert_eq!((xla.program_dispatch_s, xla.kernel_launch_s, xla.runtime.as_str()), (100e-6, 5e-6, "jax 1, gpu"));
+        // A host without the measurement leaves the others' numbers.
+        let merged = merge(&[four_gpus().to_cluster("a").unwrap(), cross_host_run(), with(80e-6, 5e-6, "x")], "m");
+        assert_eq!(merged.unwrap().kernel_launch_s(), 5e-6);
     }
 
     #[test]

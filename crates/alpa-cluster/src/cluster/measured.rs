@@ -53,6 +53,23 @@ pub struct Measured {
     /// NCCL collectives across hosts (one process per host).
     #[serde(default, skip_serializing_if = "CollectiveFits::is_empty")]
     pub inter_host: CollectiveFits,
+    /// What running XLA programs costs beyond their kernels' work, measured through the runtime
+    /// that runs the stages (`python -m alpa_mlir.xla_overheads`, not `alpa-calibrate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xla: Option<XlaOverheads>,
+}
+
+/// The fixed costs of XLA programs on one device: a program that does almost nothing still
+/// takes `program_dispatch_s` from the call to its results, and no kernel of a program takes
+/// less than `kernel_launch_s` (its launch and the gap to the next one).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct XlaOverheads {
+    pub program_dispatch_s: f64,
+    pub kernel_launch_s: f64,
+    /// The runtime and backend they were measured with (`jax 0.11.2, gpu`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub runtime: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -212,6 +229,15 @@ impl Measured {
         }
         self.intra_host.check("measured.intra_host", problems);
         self.inter_host.check("measured.inter_host", problems);
+        if let Some(xla) = &self.xla {
+            for (field, seconds) in
+                [("program_dispatch_s", xla.program_dispatch_s), ("kernel_launch_s", xla.kernel_launch_s)]
+            {
+                if !(seconds.is_finite() && seconds >= 0.0) {
+                    problems.push(format!("measured.xla.{field} must be a non-negative number, got {seconds}"));
+                }
+            }
+        }
     }
 }
 

@@ -16,7 +16,7 @@ pub mod spec;
 pub use collective::{Collective, MeshAxes};
 pub use error::ClusterError;
 pub use matmul_table::{GemmShape, MatmulRate};
-pub use measured::{CollectiveFit, CollectiveFits, MatmulPlateau, Measured, PeerLink};
+pub use measured::{CollectiveFit, CollectiveFits, MatmulPlateau, Measured, PeerLink, XlaOverheads};
 pub use mesh::{parse_mesh_shape, DeviceMesh, PhysicalSubmesh};
 pub use presets::{preset, preset_names};
 pub use spec::{Cluster, DeviceSpec, LinkSpec};

@@ -261,6 +261,27 @@ impl Cluster {
             .unwrap_or_else(|| self.peak_flops(element_type))
     }
 
+    /// The least time one kernel of an XLA program takes (its launch and the gap to the next),
+    /// as measured through XLA; 0 when the file has no such measurement.
+    pub fn kernel_launch_s(&self) -> f64 {
+        self.measured.as_ref().and_then(|m| m.xla.as_ref()).map_or(0.0, |x| x.kernel_launch_s)
+    }
+
+    /// What one XLA program costs beyond its kernels, from the call to its results, as measured
+    /// through XLA; 0 when the file has no such measurement.
+    pub fn program_dispatch_s(&self) -> f64 {
+        self.measured.as_ref().and_then(|m| m.xla.as_ref()).map_or(0.0, |x| x.program_dispatch_s)
+    }
+
+    /// What running work as XLA programs adds to the kernels' roofline times: each kernel
+    /// (`kernel_seconds`, one per kernel launched) shorter than a launch takes the launch, and
+    /// each of `programs` programs its dispatch. 0 without measured XLA overheads.
+    pub fn xla_overhead_seconds(&self, kernel_seconds: impl IntoIterator<Item = f64>, programs: usize) -> f64 {
+        let launch = self.kernel_launch_s();
+        let short_kernels: f64 = kernel_seconds.into_iter().map(|s| (launch - s).max(0.0)).sum();
+        short_kernels + programs as f64 * self.program_dispatch_s()
+    }
+
     /// One op on one device, roofline: the longer of its FLOPs and its device-memory traffic
     /// (`bytes`, read plus written) at the memory bandwidth. FLOPs run at the rate of the
     /// contraction's shape (`gemm`: dots, convolutions) where the file measured one, else at the
@@ -277,7 +298,7 @@ impl Cluster {
 mod tests {
     use super::*;
     use crate::cluster::matmul_table::MatmulRate;
-    use crate::cluster::measured::MatmulPlateau;
+    use crate::cluster::measured::{MatmulPlateau, XlaOverheads};
 
     const TWO_HOSTS: &str = r#"{
         "name": "two",
@@ -427,6 +448,37 @@ mod tests {
         );
         let err = Cluster::from_json_str(&typo, "t").unwrap_err().to_string();
         assert!(err.contains("allreduce"), "{err}");
+    }
+
+    #[test]
+    fn xla_overheads_are_read_validated_and_zero_without_them() {
+        let mut c = with_measured();
+        assert_eq!((c.program_dispatch_s(), c.kernel_launch_s()), (0.0, 0.0));
+        let text = TWO_HOSTS.replacen(
+            r#""name": "two","#,
+            &format!(
+                r#""name": "two", {},"#,
+                MEASURED.replace(
+                    r#""driver_version": "12.4","#,
+                    r#""driver_version": "12.4", "xla": {"program_dispatch_s": 1e-4, "kernel_launch_s": 3e-6},"#
+                )
+            ),
+            1,
+        );
+        let read = Cluster::from_json_str(&text, "t").unwrap();
+        assert_eq!((read.program_dispatch_s(), read.kernel_launch_s()), (1e-4, 3e-6));
+        // Kernels of 1 and 2 us take the 3 us launch, one of 5 us its own time; 2 programs.
+        let overhead = read.xla_overhead_seconds([1e-6, 2e-6, 5e-6], 2);
+        assert!((overhead - (2e-6 + 1e-6 + 2e-4)).abs() < 1e-15, "{overhead}");
+        assert_eq!(c.xla_overhead_seconds([1e-6], 3), 0.0);
+        assert_eq!(Cluster::from_json_str(&read.to_json_pretty(), "again").unwrap(), read);
+        c.measured.as_mut().unwrap().xla =
+            Some(XlaOverheads { program_dispatch_s: f64::NAN, kernel_launch_s: -1.0, runtime: String::new() });
+        let err = c.validate().unwrap_err().to_string();
+        assert!(
+            err.contains("measured.xla.program_dispatch_s") && err.contains("measured.xla.kernel_launch_s"),
+            "{err}"
+        );
     }
 
     #[test]
