@@ -16,7 +16,9 @@
 //! (4 blocks, 2 and 4 devices, every logical mesh, ranges of 3 and 4 layers) the composed
 //! latency is within 0.5% of the exact plan's (`tests/graph_oracle.rs`,
 //! `composed_stage_costs_track_the_exact_ilp`, prints each deviation). Memory is a property of
-//! the plan the ILP picks among equally fast ones, so it can agree less. N = 1 is the plain sum (no glue). A logical mesh is offered for the
+//! the plan the ILP picks among equally fast ones, so it can agree less. N = 1 is the plain sum (no glue),
+//! which also counts each layer's program dispatch (a cluster file's measured XLA overheads) once
+//! per layer, where N >= 2 counts it once per range. A logical mesh is offered for the
 //! range only when every part has it; composed numbers are clamped at 0.
 
 use super::stage_cost::StageCostResult;
