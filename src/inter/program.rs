@@ -109,8 +109,9 @@ pub struct PipelineProgram {
 pub enum ProgramError {
     /// An op the slicing cannot move into a function (it captures values from outside).
     Capture { op: OpId },
-    /// The stage assignment needs a value before the schedule computes it.
-    Order { function: String, needs: String },
+    /// The stage assignment needs a value before the schedule computes it: `op` (of
+    /// `function`) reads it.
+    Order { op: OpId, function: String, needs: String },
     /// An explicit `alpa.batch_dim` that is not a dim of the argument.
     BadBatchDim { arg: usize, dim: i64 },
 }
@@ -127,7 +128,7 @@ impl std::fmt::Display for ProgramError {
             ProgramError::Capture { .. } => {
                 write!(f, "this op's regions use values from outside the op; it cannot move into a stage function")
             }
-            ProgramError::Order { function, needs } => {
+            ProgramError::Order { function, needs, .. } => {
                 write!(f, "the stage assignment makes {function} need {needs} before the schedule computes it")
             }
             ProgramError::BadBatchDim { arg, dim } => {
@@ -304,7 +305,7 @@ pub fn build_program(
         stage_of_op: stage_of_op.to_vec(),
         function_of_op,
     };
-    check_order(&program)?;
+    check_order(graph, &program)?;
     Ok(program)
 }
 
@@ -424,7 +425,7 @@ fn schedule_calls(
 
 /// Every call's inputs are computed by an earlier call (of the same microbatch, or of any
 /// microbatch for an accumulated value read by an apply function).
-fn check_order(p: &PipelineProgram) -> Result<(), ProgramError> {
+fn check_order(graph: &Graph, p: &PipelineProgram) -> Result<(), ProgramError> {
     let mut done: BTreeSet<(usize, Option<usize>)> = BTreeSet::new();
     let all_microbatches_done =
         |done: &BTreeSet<(usize, Option<usize>)>, f: usize| (0..p.microbatches).all(|k| done.contains(&(f, Some(k))));
@@ -433,6 +434,11 @@ fn check_order(p: &PipelineProgram) -> Result<(), ProgramError> {
         for &v in &function.inputs {
             let ValueRef::Op { op, .. } = v else { continue };
             let producer = p.function_of_op[op];
+            // The first op of the function that reads it, where the diagnostic points.
+            let reader = || {
+                let reads = |o: &&OpId| graph.ops()[o.index()].operands.contains(&v);
+                function.ops.iter().find(reads).copied().unwrap_or(OpId::new(op))
+            };
             let ready = match (call.microbatch, p.functions[producer].kind) {
                 (Some(k), _) => done.contains(&(producer, Some(k))),
                 (None, FunctionKind::Apply) => done.contains(&(producer, None)),
@@ -440,6 +446,7 @@ fn check_order(p: &PipelineProgram) -> Result<(), ProgramError> {
             };
             if !ready {
                 return Err(ProgramError::Order {
+                    op: reader(),
                     function: format!("@{}", function.symbol()),
                     needs: format!("a result of @{}", p.functions[producer].symbol()),
                 });

@@ -5,6 +5,7 @@ pub mod compute_type;
 pub mod constant_values;
 pub mod conv_taps;
 pub mod cost;
+pub mod effects;
 pub mod fused_traffic;
 pub mod graph;
 pub mod loops;

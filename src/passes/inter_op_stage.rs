@@ -31,6 +31,7 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
     check_not_partitioned(module, &opts.cluster).map_err(fail)?;
     // Layers inside a scan become ops of their own, so stages can be cut between them.
     super::unroll_loops::run_if_asked(module, options.unroll_loops, &options.entry, pass)?;
+    super::dead_ops::erase_dead_ops(entry.op);
     let mut read = read_function(entry)?;
     let state = super::donation::apply(&mut read, entry, &options.donation, pass)?;
     let graph = &read.graph;
@@ -98,7 +99,9 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
             opts.combine,
         )
         .map_err(|e| match e {
-            ProgramError::Capture { op } => vec![Diagnostic::error(read.handles[op.index()], format!("{pass}: {e}"))],
+            ProgramError::Capture { op } | ProgramError::Order { op, .. } => {
+                vec![Diagnostic::error(read.handles[op.index()], format!("{pass}: {e}"))]
+            }
             other => fail(other.to_string()),
         })?;
         let placements: Vec<StagePlacement> = plan

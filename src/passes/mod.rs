@@ -8,6 +8,7 @@
 pub mod annotate_costs;
 pub mod cluster_layers;
 pub mod cross_mesh_resharding;
+pub mod dead_ops;
 pub mod diagnostics;
 pub mod donation;
 pub mod entry;
