@@ -48,6 +48,10 @@ fn hash_attr(attr: &Attr, h: &mut Fnv) {
             ty.hash(h);
             value.hash(h);
         }
+        Attr::FloatScalar { ty, value } => {
+            ty.hash(h);
+            value.to_bits().hash(h);
+        }
         Attr::Opaque { dialect, data } => {
             dialect.hash(h);
             data.hash(h);

@@ -45,6 +45,7 @@ mod layer_signature;
 mod manual_stages;
 mod memory;
 mod microbatches;
+mod output_combine;
 mod parallel;
 mod pipeline;
 mod placement;

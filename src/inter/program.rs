@@ -21,6 +21,7 @@
 //!   program.
 
 use super::memory::Schedule;
+use super::output_combine::{batch_classes, BatchClass};
 use super::plan::StageId;
 use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
 use crate::ir::constant_values::constant_ops;
@@ -114,6 +115,9 @@ pub enum ProgramError {
     Order { op: OpId, function: String, needs: String },
     /// An explicit `alpa.batch_dim` that is not a dim of the argument.
     BadBatchDim { arg: usize, dim: i64 },
+    /// Result `result` of the step (computed by `op`) has no global-batch value the
+    /// microbatches' values combine into (`inter/output_combine.rs`).
+    Combine { op: OpId, result: usize, why: &'static str },
 }
 
 impl From<BadBatchDim> for ProgramError {
@@ -131,6 +135,10 @@ impl std::fmt::Display for ProgramError {
             ProgramError::Order { function, needs, .. } => {
                 write!(f, "the stage assignment makes {function} need {needs} before the schedule computes it")
             }
+            ProgramError::Combine { result, why, .. } => write!(
+                f,
+                "result {result} of the step {why}: microbatches cannot give its value for the whole batch (only sums and means over the batch combine); return sums or means over the batch, or plan with microbatches=1"
+            ),
             ProgramError::BadBatchDim { arg, dim } => {
                 write!(f, "argument {arg} has alpa.batch_dim = {dim}, not one of its dims (or -1)")
             }
@@ -282,16 +290,35 @@ pub fn build_program(
     for function in functions.iter().filter(|f| f.kind == FunctionKind::Apply) {
         outlives.extend(function.inputs.iter().copied().filter(|v| per_microbatch(*v)));
     }
+    let classes = (microbatches > 1).then(|| batch_classes(graph, &batch_dims));
     for v in outlives {
         let ValueRef::Op { op, .. } = v else { continue };
-        // A mean of integers does not exist in the value's type: integer per-microbatch
-        // results (counts) add up.
-        let float = graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.element.is_float());
-        let mode = match (dependent[op], combine, float) {
-            (false, _, _) => Accumulate::Last,
-            (true, GradientCombine::Mean, true) => Accumulate::Mean,
-            (true, _, _) => Accumulate::Sum,
-        };
+        // A result is combined as what it is over the batch: a sum adds up, a mean averages.
+        // What the apply functions read (gradients), and a loss that is neither (a masked
+        // mean: a ratio of two sums), combine as `combine` says; another result that is
+        // neither has no global-batch value to give.
+        let result = graph.returned.iter().position(|r| *r == v);
+        if let (Some(result), Some(classes), true) = (result, &classes, dependent[op]) {
+            let mode = match classes[op] {
+                BatchClass::Sum { .. } => Accumulate::Sum,
+                BatchClass::Mean => Accumulate::Mean,
+                BatchClass::Independent => Accumulate::Last,
+                _ if result == step.loss => combined(combine, graph, v),
+                BatchClass::PerExample(_) => {
+                    return Err(ProgramError::Combine { op: OpId::new(op), result, why: "keeps the batch dimension" })
+                }
+                BatchClass::Other => {
+                    return Err(ProgramError::Combine {
+                        op: OpId::new(op),
+                        result,
+                        why: "is neither a sum nor a mean over the batch",
+                    })
+                }
+            };
+            accumulated.push((v, mode));
+            continue;
+        }
+        let mode = if dependent[op] { combined(combine, graph, v) } else { Accumulate::Last };
         accumulated.push((v, mode));
     }
 
@@ -307,6 +334,16 @@ pub fn build_program(
     };
     check_order(graph, &program)?;
     Ok(program)
+}
+
+/// How a batch-dependent value combines under `combine`. A mean of integers does not exist in
+/// the value's type: integer per-microbatch results (counts) add up.
+fn combined(combine: GradientCombine, graph: &Graph, v: ValueRef) -> Accumulate {
+    let float = graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.element.is_float());
+    match (combine, float) {
+        (GradientCombine::Mean, true) => Accumulate::Mean,
+        _ => Accumulate::Sum,
+    }
 }
 
 fn producer(v: ValueRef) -> Option<usize> {

@@ -45,6 +45,11 @@ pub enum Attr {
         ty: TensorType,
         value: i64,
     },
+    /// A rank-0 f32 or f64 constant keeps its value: the divisor of a mean, a scale.
+    FloatScalar {
+        ty: TensorType,
+        value: f64,
+    },
     /// `#dialect.name<...>` attributes of unregistered dialects: the dialect and the raw text
     /// after it (e.g. `stablehlo` and `dot<lhs_contracting_dimensions = [1], ...>`).
     Opaque {
@@ -70,6 +75,15 @@ impl Attr {
     pub fn as_int_scalar(&self) -> Option<i64> {
         match self {
             Attr::IntScalar { value, .. } => Some(*value),
+            _ => None,
+        }
+    }
+
+    /// The value of a rank-0 integer or float elements attribute.
+    pub fn as_f64_scalar(&self) -> Option<f64> {
+        match self {
+            Attr::IntScalar { value, .. } => Some(*value as f64),
+            Attr::FloatScalar { value, .. } => Some(*value),
             _ => None,
         }
     }

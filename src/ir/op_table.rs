@@ -273,7 +273,9 @@ pub(crate) fn ints_attr(op: &OpNode, name: &str) -> Result<Ints, OpTableError> {
             .collect::<Result<Vec<_>, _>>()
             .map(Ints::Values),
         Some(Attr::BoolArray(v)) => Ok(Ints::Values(v.iter().map(|&b| b as i64).collect())),
-        Some(Attr::Elements { .. }) | Some(Attr::IntScalar { .. }) | Some(Attr::Other(_)) => Ok(Ints::Unreadable),
+        Some(Attr::Elements { .. } | Attr::IntScalar { .. } | Attr::FloatScalar { .. } | Attr::Other(_)) => {
+            Ok(Ints::Unreadable)
+        }
         Some(_) => Err(bad_attr(op, name, "expected an integer array")),
     }
 }

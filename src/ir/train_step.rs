@@ -11,7 +11,7 @@
 //! the whole step.
 
 use crate::ir::constant_values::constant_ops;
-use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::graph::{Attr, Graph, ValueRef};
 use crate::ir::op_table::is_heavy;
 use crate::ir::types::ValueType;
 
@@ -50,12 +50,23 @@ impl std::fmt::Display for TrainStepError {
 }
 
 /// The loss: the last floating-point scalar result that no argument is aliased to.
+/// The loss among the step's results: a float scalar that is not the new value of an argument.
+/// Where there are several (metrics beside the loss), JAX's result paths (`jax.result_info`)
+/// tell: one whose own name says `loss`, else one returned directly rather than inside a
+/// container of metrics (`result[2]`, not `result[3]['accuracy']`), else the last.
 fn find_loss(graph: &Graph) -> Option<usize> {
     let aliased: Vec<usize> = graph.args.iter().filter_map(|a| a.aliased_output()).collect();
-    (0..graph.results.len()).rev().find(|&r| {
+    let candidates = (0..graph.results.len()).filter(|&r| {
         let scalar_float =
             matches!(&graph.results[r].ty, ValueType::Tensor(t) if t.rank() == 0 && t.element.is_float());
         scalar_float && !aliased.contains(&r)
+    });
+    candidates.max_by_key(|&r| {
+        let path = graph.results[r].attrs.get("jax.result_info").and_then(Attr::as_str).unwrap_or("");
+        let last_key = path.rsplit('[').next().unwrap_or("");
+        let named_loss = path.contains('\'') && last_key.to_ascii_lowercase().contains("loss");
+        let direct = !path.is_empty() && path.matches('[').count() <= 1;
+        (named_loss, direct, r)
     })
 }
 
@@ -236,6 +247,29 @@ mod tests {
             body: Block { args: vec![t(&[4, 4]), t(&[4, 4])], ops, terminator: None },
             returned: vec![v(7), v(2)],
         }
+    }
+
+    #[test]
+    fn the_loss_is_told_from_metrics_by_jaxs_result_paths() {
+        let named = |g: &mut Graph, r: usize, path: &str| {
+            g.results[r].attrs.insert("jax.result_info".into(), Attr::Str(path.into()));
+        };
+        let with_metric = |path_of_loss: &str, path_of_metric: &str| {
+            let mut g = sgd_step();
+            g.body.ops.push(op("stablehlo.sqrt", vec![v(2)], t(&[])));
+            g.returned.push(v(8));
+            g.results.push(Param { ty: t(&[]), attrs: Attrs::new() });
+            named(&mut g, 1, path_of_loss);
+            named(&mut g, 2, path_of_metric);
+            find_loss(&g)
+        };
+        // Returned directly, not inside the metrics' dictionary.
+        assert_eq!(with_metric("result[1]", "result[2]['norm']"), Some(1));
+        // Both in a dictionary: the one named as a loss.
+        assert_eq!(with_metric("result[1]['loss']", "result[1]['norm']"), Some(1));
+        assert_eq!(with_metric("result[1]['norm']", "result[1]['train_loss']"), Some(2));
+        // Nothing to tell them apart: the last.
+        assert_eq!(with_metric("result[1]", "result[2]"), Some(2));
     }
 
     #[test]

@@ -99,7 +99,7 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
             opts.combine,
         )
         .map_err(|e| match e {
-            ProgramError::Capture { op } | ProgramError::Order { op, .. } => {
+            ProgramError::Capture { op } | ProgramError::Order { op, .. } | ProgramError::Combine { op, .. } => {
                 vec![Diagnostic::error(read.handles[op.index()], format!("{pass}: {e}"))]
             }
             other => fail(other.to_string()),

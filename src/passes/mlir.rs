@@ -186,7 +186,7 @@ pub fn attr_value(attr: MlirAttribute) -> Attr {
     unsafe {
         if mlirAttributeIsAElements(attr) {
             let splat = mlirAttributeIsADenseElements(attr) && mlirDenseElementsAttrIsSplat(attr);
-            if let Some(scalar) = int_scalar(attr) {
+            if let Some(scalar) = int_scalar(attr).or_else(|| float_scalar(attr)) {
                 return scalar;
             }
             return match value_type(mlirAttributeGetType(attr)) {
@@ -287,6 +287,23 @@ unsafe fn int_scalar(attr: MlirAttribute) -> Option<Attr> {
         _ => return None,
     };
     Some(Attr::IntScalar { ty, value })
+}
+
+/// A dense rank-0 f32 or f64 attribute as [`Attr::FloatScalar`] (a mean's divisor, a scale).
+unsafe fn float_scalar(attr: MlirAttribute) -> Option<Attr> {
+    let Ok(ValueType::Tensor(ty)) = value_type(mlirAttributeGetType(attr)) else { return None };
+    if !ty.shape.is_empty() || !mlirAttributeIsADenseFPElements(attr) {
+        return None;
+    }
+    let element = mlirShapedTypeGetElementType(mlirAttributeGetType(attr));
+    let value = if mlirTypeIsAF32(element) {
+        mlirDenseElementsAttrGetFloatValue(attr, 0) as f64
+    } else if mlirTypeIsAF64(element) {
+        mlirDenseElementsAttrGetDoubleValue(attr, 0)
+    } else {
+        return None;
+    };
+    Some(Attr::FloatScalar { ty, value })
 }
 
 pub fn set_i64_attr(op: MlirOperation, name: &str, value: i64) {

@@ -60,9 +60,11 @@ fn one_f_one_b_order_and_functions() {
     );
     // The only batch input is the activation argument; the weights are shared.
     assert_eq!(p.batch_dims.iter().filter(|d| d.is_some()).count(), 1);
-    // Four weight gradients are averaged; the loss too.
+    // Four weight gradients are averaged (combine=mean); the loss, a sum over the batch, adds up.
     let means = p.accumulated.iter().filter(|(_, m)| *m == Accumulate::Mean).count();
-    assert_eq!(means, 5, "{:?}", p.accumulated);
+    assert_eq!(means, 4, "{:?}", p.accumulated);
+    let loss = g.returned[step.loss];
+    assert_eq!(p.accumulated.iter().find(|(v, _)| *v == loss).map(|(_, m)| *m), Some(Accumulate::Sum));
     // Every function's inputs come from outside it, its outputs from inside.
     for (f, function) in p.functions.iter().enumerate() {
         for v in &function.inputs {
@@ -101,30 +103,63 @@ fn an_assignment_that_needs_a_later_stage_first_is_refused() {
     assert!(matches!(e, ProgramError::Order { .. }), "{e:?}");
 }
 
+/// `g` with `op` appended and its result returned too, as a metric named `name` (JAX's
+/// `jax.result_info` of a dictionary entry).
+fn returning(g: &mut crate::ir::graph::Graph, op: crate::ir::graph::OpNode, name: &str) -> ValueRef {
+    use crate::ir::graph::{Attr, Attrs, Param};
+    let ty = op.results[0].clone();
+    g.body.ops.push(op);
+    let v = ValueRef::Op { op: g.body.ops.len() - 1, result: 0 };
+    g.returned.push(v);
+    let info = Attr::Str(format!("result[9]['{name}']"));
+    g.results.push(Param { ty, attrs: Attrs::from([("jax.result_info".to_string(), info)]) });
+    v
+}
+
+fn op(name: &str, operands: Vec<ValueRef>, result: crate::ir::types::ValueType) -> crate::ir::graph::OpNode {
+    crate::ir::graph::OpNode {
+        name: name.into(),
+        location: String::new(),
+        operands,
+        results: vec![result],
+        attrs: Default::default(),
+        regions: vec![],
+    }
+}
+
 #[test]
-fn integer_results_add_up_and_float_ones_average() {
-    // The step also returns an integer computed from the batch (a count): averaging it is not
-    // possible in its type, so the microbatches' counts are summed; the loss is averaged.
-    use crate::ir::graph::{Attrs, OpNode, Param};
+fn results_combine_as_sums_and_means_over_the_batch_and_integers_add_up() {
+    // tanh_mlp_step's loss sums its 4 x 8 outputs. The step also returns that sum divided by
+    // 32 (a mean: the microbatches' values average), a count (an integer computed from the
+    // batch: the counts add up) and the sum's square root (neither: refused).
+    use crate::ir::graph::Attr;
     use crate::ir::types::{ElementType, TensorType, ValueType};
     let mut g = tanh_mlp_step(2, 4, 8);
     let loss = *g.returned.last().unwrap();
-    let count_ty = ValueType::Tensor(TensorType::new(vec![], ElementType::Int(32)));
-    g.body.ops.push(OpNode {
-        name: "stablehlo.convert".into(),
-        location: String::new(),
-        operands: vec![loss],
-        results: vec![count_ty.clone()],
-        attrs: Attrs::new(),
-        regions: vec![],
-    });
-    let count = ValueRef::Op { op: g.body.ops.len() - 1, result: 0 };
-    g.returned.push(count);
-    g.results.push(Param { ty: count_ty, attrs: Attrs::new() });
+    // The loss is returned directly, the metrics in a dictionary: the loss is told apart.
+    g.results.last_mut().unwrap().attrs.insert("jax.result_info".into(), Attr::Str("result[2]".into()));
+    let scalar = |e: ElementType| ValueType::Tensor(TensorType::new(vec![], e));
+    let mut constant = op("stablehlo.constant", vec![], scalar(ElementType::f32()));
+    let value = Attr::FloatScalar { ty: TensorType::new(vec![], ElementType::f32()), value: 32.0 };
+    constant.attrs.insert("value".into(), value);
+    g.body.ops.push(constant);
+    let n = ValueRef::Op { op: g.body.ops.len() - 1, result: 0 };
+    let mean = returning(&mut g, op("stablehlo.divide", vec![loss, n], scalar(ElementType::f32())), "mean");
+    let count = returning(&mut g, op("stablehlo.convert", vec![loss], scalar(ElementType::Int(32))), "count");
     let step = analyze(&g).unwrap();
     let stage_of = vec![StageId::new(0); g.ops().len()];
     let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
     let mode = |v: ValueRef| p.accumulated.iter().find(|(w, _)| *w == v).map(|(_, m)| *m);
     assert_eq!(mode(count), Some(Accumulate::Sum));
-    assert_eq!(mode(loss), Some(Accumulate::Mean));
+    assert_eq!(mode(mean), Some(Accumulate::Mean));
+    assert_eq!(mode(loss), Some(Accumulate::Sum));
+    // One microbatch combines nothing: any result goes.
+    let root = returning(&mut g, op("stablehlo.sqrt", vec![loss], scalar(ElementType::f32())), "root");
+    let step = analyze(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    assert!(build_program(&g, &step, &stage_of, 1, 1, Schedule::OneFOneB, GradientCombine::Mean).is_ok());
+    let e = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap_err();
+    let ProgramError::Combine { op, result, .. } = e else { panic!("{e:?}") };
+    let ValueRef::Op { op: root_op, .. } = root else { unreachable!() };
+    assert_eq!((op.index(), result), (root_op, g.returned.len() - 1));
 }

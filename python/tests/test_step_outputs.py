@@ -1,0 +1,112 @@
+"""What a pipelined train step returns besides its loss and state, run over microbatches: an
+optax.adam step (its step counter and bias correction shared by every stage's update, and the
+dead `convert` of the counter JAX leaves in the export) returning metrics of every combinable
+kind (a sum over the batch, a mean, a scaled and shifted mean, an integer count) runs on 8
+devices in several stages with 2 microbatches and equals the global-batch step on one device;
+a metric that is neither a sum nor a mean over the batch (a norm, a maximum) or that keeps the
+batch dimension is refused by `alpa-auto-shard` with a diagnostic at the op that computes it.
+
+alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
+unless ``ALPA_REQUIRE_OPT=1``."""
+
+from __future__ import annotations
+
+import subprocess
+
+import jax
+import jax.numpy as jnp
+import optax
+import pytest
+
+from alpa_mlir.export import export
+from alpa_mlir.hints import ANY, int_bound
+from alpa_mlir.input_domains import make_inputs
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.numerics import compare_outputs
+from alpa_mlir.pipeline import Pipeline
+from alpa_mlir.xla_exec import compile_module, execute
+from conftest import DATA_DIR
+from pipeline_fixtures import alpa_opt
+
+MICROBATCH, MICROBATCHES, CLASSES = 8, 2, 4
+SDS = jax.ShapeDtypeStruct
+WIDTHS = (16, 32, 32, 32, CLASSES)
+
+
+def _params() -> dict:
+    return {f"w{i}": SDS((a, b), jnp.float32) for i, (a, b) in enumerate(zip(WIDTHS, WIDTHS[1:]))}
+
+
+def _logits(params: dict, x):
+    for i in range(len(WIDTHS) - 1):
+        x = x @ params[f"w{i}"]
+        if i < len(WIDTHS) - 2:
+            x = jnp.tanh(x)
+    return x
+
+
+def _export(metrics, batch: int) -> str:
+    """An adam step at ``batch`` examples returning (params, opt state, loss, metrics)."""
+    tx = optax.adam(1e-2)
+
+    def step(params, opt_state, x, y):
+        def loss_fn(p):
+            logits = _logits(p, x)
+            per_example = optax.softmax_cross_entropy_with_integer_labels(logits, y)
+            return per_example.mean(), (logits, per_example)
+
+        (loss, (logits, per_example)), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, loss, metrics(logits, per_example, y)
+
+    params = _params()
+    opt_state = jax.eval_shape(tx.init, params)
+    x, y = SDS((batch, WIDTHS[0]), jnp.float32), SDS((batch,), jnp.int32)
+    hints = (jax.tree.map(lambda _: ANY, params), jax.tree.map(lambda _: ANY, opt_state), ANY,
+             int_bound(CLASSES))
+    return export(jax.jit(step, donate_argnums=(0, 1)), params, opt_state, x, y, hints=hints,
+                  debug_info=True)
+
+
+def _combinable(logits, per_example, y):
+    correct = jnp.argmax(logits, -1) == y
+    return {"summed_loss": jnp.sum(per_example), "accuracy": jnp.mean(correct),
+            "shifted": 0.5 * per_example.mean() + 1.0, "correct": jnp.sum(correct)}
+
+
+def _plan(tmp_path, text: str) -> subprocess.CompletedProcess:
+    src = tmp_path / "micro.mlir"
+    src.write_text(text)
+    options = (f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} "
+               "layers=auto time-limit=10")
+    return subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
+                           "-o", str(tmp_path / "plan.mlir")],
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_sums_means_and_counts_of_an_adam_step_combine_over_microbatches(tmp_path):
+    planned = _plan(tmp_path, _export(_combinable, MICROBATCH))
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    pipe = Pipeline((tmp_path / "plan.mlir").read_text())
+    assert len([p for p in pipe.module.programs.values() if p.kind == "stage"]) > 3
+    step = parse_module(_export(_combinable, MICROBATCH * MICROBATCHES))
+    inputs = make_inputs(step.inputs, seed=0)
+    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
+    got = pipe.run(inputs)
+    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
+    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
+
+
+@pytest.mark.parametrize("metric, why", [
+    (lambda logits, per, y: {"norm": jnp.linalg.norm(logits)}, "is neither a sum nor a mean"),
+    (lambda logits, per, y: {"largest": jnp.max(per)}, "is neither a sum nor a mean"),
+    (lambda logits, per, y: {"per_example": per}, "keeps the batch dimension"),
+])
+def test_a_metric_microbatches_cannot_recover_is_refused_at_its_op(tmp_path, metric, why):
+    planned = _plan(tmp_path, _export(metric, MICROBATCH))
+    assert planned.returncode != 0
+    errors = [line for line in planned.stderr.splitlines() if "error:" in line]
+    assert errors and why in errors[0], planned.stderr[-3000:]
+    # At the op: its file location, or its name location (`<unknown>:0: error: loc("sqrt"): ...`).
+    assert not errors[0].startswith("<unknown>:0: error: alpa"), f"not at the op: {errors[0]}"
+    assert "panicked" not in planned.stderr

@@ -1,0 +1,308 @@
+//! How a value a train step returns combines over microbatches. A pipeline runs the step once
+//! per microbatch; the global batch's value of a result is recovered only when the result is a
+//! sum over the batch's examples (the microbatches' values add up) or a mean of one (they
+//! average, the microbatches being of one size). A result that keeps the batch dimension, or
+//! that is some other function of the batch (a norm, a ratio of two sums, the exponential of a
+//! mean), has no such combination: planning it with microbatches would return a wrong value.
+//!
+//! The classes are propagated forward from the batch inputs: elementwise ops and data movement
+//! keep a value per example (tracking which dimension is the batch's); an additive reduction
+//! over that dimension makes a sum; dividing a sum by the number of elements it added (or
+//! multiplying by its inverse) makes a mean; sums and means stay what they are when scaled by
+//! batch-independent values, added to their own kind, negated or converted; a mean also when a
+//! batch-independent value is added to it. Anything else is `Other`.
+
+use crate::ir::attr_text::DotDimensionNumbers;
+use crate::ir::graph::{Graph, OpNode, ValueRef};
+use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
+use crate::ir::types::ValueType;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BatchClass {
+    /// Computed without the batch: every microbatch computes the same value.
+    Independent,
+    /// One value per example, the batch in this dimension (`None`: a dimension lost track of).
+    PerExample(Option<usize>),
+    /// A sum over the batch of `count` elements per microbatch (scaled by batch-independent
+    /// values).
+    Sum {
+        count: f64,
+    },
+    /// A mean over the batch.
+    Mean,
+    Other,
+}
+
+/// The class of every op's results (one per op: its results share it), given the batch
+/// dimension of each argument (`None`: not a batch input).
+pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchClass> {
+    let ops = graph.ops();
+    let mut class: Vec<BatchClass> = Vec::with_capacity(ops.len());
+    let mut scalar: Vec<Option<f64>> = Vec::with_capacity(ops.len());
+    for op in ops {
+        let of = |v: &ValueRef| match *v {
+            ValueRef::Arg(a) => match batch_dims.get(a).copied().flatten() {
+                Some(d) => BatchClass::PerExample(Some(d)),
+                None => BatchClass::Independent,
+            },
+            ValueRef::Op { op, .. } => class[op],
+            ValueRef::Outer => BatchClass::Other,
+        };
+        let operands: Vec<BatchClass> = op.operands.iter().map(of).collect();
+        let constant_of = |v: &ValueRef| match *v {
+            ValueRef::Op { op, .. } => scalar[op],
+            _ => None,
+        };
+        let c = if operands.iter().all(|c| *c == BatchClass::Independent) {
+            BatchClass::Independent
+        } else {
+            classify(graph, op, &operands, constant_of)
+        };
+        scalar.push(scalar_value(op, &op.operands.iter().map(constant_of).collect::<Vec<_>>()));
+        class.push(c);
+    }
+    class
+}
+
+/// The one value of a constant scalar, or of a broadcast, reshape or conversion of one.
+fn scalar_value(op: &OpNode, operands: &[Option<f64>]) -> Option<f64> {
+    match canonical_name(&op.name).as_str() {
+        "constant" => op.attr("value").and_then(|a| a.as_f64_scalar()),
+        "broadcast_in_dim" | "reshape" | "convert" => operands.first().copied().flatten(),
+        _ => None,
+    }
+}
+
+fn rank_of(graph: &Graph, v: ValueRef) -> Option<usize> {
+    graph.value_type(v).and_then(ValueType::tensor).map(|t| t.shape.len())
+}
+
+fn classify(
+    graph: &Graph,
+    op: &OpNode,
+    operands: &[BatchClass],
+    constant_of: impl Fn(&ValueRef) -> Option<f64>,
+) -> BatchClass {
+    use BatchClass::*;
+    let name = canonical_name(&op.name);
+    let batch_dim = operands.iter().find_map(|c| match c {
+        PerExample(d) => Some(*d),
+        _ => None,
+    });
+    let aggregates: Vec<BatchClass> =
+        operands.iter().copied().filter(|c| matches!(c, Sum { .. } | Mean | Other | PerExample(_))).collect();
+    if let Some(d) = batch_dim {
+        // Values per example stay so through elementwise ops and data movement; a reduction
+        // over the batch's dimension sums them.
+        if aggregates.iter().any(|c| !matches!(c, PerExample(_))) {
+            return Other;
+        }
+        return match name.as_str() {
+            "reduce" => reduce_class(graph, op, d),
+            "broadcast_in_dim" => PerExample(d.and_then(|d| {
+                op.attr("broadcast_dimensions")
+                    .and_then(|a| a.as_i64_array())
+                    .and_then(|m| m.get(d).map(|&x| x as usize))
+            })),
+            "transpose" => PerExample(d.and_then(|d| {
+                op.attr("permutation")
+                    .and_then(|a| a.as_i64_array())
+                    .and_then(|p| p.iter().position(|&x| x as usize == d))
+            })),
+            "reshape" => PerExample(d.and_then(|d| reshaped_dim(graph, op, d))),
+            "dot_general" => d.map_or(Other, |d| dot_class(graph, op, operands, d)),
+            "slice" | "pad" | "reverse" | "concatenate" | "dynamic_slice" | "dynamic_update_slice" => {
+                let same_rank = rank_of(graph, op.operands[0])
+                    == op.results.first().and_then(ValueType::tensor).map(|t| t.shape.len());
+                PerExample(d.filter(|_| same_rank))
+            }
+            n if elementwise_info(n).is_some() => PerExample(d),
+            _ => PerExample(None),
+        };
+    }
+    // Only sums, means and batch-independent values from here on.
+    let kinds: Vec<BatchClass> = operands.iter().copied().filter(|c| *c != Independent).collect();
+    let one = kinds.len() == 1;
+    match name.as_str() {
+        "convert" | "negate" | "reshape" | "broadcast_in_dim" | "copy" => kinds[0],
+        "multiply" if one => match (kinds[0], op.operands.iter().find_map(&constant_of)) {
+            (Sum { count }, Some(c)) if is_close(c * count, 1.0) => Mean,
+            (k, _) => k,
+        },
+        "divide" if one && operands[0] != Independent => match (kinds[0], op.operands.get(1).and_then(&constant_of)) {
+            (Sum { count }, Some(c)) if is_close(c, count) => Mean,
+            (k, _) => k,
+        },
+        // A mean shifted by a constant averages to the global mean shifted; a sum does not.
+        "add" | "subtract" => match kinds.as_slice() {
+            [Mean] | [Mean, Mean] => Mean,
+            [Sum { count }, Sum { .. }] => Sum { count: *count },
+            _ => Other,
+        },
+        _ => Other,
+    }
+}
+
+fn is_close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6 * b.abs()
+}
+
+/// An additive reduction over the batch dimension `d` sums the examples; over other dimensions
+/// it keeps one value per example.
+fn reduce_class(graph: &Graph, op: &OpNode, d: Option<usize>) -> BatchClass {
+    let Some(d) = d else { return BatchClass::Other };
+    let Some(dims) = op.attr("dimensions").and_then(|a| a.as_i64_array()) else { return BatchClass::Other };
+    let dims: Vec<usize> = dims.iter().map(|&x| x as usize).collect();
+    if !dims.contains(&d) {
+        return BatchClass::PerExample(Some(d - dims.iter().filter(|&&x| x < d).count()));
+    }
+    let adds = op.regions.first().and_then(|r| r.blocks.first()).is_some_and(|b| {
+        b.ops.iter().all(|o| matches!(canonical_name(&o.name).as_str(), "add" | "return"))
+            && b.ops.iter().any(|o| canonical_name(&o.name) == "add")
+    });
+    let input = graph.value_type(op.operands[0]).and_then(ValueType::tensor);
+    match (adds, input) {
+        (true, Some(t)) => {
+            BatchClass::Sum { count: dims.iter().map(|&x| t.shape.get(x).copied().unwrap_or(1) as f64).product() }
+        }
+        _ => BatchClass::Other,
+    }
+}
+
+/// A contraction of a value per example: the batch dimension goes to its place among the
+/// result's dimensions (batching dimensions, then the left operand's free ones, then the
+/// right's); contracted, it is no sum we know the divisor of.
+fn dot_class(graph: &Graph, op: &OpNode, operands: &[BatchClass], d: usize) -> BatchClass {
+    let Some(numbers) =
+        op.attr("dot_dimension_numbers").and_then(opaque_text).and_then(|t| DotDimensionNumbers::parse(t).ok())
+    else {
+        return BatchClass::PerExample(None);
+    };
+    let rank_in = |i: usize| op.operands.get(i).and_then(|v| rank_of(graph, *v));
+    let (Some(lhs_rank), Some(rhs_rank)) = (rank_in(0), rank_in(1)) else { return BatchClass::PerExample(None) };
+    let side = if matches!(operands[0], BatchClass::PerExample(_)) { 0 } else { 1 };
+    let (batching, contracting, rank) = if side == 0 {
+        (&numbers.lhs_batching_dimensions, &numbers.lhs_contracting_dimensions, lhs_rank)
+    } else {
+        (&numbers.rhs_batching_dimensions, &numbers.rhs_contracting_dimensions, rhs_rank)
+    };
+    let d = d as i64;
+    if let Some(i) = batching.iter().position(|&b| b == d) {
+        return BatchClass::PerExample(Some(i));
+    }
+    if contracting.contains(&d) {
+        return BatchClass::Other;
+    }
+    let free =
+        |r: usize, b: &[i64], c: &[i64]| (0..r as i64).filter(|x| !b.contains(x) && !c.contains(x)).collect::<Vec<_>>();
+    let lhs_free = free(lhs_rank, &numbers.lhs_batching_dimensions, &numbers.lhs_contracting_dimensions);
+    let own_free = free(rank, batching, contracting);
+    let before = batching.len() + if side == 0 { 0 } else { lhs_free.len() };
+    BatchClass::PerExample(own_free.iter().position(|&x| x == d).map(|i| before + i))
+}
+
+/// Where dimension `d` of a reshape's operand goes: the result dimension with the same size
+/// and the same number of elements before it, if any.
+fn reshaped_dim(graph: &Graph, op: &OpNode, d: usize) -> Option<usize> {
+    let from = graph.value_type(op.operands[0]).and_then(ValueType::tensor)?;
+    let to = op.results.first().and_then(ValueType::tensor)?;
+    let before: i64 = from.shape[..d].iter().product();
+    (0..to.shape.len()).find(|&j| to.shape[j] == from.shape[d] && to.shape[..j].iter().product::<i64>() == before)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BatchClass::*;
+    use super::*;
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::test_graphs::{attrs, t, Builder};
+    use crate::ir::types::{ElementType, TensorType};
+
+    /// `x: [8, 4]` batched in dimension 0, `w: [4, 3]` not.
+    fn args() -> Vec<Param> {
+        vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[4, 3]), attrs: Attrs::new() }]
+    }
+
+    fn constant(b: &mut Builder, value: f64) -> ValueRef {
+        let value = Attr::FloatScalar { ty: TensorType::new(vec![], ElementType::f32()), value };
+        b.op("stablehlo.constant", vec![], t(&[]), attrs(&[("value", value)]))
+    }
+
+    fn classes_of(b: Builder, returned: Vec<ValueRef>) -> Vec<BatchClass> {
+        let graph = b.graph(args(), returned.clone());
+        let classes = batch_classes(&graph, &[Some(0), None]);
+        returned.iter().map(|v| if let ValueRef::Op { op, .. } = v { classes[*op] } else { Independent }).collect()
+    }
+
+    #[test]
+    fn a_reduction_over_the_batch_is_a_sum_and_divided_by_its_count_a_mean() {
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let sq = b.binary("stablehlo.multiply", x, x, t(&[8, 4]));
+        let total = b.sum(sq);
+        let n = constant(&mut b, 32.0);
+        let mean = b.binary("stablehlo.divide", total, n, t(&[]));
+        let inverse = constant(&mut b, 1.0 / 32.0);
+        let mean_too = b.binary("stablehlo.multiply", inverse, total, t(&[]));
+        let half = constant(&mut b, 0.5);
+        let half_sum = b.binary("stablehlo.multiply", total, half, t(&[]));
+        let by_other = constant(&mut b, 8.0);
+        let not_mean = b.binary("stablehlo.divide", total, by_other, t(&[]));
+        let both = b.binary("stablehlo.add", mean, mean_too, t(&[]));
+        let sums = b.binary("stablehlo.subtract", total, half_sum, t(&[]));
+        let got = classes_of(b, vec![total, mean, mean_too, half_sum, not_mean, both, sums]);
+        assert_eq!(
+            got,
+            [Sum { count: 32.0 }, Mean, Mean, Sum { count: 32.0 }, Sum { count: 32.0 }, Mean, Sum { count: 32.0 }]
+        );
+    }
+
+    #[test]
+    fn a_mean_may_be_shifted_a_sum_not_and_nonlinear_functions_of_either_are_other() {
+        let mut b = Builder::new();
+        let total = b.sum(ValueRef::Arg(0));
+        let n = constant(&mut b, 32.0);
+        let mean = b.binary("stablehlo.divide", total, n, t(&[]));
+        let one = constant(&mut b, 1.0);
+        let shifted_mean = b.binary("stablehlo.add", mean, one, t(&[]));
+        let shifted_sum = b.binary("stablehlo.add", total, one, t(&[]));
+        let root = b.unary("stablehlo.sqrt", total, t(&[]));
+        let ratio = b.binary("stablehlo.divide", total, mean, t(&[]));
+        let mixed = b.binary("stablehlo.add", total, mean, t(&[]));
+        let got = classes_of(b, vec![shifted_mean, shifted_sum, root, ratio, mixed]);
+        assert_eq!(got, [Mean, Other, Other, Other, Other]);
+    }
+
+    #[test]
+    fn values_per_example_keep_track_of_the_batch_dimension() {
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let h = b.dot(x, ValueRef::Arg(1), 1, 0, t(&[8, 3]));
+        let init = constant(&mut b, 0.0);
+        let per_row = b.reduce_sum(h, init, &[1], t(&[8]));
+        let tr =
+            b.op("stablehlo.transpose", vec![h], t(&[3, 8]), attrs(&[("permutation", Attr::I64Array(vec![1, 0]))]));
+        let over_batch = b.reduce_sum(tr, init, &[1], t(&[3]));
+        let over_features = b.reduce_sum(tr, init, &[0], t(&[8]));
+        let max = b.op("stablehlo.reduce", vec![h, init], t(&[]), attrs(&[("dimensions", Attr::I64Array(vec![0, 1]))]));
+        let got = classes_of(b, vec![h, per_row, tr, over_batch, over_features, max]);
+        assert_eq!(
+            got,
+            [
+                PerExample(Some(0)),
+                PerExample(Some(0)),
+                PerExample(Some(1)),
+                Sum { count: 8.0 },
+                PerExample(Some(0)),
+                Other
+            ]
+        );
+    }
+
+    #[test]
+    fn what_reads_no_batch_input_is_independent() {
+        let mut b = Builder::new();
+        let w = b.unary("stablehlo.tanh", ValueRef::Arg(1), t(&[4, 3]));
+        assert_eq!(classes_of(b, vec![w]), [Independent]);
+    }
+}
