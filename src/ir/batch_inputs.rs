@@ -16,9 +16,12 @@ pub struct BadBatchDim {
     pub dim: i64,
 }
 
-/// The dim each argument is split on (`None`: shared by every microbatch).
+/// The dim each argument is split on (`None`: shared by every microbatch). Of the arguments
+/// the rule picks, one whose dim 0 is not the batch size (the size most batch inputs have,
+/// the larger on a tie) is shared: a PRNG key, a table of a few rows beside the batch.
 pub fn batch_input_dims(graph: &Graph) -> Result<Vec<Option<usize>>, BadBatchDim> {
-    graph
+    let mut by_rule = vec![false; graph.args.len()];
+    let dims = graph
         .args
         .iter()
         .enumerate()
@@ -31,10 +34,21 @@ pub fn batch_input_dims(graph: &Graph) -> Result<Vec<Option<usize>>, BadBatchDim
                 Some(-1) => Ok(None),
                 Some(d) if d >= 0 && (d as usize) < rank => Ok(Some(d as usize)),
                 Some(d) => Err(BadBatchDim { arg, dim: d }),
-                None => Ok((!param.is_donated() && rank >= 1).then_some(0)),
+                None => {
+                    by_rule[arg] = !param.is_donated() && rank >= 1;
+                    Ok(by_rule[arg].then_some(0))
+                }
             }
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    let size = |arg: usize| match (&graph.args[arg].ty, dims[arg]) {
+        (ValueType::Tensor(t), Some(d)) => t.shape.get(d).copied(),
+        _ => None,
+    };
+    let sizes: Vec<i64> = (0..dims.len()).filter_map(size).collect();
+    let count = |s: i64| sizes.iter().filter(|&&x| x == s).count();
+    let Some(batch) = sizes.iter().copied().max_by_key(|&s| (count(s), s)) else { return Ok(dims) };
+    Ok((0..dims.len()).map(|arg| if by_rule[arg] && size(arg) != Some(batch) { None } else { dims[arg] }).collect())
 }
 
 #[cfg(test)]
@@ -58,5 +72,23 @@ mod tests {
         assert_eq!(batch_input_dims(&g).unwrap()[x], None);
         g.args[x].attrs.insert(BATCH_DIM_ATTR.into(), Attr::Int(5));
         assert_eq!(batch_input_dims(&g), Err(BadBatchDim { arg: x, dim: 5 }));
+    }
+
+    #[test]
+    fn an_argument_of_another_leading_size_than_the_batch_is_shared() {
+        use crate::ir::graph::{Attrs, Param};
+        use crate::ir::types::{ElementType, TensorType};
+        let mut g = tanh_mlp_step(2, 4, 8);
+        let arg = |shape: &[i64], e: ElementType| Param {
+            ty: ValueType::Tensor(TensorType::new(shape.to_vec(), e)),
+            attrs: Attrs::new(),
+        };
+        // Labels of the 4 examples, and a PRNG key: two u32 words.
+        g.args.push(arg(&[4], ElementType::Int(32)));
+        g.args.push(arg(&[2], ElementType::Int(32)));
+        assert_eq!(batch_input_dims(&g).unwrap(), vec![None, None, Some(0), Some(0), None]);
+        // Named explicitly, it is split all the same.
+        g.args[4].attrs.insert(BATCH_DIM_ATTR.into(), Attr::Int(0));
+        assert_eq!(batch_input_dims(&g).unwrap()[4], Some(0));
     }
 }
