@@ -48,6 +48,9 @@ pub fn write(module: MlirOperation, clones: &[Option<MlirOperation>], stages: &[
         mlir::insert_parsed_op_at_start(body, context, &text)?;
         for (op, specs) in stage.result_specs.iter().enumerate() {
             let (Some(specs), Some(Some(clone))) = (specs, clones.get(op)) else { continue };
+            if !write_shardings::takes_result_sharding(*clone) {
+                continue;
+            }
             let Some(specs): Option<Vec<&ShardingSpec>> = specs.iter().map(Option::as_ref).collect() else { continue };
             if specs.is_empty() {
                 continue;

@@ -121,7 +121,7 @@ pub fn write(
 /// XLA's translation drops the loop-invariant carried values from the loop tuple but not from
 /// its sharding (RET_CHECK "has 10 leaf nodes while this sharding has 16", jaxlib 0.10.2). Its
 /// results are still pinned by constraints after it.
-fn takes_result_sharding(op: MlirOperation) -> bool {
+pub(crate) fn takes_result_sharding(op: MlirOperation) -> bool {
     mlir::op_name(op) != "stablehlo.while"
 }
 
