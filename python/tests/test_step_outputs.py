@@ -110,3 +110,28 @@ def test_a_metric_microbatches_cannot_recover_is_refused_at_its_op(tmp_path, met
     # At the op: its file location, or its name location (`<unknown>:0: error: loc("sqrt"): ...`).
     assert not errors[0].startswith("<unknown>:0: error: alpa"), f"not at the op: {errors[0]}"
     assert "panicked" not in planned.stderr
+
+
+def test_a_masked_mean_loss_plans_with_a_warning_at_its_op(tmp_path):
+    """sum(loss * mask) / sum(mask): the microbatches' normalisers differ from the global one,
+    so averaging their losses and gradients is not the global step; it is planned (as any
+    gradient accumulation does it) and the warning says so."""
+    params = _params()
+
+    def step(params, x, y, mask):
+        def loss_fn(p):
+            per = optax.softmax_cross_entropy_with_integer_labels(_logits(p, x), y)
+            return jnp.sum(per * mask) / jnp.sum(mask)
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss
+
+    args = (params, SDS((MICROBATCH, WIDTHS[0]), jnp.float32), SDS((MICROBATCH,), jnp.int32),
+            SDS((MICROBATCH,), jnp.float32))
+    hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES), ANY)
+    planned = _plan(tmp_path, export(jax.jit(step, donate_argnums=(0,)), *args, hints=hints,
+                                     debug_info=True))
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    warnings = [line for line in planned.stderr.splitlines() if "warning:" in line]
+    assert any("the loss is neither a sum nor a mean over the batch" in w for w in warnings), \
+        planned.stderr[-3000:]

@@ -92,6 +92,8 @@ pub enum GradientCombine {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PipelineProgram {
+    /// What the microbatches compute differently from the global batch, at the op that does it.
+    pub warnings: Vec<(OpId, String)>,
     pub functions: Vec<StageFunction>,
     pub calls: Vec<Call>,
     pub microbatches: usize,
@@ -291,6 +293,7 @@ pub fn build_program(
         outlives.extend(function.inputs.iter().copied().filter(|v| per_microbatch(*v)));
     }
     let classes = (microbatches > 1).then(|| batch_classes(graph, &batch_dims));
+    let mut warnings = Vec::new();
     for v in outlives {
         let ValueRef::Op { op, .. } = v else { continue };
         // A result is combined as what it is over the batch: a sum adds up, a mean averages.
@@ -303,7 +306,13 @@ pub fn build_program(
                 BatchClass::Sum { .. } => Accumulate::Sum,
                 BatchClass::Mean => Accumulate::Mean,
                 BatchClass::Independent => Accumulate::Last,
-                _ if result == step.loss => combined(combine, graph, v),
+                _ if result == step.loss => {
+                    warnings.push((
+                        OpId::new(op),
+                        "the loss is neither a sum nor a mean over the batch (a mean over a batch-dependent count, such as a masked mean): the microbatches' losses and gradients are combined as gradient-accumulation says, which differs from the global batch's unless the microbatches' counts are equal".to_string(),
+                    ));
+                    combined(combine, graph, v)
+                }
                 BatchClass::PerExample(_) => {
                     return Err(ProgramError::Combine { op: OpId::new(op), result, why: "keeps the batch dimension" })
                 }
@@ -324,6 +333,7 @@ pub fn build_program(
 
     let calls = schedule_calls(&functions, &index_of, num_stages, microbatches, schedule);
     let program = PipelineProgram {
+        warnings,
         functions,
         calls,
         microbatches,

@@ -104,6 +104,9 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
             }
             other => fail(other.to_string()),
         })?;
+        for (op, message) in &program.warnings {
+            Diagnostic::warning(read.handles[op.index()], format!("{pass}: {message}")).emit();
+        }
         let placements: Vec<StagePlacement> = plan
             .plan
             .stages
