@@ -106,12 +106,14 @@ fn gpt_train_step_reads_as_one_function_with_donation_and_regions() {
     assert_eq!(body.terminator.as_ref().unwrap().name, "stablehlo.return");
 
     // Constants keep their type, never their payload, but for rank-0 integers (loop counters,
-    // bounds, indices), which keep their value; opaque attributes keep their text.
+    // bounds, indices) and finite rank-0 floats (a mean's divisor), which keep their value;
+    // opaque attributes keep their text.
     let constants: Vec<_> = graph.ops().iter().filter(|op| op.name == "stablehlo.constant").collect();
     assert!(constants.iter().any(|c| matches!(c.attr("value"), Some(Attr::Elements { .. }))));
     for c in &constants {
         match c.attr("value") {
             Some(Attr::IntScalar { ty, .. }) => assert!(ty.shape.is_empty()),
+            Some(Attr::FloatScalar { ty, value }) => assert!(ty.shape.is_empty() && value.is_finite()),
             Some(Attr::Elements { ty, .. }) => assert!(!ty.shape.is_empty() || ty.element.is_float(), "{ty}"),
             other => panic!("constant value {other:?}"),
         }

@@ -303,7 +303,8 @@ unsafe fn float_scalar(attr: MlirAttribute) -> Option<Attr> {
     } else {
         return None;
     };
-    Some(Attr::FloatScalar { ty, value })
+    // NaN would make the attribute unequal to itself; infinities are no divisor or scale.
+    value.is_finite().then_some(Attr::FloatScalar { ty, value })
 }
 
 pub fn set_i64_attr(op: MlirOperation, name: &str, value: i64) {
