@@ -154,7 +154,9 @@ fn reduce_class(graph: &Graph, op: &OpNode, d: Option<usize>) -> BatchClass {
     let Some(dims) = op.attr("dimensions").and_then(|a| a.as_i64_array()) else { return BatchClass::Other };
     let dims: Vec<usize> = dims.iter().map(|&x| x as usize).collect();
     if !dims.contains(&d) {
-        return BatchClass::PerExample(Some(d - dims.iter().filter(|&&x| x < d).count()));
+        // A dimension past the operand's rank (malformed input) is lost track of, not indexed.
+        let rank = graph.value_type(op.operands[0]).and_then(ValueType::tensor).map_or(0, |t| t.shape.len());
+        return BatchClass::PerExample((d < rank).then(|| d - dims.iter().filter(|&&x| x < d).count()));
     }
     let adds = op.regions.first().and_then(|r| r.blocks.first()).is_some_and(|b| {
         b.ops.iter().all(|o| matches!(canonical_name(&o.name).as_str(), "add" | "return"))
@@ -206,8 +208,9 @@ fn dot_class(graph: &Graph, op: &OpNode, operands: &[BatchClass], d: usize) -> B
 fn reshaped_dim(graph: &Graph, op: &OpNode, d: usize) -> Option<usize> {
     let from = graph.value_type(op.operands[0]).and_then(ValueType::tensor)?;
     let to = op.results.first().and_then(ValueType::tensor)?;
+    let size = *from.shape.get(d)?;
     let before: i64 = from.shape[..d].iter().product();
-    (0..to.shape.len()).find(|&j| to.shape[j] == from.shape[d] && to.shape[..j].iter().product::<i64>() == before)
+    (0..to.shape.len()).find(|&j| to.shape[j] == size && to.shape[..j].iter().product::<i64>() == before)
 }
 
 #[cfg(test)]
@@ -297,6 +300,23 @@ mod tests {
                 Other
             ]
         );
+    }
+
+    #[test]
+    fn a_batch_dimension_past_an_operands_rank_is_lost_track_of_not_indexed() {
+        // A malformed broadcast maps the batch to dimension 7 of a rank-2 value.
+        let mut b = Builder::new();
+        let bad = b.op(
+            "stablehlo.broadcast_in_dim",
+            vec![ValueRef::Arg(0)],
+            t(&[8, 4]),
+            attrs(&[("broadcast_dimensions", Attr::I64Array(vec![7, 1]))]),
+        );
+        let flat = b.unary("stablehlo.reshape", bad, t(&[32]));
+        let init = constant(&mut b, 0.0);
+        let per_row = b.reduce_sum(bad, init, &[1], t(&[8]));
+        let got = classes_of(b, vec![bad, flat, per_row]);
+        assert_eq!(got, [PerExample(Some(7)), PerExample(None), PerExample(None)]);
     }
 
     #[test]
