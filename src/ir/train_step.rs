@@ -6,9 +6,9 @@
 //! - backward ops are the rest.
 //!
 //! Every backward op is co-located with the forward op it is the transpose of (the first forward
-//! consumer of the activation or parameter it reads), and every update op with the first forward use of
-//! the parameter whose new value it computes, so that clustering forward ops into layers places
-//! the whole step.
+//! consumer of the activation or parameter it reads), and every update op with the forward use of
+//! the parameter whose new value it computes (its first heavy use, else its first use), so that
+//! clustering forward ops into layers places the whole step.
 
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Attr, Graph, ValueRef};
@@ -146,7 +146,28 @@ pub fn analyze(graph: &Graph) -> Result<TrainStep, TrainStepError> {
     let first_forward_consumer = |value_op: usize| {
         users[value_op].iter().flatten().map(|&(user, _)| user).filter(|&u| forward[u]).min().unwrap_or(value_op)
     };
-    let first_forward_use = |arg: usize| (0..n).find(|&i| forward[i] && ops[i].operands.contains(&ValueRef::Arg(arg)));
+    // A parameter belongs to the layer whose heavy op reads it (an L2 penalty computed before
+    // the layers also reads every weight, elementwise); one read by several heavy ops (a weight
+    // shared by layers, a tied embedding) belongs to no single layer, so a backward op reading it
+    // is placed by its other operands.
+    let mut forward_users_of_arg: Vec<Vec<usize>> = vec![Vec::new(); graph.args.len()];
+    for (index, op) in ops.iter().enumerate().filter(|&(i, _)| forward[i]) {
+        for operand in &op.operands {
+            if let ValueRef::Arg(a) = *operand {
+                if forward_users_of_arg[a].last() != Some(&index) {
+                    forward_users_of_arg[a].push(index);
+                }
+            }
+        }
+    }
+    let heavy_forward_users_of_arg =
+        |arg: usize| forward_users_of_arg[arg].iter().copied().filter(|&i| is_heavy(&ops[i]));
+    let first_forward_use =
+        |arg: usize| heavy_forward_users_of_arg(arg).next().or_else(|| forward_users_of_arg[arg].first().copied());
+    let shared_by_layers = |arg: usize| match heavy_forward_users_of_arg(arg).count() {
+        0 => forward_users_of_arg[arg].len() > 1,
+        heavy => heavy > 1,
+    };
     let mut anchor: Vec<Option<usize>> = vec![None; n];
     for index in 0..n {
         anchor[index] = match phase[index] {
@@ -157,12 +178,22 @@ pub fn analyze(graph: &Graph) -> Result<TrainStep, TrainStepError> {
                     .iter()
                     .filter_map(|v| match *v {
                         ValueRef::Op { op, .. } if forward[op] && !constant[op] => Some(first_forward_consumer(op)),
-                        ValueRef::Arg(a) => first_forward_use(a),
+                        ValueRef::Arg(a) if !shared_by_layers(a) => first_forward_use(a),
                         _ => None,
                     })
                     .max();
                 direct
                     .or_else(|| ops[index].operands.iter().filter_map(|v| producer(*v)).filter_map(|p| anchor[p]).min())
+                    .or_else(|| {
+                        ops[index]
+                            .operands
+                            .iter()
+                            .filter_map(|v| match *v {
+                                ValueRef::Arg(a) => first_forward_use(a),
+                                _ => None,
+                            })
+                            .max()
+                    })
             }
             Phase::Update => None,
         };
@@ -287,6 +318,77 @@ mod tests {
         // reduce (op 2), and the subtract follows it; dw reads x, first used by the forward
         // matmul (op 0). The update of w goes with the first forward use of w (op 0).
         assert_eq!(step.anchor, vec![Some(0), Some(1), Some(2), Some(2), Some(2), Some(0), Some(0), Some(0)]);
+    }
+
+    fn step_graph(ops: Vec<OpNode>, args: usize, donated: &[(usize, usize)], returned: Vec<ValueRef>) -> Graph {
+        let params = (0..args)
+            .map(|a| {
+                let mut attrs = Attrs::new();
+                if let Some(&(_, out)) = donated.iter().find(|&&(arg, _)| arg == a) {
+                    attrs.insert("tf.aliasing_output".into(), Attr::Int(out as i64));
+                }
+                Param { ty: t(&[4, 4]), attrs }
+            })
+            .collect();
+        let results = returned.iter().map(|_| Param { ty: t(&[4, 4]), attrs: Attrs::new() }).collect::<Vec<_>>();
+        let mut graph = Graph {
+            func_name: "main".into(),
+            args: params,
+            results,
+            body: Block { args: vec![t(&[4, 4]); args], ops, terminator: None },
+            returned,
+        };
+        graph.results.last_mut().unwrap().ty = t(&[]);
+        graph
+    }
+
+    #[test]
+    fn the_backward_of_a_later_layer_is_not_placed_with_the_first_reader_of_a_shared_weight() {
+        let (w, x) = (ValueRef::Arg(0), ValueRef::Arg(1));
+        let ops = vec![
+            op("stablehlo.dot_general", vec![x, w], t(&[4, 4])), // 0 fwd layer 1
+            op("stablehlo.tanh", vec![v(0)], t(&[4, 4])),        // 1 fwd
+            op("stablehlo.dot_general", vec![v(1), w], t(&[4, 4])), // 2 fwd layer 2, same w
+            op("stablehlo.tanh", vec![v(2)], t(&[4, 4])),        // 3 fwd
+            op("stablehlo.reduce", vec![v(3)], t(&[])),          // 4 fwd loss
+            op("stablehlo.multiply", vec![v(3), v(3)], t(&[4, 4])), // 5 bwd of tanh 3
+            op("stablehlo.dot_general", vec![v(5), w], t(&[4, 4])), // 6 bwd dx of layer 2
+            op("stablehlo.dot_general", vec![v(1), v(5)], t(&[4, 4])), // 7 bwd dw of layer 2
+            op("stablehlo.multiply", vec![v(6), v(1)], t(&[4, 4])), // 8 bwd of tanh 1
+            op("stablehlo.dot_general", vec![x, v(8)], t(&[4, 4])), // 9 bwd dw of layer 1
+            op("stablehlo.add", vec![v(7), v(9)], t(&[4, 4])),   // 10 bwd: dw summed
+            op("stablehlo.subtract", vec![w, v(10)], t(&[4, 4])), // 11 update
+        ];
+        let step = analyze(&step_graph(ops, 2, &[(0, 0)], vec![v(11), v(4)])).unwrap();
+        // dx of layer 2 follows its incoming gradient (placed with the loss), not layer 1's
+        // matmul, the first reader of w; the rest is placed by the activations it reads.
+        assert_eq!(step.anchor[6], Some(4));
+        assert_eq!(step.anchor[7], Some(2));
+        assert_eq!(step.anchor[9], Some(0));
+        assert_eq!(step.anchor[11], Some(0));
+    }
+
+    #[test]
+    fn a_parameter_belongs_to_its_heavy_reader_not_an_earlier_elementwise_one() {
+        let (w0, w1, x) = (ValueRef::Arg(0), ValueRef::Arg(1), ValueRef::Arg(2));
+        let ops = vec![
+            op("stablehlo.multiply", vec![w0, w0], t(&[4, 4])), // 0 fwd: L2 of w0
+            op("stablehlo.multiply", vec![w1, w1], t(&[4, 4])), // 1 fwd: L2 of w1
+            op("stablehlo.add", vec![v(0), v(1)], t(&[4, 4])),  // 2 fwd
+            op("stablehlo.dot_general", vec![x, w0], t(&[4, 4])), // 3 fwd layer 0
+            op("stablehlo.dot_general", vec![v(3), w1], t(&[4, 4])), // 4 fwd layer 1
+            op("stablehlo.add", vec![v(4), v(2)], t(&[])),      // 5 fwd loss
+            op("stablehlo.negate", vec![v(5)], t(&[])),         // 6 bwd: gradient seed
+            op("stablehlo.dot_general", vec![v(3), v(6)], t(&[4, 4])), // 7 bwd dw1
+            op("stablehlo.multiply", vec![w1, v(6)], t(&[4, 4])), // 8 L2 gradient of w1
+            op("stablehlo.add", vec![v(7), v(8)], t(&[4, 4])),  // 9
+            op("stablehlo.subtract", vec![w1, v(9)], t(&[4, 4])), // 10 update of w1
+        ];
+        let step = analyze(&step_graph(ops, 3, &[(1, 0)], vec![v(10), v(5)])).unwrap();
+        // w1 goes with layer 1's matmul (op 4), not the L2 term's square (op 1).
+        assert_eq!(step.anchor[7], Some(4));
+        assert_eq!(step.anchor[8], Some(4));
+        assert_eq!(step.anchor[10], Some(4));
     }
 
     #[test]

@@ -1,0 +1,115 @@
+"""Parameters that no single layer owns, planned by `alpa-auto-shard` into several pipeline
+stages and run over microbatches on 8 devices, equal to the global-batch step on one device:
+- one weight applied by every layer (ALBERT / universal-transformer sharing);
+- an L2 penalty computed before the layers, so its elementwise square is every weight's first
+  reader;
+- a tied embedding: the token table gathered by the first layer and multiplied by the last.
+
+Each of these once put the backward of a later layer into the stage of an earlier one (the
+plan then needed a gradient before the schedule computed it).
+
+alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
+unless ``ALPA_REQUIRE_OPT=1``."""
+
+from __future__ import annotations
+
+import subprocess
+
+import jax
+import jax.numpy as jnp
+import optax
+import pytest
+
+from alpa_mlir.export import export
+from alpa_mlir.hints import ANY, int_bound
+from alpa_mlir.input_domains import make_inputs
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.numerics import compare_outputs
+from alpa_mlir.pipeline import Pipeline
+from alpa_mlir.xla_exec import compile_module, execute
+from conftest import DATA_DIR
+from pipeline_fixtures import alpa_opt
+
+MICROBATCH, MICROBATCHES, WIDTH, LAYERS, VOCAB, SEQ = 8, 2, 32, 4, 16, 4
+SDS = jax.ShapeDtypeStruct
+
+
+def _one_weight_in_every_layer(batch: int):
+    params = {"w_in": SDS((16, WIDTH), jnp.float32), "w": SDS((WIDTH, WIDTH), jnp.float32),
+              "w_out": SDS((WIDTH, 8), jnp.float32)}
+    data = (SDS((batch, 16), jnp.float32), SDS((batch, 8), jnp.float32))
+
+    def loss_fn(p, x, y):
+        h = jnp.tanh(x @ p["w_in"])
+        for _ in range(LAYERS):
+            h = jnp.tanh(h @ p["w"])
+        return jnp.mean((h @ p["w_out"] - y) ** 2)
+    return params, data, (ANY, ANY), loss_fn, optax.sgd(0.1)
+
+
+def _l2_penalty_first(batch: int):
+    params = {f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(LAYERS)}
+    data = (SDS((batch, WIDTH), jnp.float32), SDS((batch, WIDTH), jnp.float32))
+
+    def loss_fn(p, x, y):
+        l2 = sum(jnp.sum(w * w) for w in jax.tree.leaves(p))
+        h = x
+        for i in range(LAYERS):
+            h = jnp.tanh(h @ p[f"w{i}"])
+        return jnp.mean((h - y) ** 2) + 1e-3 * l2
+    return params, data, (ANY, ANY), loss_fn, optax.sgd(0.1)
+
+
+def _tied_embedding(batch: int):
+    params = {"wte": SDS((VOCAB, WIDTH), jnp.float32),
+              **{f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(LAYERS)}}
+    data = (SDS((batch, SEQ), jnp.int32), SDS((batch, SEQ), jnp.int32))
+
+    def loss_fn(p, tokens, targets):
+        h = p["wte"][tokens]
+        for i in range(LAYERS):
+            h = h + jnp.tanh(h @ p[f"w{i}"])
+        logits = h @ p["wte"].T
+        return optax.softmax_cross_entropy_with_integer_labels(logits, targets).mean()
+    return params, data, (int_bound(VOCAB), int_bound(VOCAB)), loss_fn, optax.adam(1e-2)
+
+
+MODELS = {"one weight in every layer": _one_weight_in_every_layer,
+          "l2 penalty before the layers": _l2_penalty_first,
+          "tied embedding": _tied_embedding}
+
+
+def _export(model, batch: int) -> str:
+    params, data, data_hints, loss_fn, tx = model(batch)
+
+    def step(params, opt_state, *data):
+        loss, grads = jax.value_and_grad(loss_fn)(params, *data)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, loss
+
+    opt_state = jax.eval_shape(tx.init, params)
+    hints = (jax.tree.map(lambda _: ANY, params), jax.tree.map(lambda _: ANY, opt_state),
+             *data_hints)
+    return export(jax.jit(step, donate_argnums=(0, 1)), params, opt_state, *data, hints=hints,
+                  debug_info=True)
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_a_parameter_no_single_layer_owns_pipelines_and_matches_the_global_step(tmp_path, name):
+    model = MODELS[name]
+    src = tmp_path / "micro.mlir"
+    src.write_text(_export(model, MICROBATCH))
+    options = (f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} "
+               "layers=auto time-limit=10")
+    planned = subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
+                              "-o", str(tmp_path / "plan.mlir")],
+                             capture_output=True, text=True, timeout=600)
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    pipe = Pipeline((tmp_path / "plan.mlir").read_text())
+    assert len([p for p in pipe.module.programs.values() if p.kind == "stage"]) > 3
+    step = parse_module(_export(model, MICROBATCH * MICROBATCHES))
+    inputs = make_inputs(step.inputs, seed=0)
+    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
+    got = pipe.run(inputs)
+    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
+    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
