@@ -16,7 +16,7 @@
 // RUN: alpa-opt %s --alpa-intra-op-shard="mesh=2x4" -o %t.sharded.mlir
 // RUN: not alpa-opt --alpa-inter-op-stage %t.sharded.mlir 2>&1 | FileCheck %s --check-prefix=SHARDED
 // PARTITIONED: error: alpa-inter-op-stage: the module is partitioned for 4 devices (mhlo.num_partitions) but cluster p3.16xlarge-x1 has 8 (1 x 8); plan the unpartitioned step
-// SHARDED: error: alpa-inter-op-stage: the module already carries a Shardy mesh (sdy.mesh)
+// SHARDED: sharded.mlir:{{[0-9]+}}:{{[0-9]+}}: error: alpa-inter-op-stage: the module already carries a Shardy mesh (sdy.mesh @mesh)
 // RUN: not alpa-opt --alpa-inter-op-stage="cross-stage-cost=maybe" %s 2>&1 | FileCheck %s --check-prefix=CROSS
 // RUN: not alpa-opt --alpa-inter-op-stage="microbatches=auto max-microbatches=0" %s 2>&1 | FileCheck %s --check-prefix=MAXMICRO
 // RUN: not alpa-opt --alpa-inter-op-stage="microbatches=3 split-batch=true" %s 2>&1 | FileCheck %s --check-prefix=SPLIT

@@ -37,8 +37,8 @@ module attributes {mhlo.num_partitions = 8 : i32} {
 
 // -----
 
-// expected-error @+1 {{alpa-intra-op-shard: the module is already sharded (sdy.mesh @mesh): shard the unpartitioned export}}
 module {
+  // expected-error @+1 {{alpa-intra-op-shard: the module is already sharded (sdy.mesh @mesh): shard the unpartitioned export}}
   "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=4]>, sym_name = "mesh"}> : () -> ()
   func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
     %0 = "stablehlo.add"(%a, %a) : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>

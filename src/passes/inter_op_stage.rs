@@ -28,6 +28,14 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
     let fail = |message: String| vec![Diagnostic::error(module, format!("{pass}: {message}"))];
     let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
     let opts = DriverOptions::new(options).map_err(fail)?;
+    super::trivial_meshes::strip(module, pass)?;
+    if let Some(mesh) = super::trivial_meshes::first_mesh(module) {
+        let name = mlir::string_attr(mesh, "sym_name").unwrap_or_default();
+        return Err(vec![Diagnostic::error(
+            mesh,
+            format!("{pass}: the module already carries a Shardy mesh (sdy.mesh @{name}): plan the unpartitioned step, the pass chooses each stage's mesh"),
+        )]);
+    }
     check_not_partitioned(module, &opts.cluster).map_err(fail)?;
     // Layers inside a scan become ops of their own, so stages can be cut between them.
     super::unroll_loops::run_if_asked(module, options.unroll_loops, &options.entry, pass)?;
@@ -145,7 +153,7 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
 }
 
 /// The pass plans an unpartitioned step for the whole cluster: a module already partitioned
-/// for another device count (or already carrying a Shardy mesh) does not match it.
+/// for another device count does not match it.
 fn check_not_partitioned(module: MlirOperation, cluster: &Cluster) -> Result<(), String> {
     let devices = cluster.hosts * cluster.devices_per_host;
     if let Some(partitions) = mlir::attribute(module, "mhlo.num_partitions").and_then(|a| mlir::attr_value(a).as_int())
@@ -156,10 +164,6 @@ fn check_not_partitioned(module: MlirOperation, cluster: &Cluster) -> Result<(),
                 cluster.name, cluster.hosts, cluster.devices_per_host
             ));
         }
-    }
-    let body = mlir::body_block(module).ok_or("the module has no body")?;
-    if mlir::block_ops(body).into_iter().any(|op| mlir::op_name(op) == "sdy.mesh") {
-        return Err("the module already carries a Shardy mesh (sdy.mesh): plan the unpartitioned step, the pass chooses each stage's mesh".into());
     }
     Ok(())
 }

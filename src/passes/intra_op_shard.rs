@@ -20,6 +20,14 @@ pub fn run(module: MlirOperation, options: &AlpaIntraOpShardOptions) -> PassResu
     let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
     let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
     let shard_options = ShardOptions::new(options).map_err(fail)?;
+    super::trivial_meshes::strip(module, PASS)?;
+    if let Some(mesh) = super::trivial_meshes::first_mesh(module) {
+        let name = mlir::string_attr(mesh, "sym_name").unwrap_or_default();
+        return Err(vec![Diagnostic::error(
+            mesh,
+            format!("{PASS}: the module is already sharded (sdy.mesh @{name}): shard the unpartitioned export"),
+        )]);
+    }
     check_unsharded(module, entry).map_err(fail)?;
     // A loop's carried values and body are sharded consistently by planning its copies.
     super::unroll_loops::run_if_asked(module, options.unroll_loops, &options.entry, PASS)?;
@@ -101,11 +109,6 @@ fn check_unsharded(module: MlirOperation, entry: Function) -> Result<(), String>
         if partitions > 1 {
             return Err(format!("the module is already partitioned for {partitions} devices (mhlo.num_partitions): shard the unpartitioned export"));
         }
-    }
-    let body = mlir::body_block(module).ok_or("the module has no body")?;
-    if let Some(mesh) = mlir::block_ops(body).into_iter().find(|op| mlir::op_name(*op) == "sdy.mesh") {
-        let name = mlir::string_attr(mesh, "sym_name").unwrap_or_default();
-        return Err(format!("the module is already sharded (sdy.mesh @{name}): shard the unpartitioned export"));
     }
     if mlir::nested_ops(entry.op).into_iter().any(|op| mlir::op_name(op) == "sdy.sharding_constraint") {
         return Err("the entry already holds sdy.sharding_constraint ops: shard the unpartitioned export".into());

@@ -18,6 +18,7 @@ pub mod inter_op_stage;
 pub mod intra_op_shard;
 pub mod lower_transfers;
 pub mod mlir;
+pub mod trivial_meshes;
 pub use crate::pass_options as options;
 pub mod plugin;
 pub mod read_graph;
