@@ -132,7 +132,7 @@ impl std::fmt::Display for ProgramError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ProgramError::Capture { .. } => {
-                write!(f, "this op's regions use values from outside the op; it cannot move into a stage function")
+                write!(f, "this op's regions use values from outside the op; it cannot move into a stage function (a stablehlo.case, from lax.cond or lax.switch, is rewritten into selects only when its branches have no effects)")
             }
             ProgramError::Order { function, needs, .. } => {
                 write!(f, "the stage assignment makes {function} need {needs} before the schedule computes it")

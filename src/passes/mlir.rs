@@ -336,6 +336,51 @@ pub fn parse_attr(context: MlirContext, text: &str) -> Result<MlirAttribute, Str
     }
 }
 
+pub fn parse_type(context: MlirContext, text: &str) -> Result<MlirType, String> {
+    let ty = unsafe { mlirTypeParseGet(context, string_ref(text)) };
+    if ty.ptr.is_null() {
+        Err(format!("cannot parse type {text}"))
+    } else {
+        Ok(ty)
+    }
+}
+
+/// Creates `name(operands) {attrs} : result_types` at `reference`'s location, inserts it
+/// before `reference`, and returns its first result.
+pub fn create_op(
+    reference: MlirOperation,
+    name: &str,
+    operands: &[MlirValue],
+    attrs: &[(&str, MlirAttribute)],
+    result_types: &[MlirType],
+) -> MlirValue {
+    let op = detached_op(reference, name, operands, attrs, result_types);
+    unsafe {
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(reference), reference, op);
+        mlirOperationGetResult(op, 0)
+    }
+}
+
+/// An op not yet in a block, at `reference`'s location.
+fn detached_op(
+    reference: MlirOperation,
+    name: &str,
+    operands: &[MlirValue],
+    attrs: &[(&str, MlirAttribute)],
+    result_types: &[MlirType],
+) -> MlirOperation {
+    unsafe {
+        let context = mlirOperationGetContext(reference);
+        let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(reference));
+        mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut state, result_types.len() as isize, result_types.as_ptr());
+        let named: Vec<MlirNamedAttribute> =
+            attrs.iter().map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(context, string_ref(k)), *v)).collect();
+        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        mlirOperationCreate(&mut state)
+    }
+}
+
 pub fn string_attr_value(context: MlirContext, text: &str) -> MlirAttribute {
     unsafe { mlirStringAttrGet(context, string_ref(text)) }
 }
@@ -364,8 +409,8 @@ pub fn insert_parsed_op_at_start(block: MlirBlock, context: MlirContext, text: &
     }
 }
 
-/// Creates `name(operand) {attrs} : (T) -> T` at `location` and inserts it before or after
-/// `reference` in its block.
+/// Creates `name(operand) {attrs} : (T) -> T` at `reference`'s location and inserts it before
+/// or after `reference` in its block.
 pub fn insert_unary_op(
     name: &str,
     operand: MlirValue,
@@ -374,16 +419,7 @@ pub fn insert_unary_op(
     after: bool,
 ) -> MlirOperation {
     unsafe {
-        let context = mlirOperationGetContext(reference);
-        let location = mlirOperationGetLocation(reference);
-        let mut state = mlirOperationStateGet(string_ref(name), location);
-        mlirOperationStateAddOperands(&mut state, 1, &operand);
-        let ty = mlirValueGetType(operand);
-        mlirOperationStateAddResults(&mut state, 1, &ty);
-        let named: Vec<MlirNamedAttribute> =
-            attrs.iter().map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(context, string_ref(k)), *v)).collect();
-        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
-        let op = mlirOperationCreate(&mut state);
+        let op = detached_op(reference, name, &[operand], attrs, &[mlirValueGetType(operand)]);
         let block = mlirOperationGetBlock(reference);
         if after {
             mlirBlockInsertOwnedOperationAfter(block, reference, op);

@@ -6,6 +6,7 @@
 //! a failed pass.
 
 pub mod annotate_costs;
+pub mod case_to_select;
 pub mod cluster_layers;
 pub mod cross_mesh_resharding;
 pub mod dead_ops;

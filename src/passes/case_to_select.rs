@@ -1,0 +1,111 @@
+//! `lax.cond` and `lax.switch` export as `stablehlo.case`, whose branches take no arguments:
+//! they read the values they work on from outside the op. Such an op cannot move into a stage
+//! function on its own, and the data flow through it is invisible to planning. Each capturing
+//! case whose branches are effect-free becomes its branches' ops, moved in front of it, and one
+//! `select` per result on the branch index (XLA's if-conversion: every branch runs, the index
+//! picks the result; an index out of range picks the last branch, as `case` does).
+
+use super::mlir;
+use crate::ir::effects::may_have_effects;
+use mlir_sys::*;
+use std::collections::HashSet;
+
+/// Rewrites the capturing, effect-free `stablehlo.case` ops of `function` (inner ones first);
+/// returns how many.
+pub fn convert_capturing_cases(function: MlirOperation) -> Result<usize, String> {
+    let mut converted = 0;
+    for op in mlir::nested_ops(function).into_iter().rev() {
+        if mlir::op_name(op) == "stablehlo.case" && captures(op) && convertible(op) {
+            convert(op)?;
+            converted += 1;
+        }
+    }
+    Ok(converted)
+}
+
+/// Whether an op inside `op`'s regions reads a value defined outside `op`.
+fn captures(op: MlirOperation) -> bool {
+    let mut inside: HashSet<*const std::ffi::c_void> = HashSet::new();
+    let nested = mlir::nested_ops(op);
+    for inner in &nested {
+        inside.extend(mlir::results(*inner).into_iter().map(|v| v.ptr));
+        for region in mlir::regions(*inner) {
+            for block in mlir::blocks(region) {
+                inside.extend(mlir::block_args(block).into_iter().map(|v| v.ptr));
+            }
+        }
+    }
+    for region in mlir::regions(op) {
+        for block in mlir::blocks(region) {
+            inside.extend(mlir::block_args(block).into_iter().map(|v| v.ptr));
+        }
+    }
+    nested.iter().any(|inner| mlir::operands(*inner).iter().any(|v| !inside.contains(&v.ptr)))
+}
+
+/// One block per branch, no effects inside, and results `select` can pick (tensors).
+fn convertible(op: MlirOperation) -> bool {
+    let single_blocks = mlir::regions(op).into_iter().all(|r| mlir::blocks(r).len() == 1);
+    let pure = mlir::nested_ops(op)
+        .into_iter()
+        .all(|inner| mlir::op_name(inner) == "stablehlo.return" || !may_have_effects(&mlir::op_name(inner)));
+    let tensors = mlir::results(op).into_iter().all(|r| unsafe { mlirTypeIsARankedTensor(mlirValueGetType(r)) });
+    single_blocks && pure && tensors && !mlir::regions(op).is_empty()
+}
+
+fn convert(case: MlirOperation) -> Result<(), String> {
+    let index = *mlir::operands(case).first().ok_or("a case without its branch index")?;
+    let mut branch_results: Vec<Vec<MlirValue>> = Vec::new();
+    for region in mlir::regions(case) {
+        let block = mlir::blocks(region)[0];
+        let ops = mlir::block_ops(block);
+        let (terminator, body) = ops.split_last().ok_or("a case branch without a terminator")?;
+        for op in body {
+            // SAFETY: the branch's values move with their ops; what they read from outside is
+            // defined before the case, so it is still defined before them.
+            unsafe { mlirOperationMoveBefore(*op, case) };
+        }
+        branch_results.push(mlir::operands(*terminator));
+    }
+    let results = mlir::results(case);
+    let last = branch_results.len() - 1;
+    let mut picked: Vec<MlirValue> = branch_results[last].clone();
+    if picked.len() != results.len() {
+        return Err("a case branch returns a different number of values than the case".into());
+    }
+    let context = mlir::context(case);
+    let index_type = mlir::print_type(unsafe { mlirValueGetType(index) });
+    let eq = mlir::parse_attr(context, "#stablehlo<comparison_direction EQ>")?;
+    for (k, values) in branch_results.iter().enumerate().take(last).rev() {
+        let constant = mlir::parse_attr(context, &format!("dense<{k}> : {index_type}"))?;
+        let k_value = mlir::create_op(
+            case,
+            "stablehlo.constant",
+            &[],
+            &[("value", constant)],
+            &[unsafe { mlirValueGetType(index) }],
+        );
+        let i1 = mlir::parse_type(context, "tensor<i1>")?;
+        let is_k =
+            mlir::create_op(case, "stablehlo.compare", &[index, k_value], &[("comparison_direction", eq)], &[i1]);
+        picked = values
+            .iter()
+            .zip(&picked)
+            .map(|(&on_k, &otherwise)| {
+                mlir::create_op(
+                    case,
+                    "stablehlo.select",
+                    &[is_k, on_k, otherwise],
+                    &[],
+                    &[unsafe { mlirValueGetType(on_k) }],
+                )
+            })
+            .collect();
+    }
+    for (old, new) in results.iter().zip(&picked) {
+        unsafe { mlirValueReplaceAllUsesOfWith(*old, *new) };
+    }
+    // SAFETY: nothing reads the case's results any more; its branches hold only terminators.
+    unsafe { mlirOperationDestroy(case) };
+    Ok(())
+}
