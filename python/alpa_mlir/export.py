@@ -18,12 +18,14 @@ Command line::
     python -m alpa_mlir.export gpt --preset 1.3b -o gpt13b.mlir
     python -m alpa_mlir.export mlp --hidden 256 --layers 6 --batch 32 -o mlp.mlir
 
-Besides JAX's own attributes, the export may add two discardable argument
-attributes that tell :mod:`alpa_mlir.run` how to draw meaningful random inputs:
-``alpa.input_int_bound = N : i64`` (integer argument, values in ``[0, N)``,
-e.g. token ids below the vocabulary size) and ``alpa.input_nonnegative``
-(a float argument that must be >= 0, e.g. Adam's second moment). They carry no
-semantics for the computation itself.
+Besides JAX's own attributes, the export may add discardable argument
+attributes from the hints: two that tell :mod:`alpa_mlir.run` how to draw
+meaningful random inputs, ``alpa.input_int_bound = N : i64`` (integer argument,
+values in ``[0, N)``, e.g. token ids below the vocabulary size) and
+``alpa.input_nonnegative`` (a float argument that must be >= 0, e.g. Adam's
+second moment), which carry no semantics for the computation itself; and
+``alpa.batch_dim = D : i64``, the dim the pipeline splits the argument on into
+microbatches (-1: shared by every microbatch).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .hints import ANY, INT_BOUND_ATTR, NONNEG, NONNEG_ATTR, Hint, int_bound  # noqa: F401
+from .hints import ANY, BATCH_DIM_ATTR, INT_BOUND_ATTR, NONNEG, NONNEG_ATTR, Hint, int_bound  # noqa: F401
 
 _PKG_DIR = Path(__file__).resolve().parent
 _REPO_ROOT = _PKG_DIR.parent.parent
@@ -103,6 +105,8 @@ def _attach_hints(module, hints: list[Hint]) -> None:
                 entries[INT_BOUND_ATTR] = ir.IntegerAttr.get(i64, h.int_bound)
             if h.nonnegative:
                 entries[NONNEG_ATTR] = ir.UnitAttr.get()
+            if h.batch_dim is not None:
+                entries[BATCH_DIM_ATTR] = ir.IntegerAttr.get(i64, h.batch_dim)
             new.append(ir.DictAttr.get(entries))
         main.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
 

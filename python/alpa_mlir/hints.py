@@ -1,25 +1,35 @@
-"""Input hints: how :mod:`alpa_mlir.run` should draw random values for an
-argument of ``@main``. Recorded by the export as discardable argument
-attributes; they carry no semantics for the computation itself."""
+"""Argument hints, recorded by the export as discardable argument attributes of ``@main``:
+- how :mod:`alpa_mlir.run` should draw random values for it (``int_bound``, ``nonnegative``);
+  these carry no semantics for the computation itself;
+- ``batch_dim``: the dim `alpa-inter-op-stage` splits the argument on into microbatches
+  (``1`` for a time-major ``[T, B, F]`` input), or ``-1`` for an argument every microbatch
+  shares; ``None`` leaves it to the rule (non-donated tensors whose dim 0 is the batch size)."""
 
 from __future__ import annotations
 
-# Argument attribute names written by the export and read by the runner.
+# Argument attribute names written by the export, read by the runner and alpa-opt.
 INT_BOUND_ATTR = "alpa.input_int_bound"
 NONNEG_ATTR = "alpa.input_nonnegative"
+BATCH_DIM_ATTR = "alpa.batch_dim"
 
 
 class Hint:
-    """How to draw a random value for one flattened argument (see module doc)."""
+    """What the export records for one flattened argument (see module doc)."""
 
-    __slots__ = ("int_bound", "nonnegative")
+    __slots__ = ("int_bound", "nonnegative", "batch_dim")
 
-    def __init__(self, int_bound: int | None = None, nonnegative: bool = False):
+    def __init__(self, int_bound: int | None = None, nonnegative: bool = False,
+                 batch_dim: int | None = None):
+        if batch_dim is not None and (isinstance(batch_dim, bool) or not isinstance(batch_dim, int)
+                                      or batch_dim < -1):
+            raise ValueError(f"batch_dim must be a dim (>= 0), -1 (shared) or None, got {batch_dim!r}")
         self.int_bound = int_bound
         self.nonnegative = nonnegative
+        self.batch_dim = batch_dim
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
-        return f"Hint(int_bound={self.int_bound}, nonnegative={self.nonnegative})"
+        return (f"Hint(int_bound={self.int_bound}, nonnegative={self.nonnegative}, "
+                f"batch_dim={self.batch_dim})")
 
 
 ANY = Hint()

@@ -54,6 +54,19 @@ def global_outputs(compiled, per_output: list, specs) -> list:
             for i, (shards, spec) in enumerate(zip(per_output, specs))]
 
 
+
+def _batch_dim_advice(given: tuple, expected: tuple) -> str:
+    """What to do when an input's shape is off on one dim: its batch dim was not the plan's."""
+    differ = [d for d, (a, b) in enumerate(zip(given, expected)) if a != b]
+    if len(given) != len(expected) or len(differ) != 1:
+        return ""
+    d = differ[0]
+    return (f" (@main takes a batch input microbatches times larger on the dim the plan splits, "
+            f"and a shared input as exported; if this input's batch is its dim {d}, export it "
+            f"with alpa_mlir.hints.Hint(batch_dim={d}), or Hint(batch_dim=-1) if every "
+            "microbatch shares it: the alpa.batch_dim argument attribute)")
+
+
 class Pipeline:
     def __init__(self, module_text: str, devices: list | None = None,
                  compiled: dict | None = None):
@@ -199,7 +212,8 @@ class Pipeline:
         for name, x, spec in zip(mod.arg_names, inputs, mod.inputs):
             x = np.asarray(x)
             if tuple(x.shape) != spec.shape:
-                raise PipelineError(f"input {name} is {x.shape}, @main expects {spec.shape}")
+                raise PipelineError(f"input {name} is {x.shape}, @main expects {spec.shape}"
+                                    + _batch_dim_advice(x.shape, spec.shape))
             env[name] = x.astype(spec.np_dtype, copy=False)
         calls = sum(1 for s in mod.steps if s.kind in ("call", "transfer"))
         done = 0

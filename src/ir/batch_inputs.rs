@@ -51,6 +51,29 @@ pub fn batch_input_dims(graph: &Graph) -> Result<Vec<Option<usize>>, BadBatchDim
     Ok((0..dims.len()).map(|arg| if by_rule[arg] && size(arg) != Some(batch) { None } else { dims[arg] }).collect())
 }
 
+/// Arguments the rule shares although a dim other than dim 0 has the batch size: time-major
+/// inputs (`[T, B, F]`) look like that, and so can a frozen table whose width happens to be the
+/// batch size. `(argument, that dim, the batch size)`; the caller says which with a warning.
+pub fn shared_with_a_batch_sized_dim(graph: &Graph, dims: &[Option<usize>]) -> Vec<(usize, usize, i64)> {
+    let batch = graph.args.iter().zip(dims).find_map(|(param, dim)| match (&param.ty, dim) {
+        (ValueType::Tensor(t), Some(d)) => t.shape.get(*d).copied(),
+        _ => None,
+    });
+    let Some(batch) = batch else { return Vec::new() };
+    graph
+        .args
+        .iter()
+        .enumerate()
+        .filter(|(a, param)| dims[*a].is_none() && !param.is_donated() && !param.attrs.contains_key(BATCH_DIM_ATTR))
+        .filter_map(|(a, param)| match &param.ty {
+            ValueType::Tensor(t) if t.rank() >= 2 && t.shape[0] != batch => {
+                t.shape.iter().position(|&s| s == batch).map(|d| (a, d, batch))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +113,30 @@ mod tests {
         // Named explicitly, it is split all the same.
         g.args[4].attrs.insert(BATCH_DIM_ATTR.into(), Attr::Int(0));
         assert_eq!(batch_input_dims(&g).unwrap()[4], Some(0));
+    }
+
+    #[test]
+    fn a_shared_argument_with_a_dim_of_the_batch_size_is_reported() {
+        use crate::ir::graph::{Attrs, Param};
+        use crate::ir::types::{ElementType, TensorType};
+        let mut g = tanh_mlp_step(2, 4, 8);
+        let arg = |shape: &[i64]| Param {
+            ty: ValueType::Tensor(TensorType::new(shape.to_vec(), ElementType::f32())),
+            attrs: Attrs::new(),
+        };
+        // Labels of the 4 examples, time-major [T=3, B=4, F=8], a key of 2 words, a table with
+        // no dim of 4.
+        g.args.push(arg(&[4]));
+        g.args.push(arg(&[3, 4, 8]));
+        g.args.push(arg(&[2]));
+        g.args.push(arg(&[6, 5]));
+        let dims = batch_input_dims(&g).unwrap();
+        assert_eq!(dims, vec![None, None, Some(0), Some(0), None, None, None]);
+        assert_eq!(shared_with_a_batch_sized_dim(&g, &dims), vec![(4, 1, 4)]);
+        // Said explicitly, it is split there and not reported.
+        g.args[4].attrs.insert(BATCH_DIM_ATTR.into(), Attr::Int(1));
+        let dims = batch_input_dims(&g).unwrap();
+        assert_eq!(dims[4], Some(1));
+        assert!(shared_with_a_batch_sized_dim(&g, &dims).is_empty());
     }
 }

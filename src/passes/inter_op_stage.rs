@@ -19,6 +19,7 @@ use crate::inter::driver::{plan_inter_op, stage_shardings, summary, DriverOption
 use crate::inter::layer_policy::{auto_choice, choose_layers};
 use crate::inter::program::{build_program, ProgramError};
 use crate::inter::{render_html, LayerId, PipelinePlan, PlacedStage, StageId};
+use crate::ir::batch_inputs::{shared_with_a_batch_sized_dim, BATCH_DIM_ATTR};
 use crate::ir::train_step::{analyze, Phase};
 use mlir_sys::MlirOperation;
 
@@ -115,6 +116,19 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
         })?;
         for (op, message) in &program.warnings {
             Diagnostic::warning(read.handles[op.index()], format!("{pass}: {message}")).emit();
+        }
+        let shared = if program.microbatches > 1 {
+            shared_with_a_batch_sized_dim(graph, &program.batch_dims)
+        } else {
+            Vec::new()
+        };
+        for (arg, dim, batch) in shared {
+            Diagnostic::warning(
+                entry.op,
+                format!("{pass}: argument #{arg} is shared by every microbatch (its dim 0 is not the batch size {batch}), but its dim {dim} has the batch size: if that dim is its batch (a time-major input), say so with {BATCH_DIM_ATTR} = {dim} (from JAX: alpa_mlir.hints.Hint(batch_dim={dim})); -1 silences this"),
+            )
+            .at_argument(Some(arg))
+            .emit();
         }
         let placements: Vec<StagePlacement> = plan
             .plan

@@ -1,0 +1,105 @@
+"""Which dim of an input is its batch: a time-major input ``[T, B, F]`` (batch on dim 1, as
+RNN and seq2seq code often keeps it) beside batch-major labels.
+- Exported without a hint, the rule (dim 0 is the batch) shares it; `alpa-auto-shard` warns at
+  the argument that its dim 1 has the batch size, and running the plan on the global batch fails
+  with a message naming the fix, never a silently wrong step.
+- Exported with ``Hint(batch_dim=1)`` (the ``alpa.batch_dim`` argument attribute), it is split on
+  dim 1: the pipelined step over microbatches on 8 devices equals the global-batch step.
+
+alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
+unless ``ALPA_REQUIRE_OPT=1``."""
+
+from __future__ import annotations
+
+import subprocess
+
+import jax
+import jax.numpy as jnp
+import optax
+import pytest
+
+from alpa_mlir.export import export
+from alpa_mlir.hints import ANY, Hint
+from alpa_mlir.input_domains import make_inputs
+from alpa_mlir.module_info import parse_module
+from alpa_mlir.numerics import compare_outputs
+from alpa_mlir.pipeline import Pipeline, PipelineError
+from alpa_mlir.xla_exec import compile_module, execute
+from conftest import DATA_DIR
+from pipeline_fixtures import alpa_opt
+
+MICROBATCH, MICROBATCHES, STEPS, WIDTH, LAYERS = 8, 2, 3, 16, 4
+SDS = jax.ShapeDtypeStruct
+
+
+def _export(batch: int, x_hint: Hint) -> str:
+    params = {f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(LAYERS)}
+    tx = optax.sgd(0.1)
+
+    def step(params, opt_state, x, y):
+        def loss_fn(p):
+            h = x  # [T, B, F]
+            for i in range(LAYERS):
+                h = jnp.tanh(h @ p[f"w{i}"])
+            return jnp.mean((h.mean(0) - y) ** 2)
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, loss
+
+    opt_state = jax.eval_shape(tx.init, params)
+    x, y = SDS((STEPS, batch, WIDTH), jnp.float32), SDS((batch, WIDTH), jnp.float32)
+    hints = (jax.tree.map(lambda _: ANY, params), jax.tree.map(lambda _: ANY, opt_state), x_hint,
+             ANY)
+    return export(jax.jit(step, donate_argnums=(0, 1)), params, opt_state, x, y, hints=hints,
+                  debug_info=True)
+
+
+def _plan(tmp_path, text: str) -> subprocess.CompletedProcess:
+    src = tmp_path / "micro.mlir"
+    src.write_text(text)
+    options = (f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} "
+               "layers=auto time-limit=10")
+    return subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
+                           "-o", str(tmp_path / "plan.mlir")],
+                          capture_output=True, text=True, timeout=600)
+
+
+def _global_step(x_hint: Hint):
+    step = parse_module(_export(MICROBATCH * MICROBATCHES, x_hint))
+    inputs = make_inputs(step.inputs, seed=0)
+    return step, inputs
+
+
+def test_a_time_major_input_without_a_hint_is_warned_about_and_refused_at_run(tmp_path):
+    planned = _plan(tmp_path, _export(MICROBATCH, ANY))
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    warnings = [line for line in planned.stderr.splitlines() if "warning:" in line]
+    assert any("its dim 1 has the batch size" in w and "Hint(batch_dim=1)" in w
+               for w in warnings), planned.stderr[-3000:]
+    pipe = Pipeline((tmp_path / "plan.mlir").read_text())
+    _, inputs = _global_step(ANY)
+    with pytest.raises(PipelineError, match=r"Hint\(batch_dim=1\)"):
+        pipe.run(inputs)
+
+
+def test_a_time_major_input_with_its_batch_dim_pipelines_and_matches_the_global_step(tmp_path):
+    hint = Hint(batch_dim=1)
+    text = _export(MICROBATCH, hint)
+    assert "alpa.batch_dim = 1" in text
+    planned = _plan(tmp_path, text)
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    assert "has the batch size" not in planned.stderr
+    pipe = Pipeline((tmp_path / "plan.mlir").read_text())
+    assert len([p for p in pipe.module.programs.values() if p.kind == "stage"]) > 1
+    step, inputs = _global_step(hint)
+    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
+    got = pipe.run(inputs)
+    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
+    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
+
+
+@pytest.mark.parametrize("bad", [-2, 1.0, True, "1"])
+def test_a_batch_dim_hint_is_a_dim_or_minus_one(bad):
+    with pytest.raises(ValueError, match="batch_dim must be"):
+        Hint(batch_dim=bad)
