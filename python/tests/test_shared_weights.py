@@ -3,7 +3,10 @@ stages and run over microbatches on 8 devices, equal to the global-batch step on
 - one weight applied by every layer (ALBERT / universal-transformer sharing);
 - an L2 penalty computed before the layers, so its elementwise square is every weight's first
   reader;
-- a tied embedding: the token table gathered by the first layer and multiplied by the last.
+- a tied embedding: the token table gathered by the first layer and multiplied by the last;
+- a gradient penalty (WGAN-GP): the loss holds the gradient of the output with respect to the
+  input, so every weight is read by its layer and by that gradient's backward pass, and the
+  step's backward runs through the transpose of a backward pass, forward through the layers.
 
 Each of these once put the backward of a later layer into the stage of an earlier one (the
 plan then needed a gradient before the schedule computed it).
@@ -74,7 +77,25 @@ def _tied_embedding(batch: int):
     return params, data, (int_bound(VOCAB), int_bound(VOCAB)), loss_fn, optax.adam(1e-2)
 
 
+def _gradient_penalty(batch: int):
+    params = {f"w{i}": SDS((WIDTH if i else 16, WIDTH), jnp.float32) for i in range(LAYERS)}
+    params["w_out"] = SDS((WIDTH, 1), jnp.float32)
+    data = (SDS((batch, 16), jnp.float32), SDS((batch,), jnp.float32))
+
+    def critic(p, x):
+        for i in range(LAYERS):
+            x = jnp.tanh(x @ p[f"w{i}"])
+        return (x @ p["w_out"])[..., 0]
+
+    def loss_fn(p, x, y):
+        gx = jax.grad(lambda x: critic(p, x).sum())(x)
+        penalty = jnp.mean((jnp.sqrt(jnp.sum(gx ** 2, -1) + 1e-12) - 1.0) ** 2)
+        return jnp.mean((critic(p, x) - y) ** 2) + 10.0 * penalty
+    return params, data, (ANY, ANY), loss_fn, optax.sgd(0.05)
+
+
 MODELS = {"one weight in every layer": _one_weight_in_every_layer,
+          "gradient penalty": _gradient_penalty,
           "l2 penalty before the layers": _l2_penalty_first,
           "tied embedding": _tied_embedding}
 

@@ -8,7 +8,9 @@
 //! Every backward op is co-located with the forward op it is the transpose of (the first forward
 //! consumer of the activation or parameter it reads), and every update op with the forward use of
 //! the parameter whose new value it computes (its first heavy use, else its first use), so that
-//! clustering forward ops into layers places the whole step.
+//! clustering forward ops into layers places the whole step. A backward op is never placed in an
+//! earlier layer than a backward op that reads it (the stages' backward functions run last stage
+//! first).
 
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Attr, Graph, ValueRef};
@@ -197,6 +199,19 @@ pub fn analyze(graph: &Graph) -> Result<TrainStep, TrainStepError> {
             }
             Phase::Update => None,
         };
+    }
+    // The backward functions of the stages run from the last stage to the first, so a backward
+    // op whose result a backward op of a later layer reads must be placed no earlier than that
+    // reader. Backpropagation through layers already is; the transpose of a gradient taken inside
+    // the loss (a gradient penalty, double backward) runs forward through the layers and is
+    // raised here (readers come after what they read, so one pass from the end suffices).
+    for index in (0..n).rev() {
+        let Some(at) = anchor[index].filter(|_| phase[index] == Phase::Backward) else { continue };
+        for operand in ops[index].operands.iter().filter_map(|v| producer(*v)) {
+            if phase[operand] == Phase::Backward && anchor[operand].is_some_and(|a| a < at) {
+                anchor[operand] = Some(at);
+            }
+        }
     }
     // An update op goes with the parameter whose new value it computes: from each donated
     // output back through the update ops, to the first forward op that reads the parameter.
@@ -389,6 +404,45 @@ mod tests {
         assert_eq!(step.anchor[7], Some(4));
         assert_eq!(step.anchor[8], Some(4));
         assert_eq!(step.anchor[10], Some(4));
+    }
+
+    #[test]
+    fn a_backward_op_is_placed_no_earlier_than_the_backward_ops_reading_it() {
+        // Double backward in miniature: the loss reads a forward-direction chain (the transpose
+        // of an inner gradient) that meets the activation of layer 0 first and of layer 2 last.
+        let (w, x) = (ValueRef::Arg(0), ValueRef::Arg(1));
+        let ops = vec![
+            op("stablehlo.dot_general", vec![x, w], t(&[4, 4])), // 0 fwd layer 0
+            op("stablehlo.tanh", vec![v(0)], t(&[4, 4])),        // 1 fwd (a0)
+            op("stablehlo.dot_general", vec![v(1), w], t(&[4, 4])), // 2 fwd layer 1
+            op("stablehlo.tanh", vec![v(2)], t(&[4, 4])),        // 3 fwd (a1)
+            op("stablehlo.multiply", vec![v(3), v(1)], t(&[4, 4])), // 4 fwd: inner backward
+            op("stablehlo.reduce", vec![v(4)], t(&[])),          // 5 fwd loss
+            op("stablehlo.negate", vec![v(5)], t(&[])),          // 6 bwd seed
+            op("stablehlo.multiply", vec![v(6), v(1)], t(&[4, 4])), // 7 bwd reads a0 (first read by 2)
+            op("stablehlo.multiply", vec![v(7), v(4)], t(&[4, 4])), // 8 bwd reads op 4's value
+            op("stablehlo.dot_general", vec![v(8), x], t(&[4, 4])), // 9 bwd
+            op("stablehlo.subtract", vec![w, v(9)], t(&[4, 4])), // 10 update
+        ];
+        let step = analyze(&step_graph(ops, 2, &[(0, 0)], vec![v(10), v(5)])).unwrap();
+        // Op 8 reads op 4's value (first read by the loss, op 5); op 7, which it reads, would go
+        // with a0's first reader (op 2), earlier than its reader, and is raised to op 5.
+        assert_eq!(step.anchor[8], Some(5));
+        assert_eq!(step.anchor[7], Some(5));
+    }
+
+    #[test]
+    fn every_backward_op_is_placed_no_later_than_what_it_reads_from_the_backward() {
+        for graph in [sgd_step(), crate::ir::test_graphs::tanh_mlp_step(4, 4, 8)] {
+            let step = analyze(&graph).unwrap();
+            for (index, op) in graph.ops().iter().enumerate().filter(|&(i, _)| step.phase[i] == Phase::Backward) {
+                for operand in op.operands.iter().filter_map(|v| producer(*v)) {
+                    if step.phase[operand] == Phase::Backward {
+                        assert!(step.anchor[operand] >= step.anchor[index], "op {index} reads op {operand}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
