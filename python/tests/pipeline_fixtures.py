@@ -62,3 +62,41 @@ def auto_shard_plans(text: str, tmp_path: Path, options: str, cluster: Path,
                      run_alpa_opt(planned, tmp_path / f"lowered-{mode}.mlir",
                                   "--alpa-lower-transfers"))
     return out
+
+
+def auto_shard_step(tmp_path: Path, text: str, microbatches: int,
+                    cluster: Path | None = None) -> subprocess.CompletedProcess:
+    """`alpa-auto-shard` of a step exported at microbatch size (layers=auto, 10 s per intra-op
+    plan, the 8-device test cluster by default), writing tmp_path/plan.mlir; the finished
+    process (its return code and stderr are what tests check)."""
+    from conftest import DATA_DIR
+
+    src = tmp_path / "micro.mlir"
+    src.write_text(text)
+    cluster = cluster or DATA_DIR / "cluster-1x8.json"
+    options = f"cluster={cluster} microbatches={microbatches} layers=auto time-limit=10"
+    return subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
+                           "-o", str(tmp_path / "plan.mlir")],
+                          capture_output=True, text=True, timeout=600)
+
+
+def global_step_inputs(global_text: str, seed: int = 0):
+    """The step exported at the global batch, parsed, and random inputs for it."""
+    from alpa_mlir.input_domains import make_inputs
+    from alpa_mlir.module_info import parse_module
+
+    step = parse_module(global_text)
+    return step, make_inputs(step.inputs, seed=seed)
+
+
+def assert_pipeline_matches(pipe, step, inputs, min_stages: int = 4) -> None:
+    """The pipelined plan `pipe` has at least `min_stages` stages and, run on `inputs`, gives
+    what the global-batch `step` gives on one device."""
+    from alpa_mlir.numerics import compare_outputs
+    from alpa_mlir.xla_exec import compile_module, execute
+
+    assert len([p for p in pipe.module.programs.values() if p.kind == "stage"]) >= min_stages
+    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
+    got = pipe.run(inputs)
+    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
+    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]

@@ -20,13 +20,8 @@ import pytest
 
 from alpa_mlir.export import export
 from alpa_mlir.hints import ANY, Hint
-from alpa_mlir.input_domains import make_inputs
-from alpa_mlir.module_info import parse_module
-from alpa_mlir.numerics import compare_outputs
 from alpa_mlir.pipeline import Pipeline, PipelineError
-from alpa_mlir.xla_exec import compile_module, execute
-from conftest import DATA_DIR
-from pipeline_fixtures import alpa_opt
+from pipeline_fixtures import assert_pipeline_matches, auto_shard_step, global_step_inputs
 
 MICROBATCH, MICROBATCHES, STEPS, WIDTH, LAYERS = 8, 2, 3, 16, 4
 SDS = jax.ShapeDtypeStruct
@@ -56,19 +51,11 @@ def _export(batch: int, x_hint: Hint) -> str:
 
 
 def _plan(tmp_path, text: str) -> subprocess.CompletedProcess:
-    src = tmp_path / "micro.mlir"
-    src.write_text(text)
-    options = (f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} "
-               "layers=auto time-limit=10")
-    return subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
-                           "-o", str(tmp_path / "plan.mlir")],
-                          capture_output=True, text=True, timeout=600)
+    return auto_shard_step(tmp_path, text, MICROBATCHES)
 
 
 def _global_step(x_hint: Hint):
-    step = parse_module(_export(MICROBATCH * MICROBATCHES, x_hint))
-    inputs = make_inputs(step.inputs, seed=0)
-    return step, inputs
+    return global_step_inputs(_export(MICROBATCH * MICROBATCHES, x_hint))
 
 
 def test_a_time_major_input_without_a_hint_is_warned_about_and_refused_at_run(tmp_path):
@@ -91,12 +78,8 @@ def test_a_time_major_input_with_its_batch_dim_pipelines_and_matches_the_global_
     assert planned.returncode == 0, planned.stderr[-3000:]
     assert "has the batch size" not in planned.stderr
     pipe = Pipeline((tmp_path / "plan.mlir").read_text())
-    assert len([p for p in pipe.module.programs.values() if p.kind == "stage"]) > 1
     step, inputs = _global_step(hint)
-    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
-    got = pipe.run(inputs)
-    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
-    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
+    assert_pipeline_matches(pipe, step, inputs, min_stages=2)
 
 
 @pytest.mark.parametrize("bad", [-2, 1.0, True, "1"])

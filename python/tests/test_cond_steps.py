@@ -9,7 +9,6 @@ unless ``ALPA_REQUIRE_OPT=1``."""
 
 from __future__ import annotations
 
-import subprocess
 
 import jax
 import jax.numpy as jnp
@@ -19,13 +18,8 @@ import pytest
 
 from alpa_mlir.export import export
 from alpa_mlir.hints import ANY, int_bound
-from alpa_mlir.input_domains import make_inputs
-from alpa_mlir.module_info import parse_module
-from alpa_mlir.numerics import compare_outputs
 from alpa_mlir.pipeline import Pipeline
-from alpa_mlir.xla_exec import compile_module, execute
-from conftest import DATA_DIR
-from pipeline_fixtures import alpa_opt
+from pipeline_fixtures import assert_pipeline_matches, auto_shard_step, global_step_inputs
 
 MICROBATCH, MICROBATCHES, WIDTH, LAYERS = 8, 2, 32, 4
 SDS = jax.ShapeDtypeStruct
@@ -61,24 +55,16 @@ def planned(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("cond")
     text = _export(MICROBATCH)
     assert text.count("stablehlo.case") >= LAYERS + 1, "the export holds no case ops to test"
-    (tmp / "micro.mlir").write_text(text)
-    options = (f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} "
-               "layers=auto time-limit=10")
-    r = subprocess.run([str(alpa_opt()), str(tmp / "micro.mlir"), f"--alpa-auto-shard={options}",
-                        "-o", str(tmp / "plan.mlir")], capture_output=True, text=True, timeout=600)
+    r = auto_shard_step(tmp, text, MICROBATCHES)
     assert r.returncode == 0, r.stderr[-3000:]
     plan = (tmp / "plan.mlir").read_text()
     assert "stablehlo.case" not in plan
-    return Pipeline(plan), parse_module(_export(MICROBATCH * MICROBATCHES))
+    return Pipeline(plan), _export(MICROBATCH * MICROBATCHES)
 
 
 @pytest.mark.parametrize("activation", range(len(ACTIVATIONS)))
 def test_a_step_with_switch_and_apply_if_finite_matches_the_global_step(planned, activation):
-    pipe, step = planned
-    assert len([p for p in pipe.module.programs.values() if p.kind == "stage"]) > 3
-    inputs = make_inputs(step.inputs, seed=activation)
+    pipe, global_text = planned
+    step, inputs = global_step_inputs(global_text, seed=activation)
     inputs[-1] = np.asarray(activation, dtype=np.int32)
-    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
-    got = pipe.run(inputs)
-    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
-    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
+    assert_pipeline_matches(pipe, step, inputs)

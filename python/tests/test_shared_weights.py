@@ -16,7 +16,6 @@ unless ``ALPA_REQUIRE_OPT=1``."""
 
 from __future__ import annotations
 
-import subprocess
 
 import jax
 import jax.numpy as jnp
@@ -25,13 +24,8 @@ import pytest
 
 from alpa_mlir.export import export
 from alpa_mlir.hints import ANY, int_bound
-from alpa_mlir.input_domains import make_inputs
-from alpa_mlir.module_info import parse_module
-from alpa_mlir.numerics import compare_outputs
 from alpa_mlir.pipeline import Pipeline
-from alpa_mlir.xla_exec import compile_module, execute
-from conftest import DATA_DIR
-from pipeline_fixtures import alpa_opt
+from pipeline_fixtures import assert_pipeline_matches, auto_shard_step, global_step_inputs
 
 MICROBATCH, MICROBATCHES, WIDTH, LAYERS, VOCAB, SEQ = 8, 2, 32, 4, 16, 4
 SDS = jax.ShapeDtypeStruct
@@ -118,19 +112,8 @@ def _export(model, batch: int) -> str:
 @pytest.mark.parametrize("name", MODELS)
 def test_a_parameter_no_single_layer_owns_pipelines_and_matches_the_global_step(tmp_path, name):
     model = MODELS[name]
-    src = tmp_path / "micro.mlir"
-    src.write_text(_export(model, MICROBATCH))
-    options = (f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} "
-               "layers=auto time-limit=10")
-    planned = subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
-                              "-o", str(tmp_path / "plan.mlir")],
-                             capture_output=True, text=True, timeout=600)
+    planned = auto_shard_step(tmp_path, _export(model, MICROBATCH), MICROBATCHES)
     assert planned.returncode == 0, planned.stderr[-3000:]
     pipe = Pipeline((tmp_path / "plan.mlir").read_text())
-    assert len([p for p in pipe.module.programs.values() if p.kind == "stage"]) > 3
-    step = parse_module(_export(model, MICROBATCH * MICROBATCHES))
-    inputs = make_inputs(step.inputs, seed=0)
-    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
-    got = pipe.run(inputs)
-    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
-    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
+    step, inputs = global_step_inputs(_export(model, MICROBATCH * MICROBATCHES))
+    assert_pipeline_matches(pipe, step, inputs)

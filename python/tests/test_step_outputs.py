@@ -20,13 +20,8 @@ import pytest
 
 from alpa_mlir.export import export
 from alpa_mlir.hints import ANY, int_bound
-from alpa_mlir.input_domains import make_inputs
-from alpa_mlir.module_info import parse_module
-from alpa_mlir.numerics import compare_outputs
 from alpa_mlir.pipeline import Pipeline
-from alpa_mlir.xla_exec import compile_module, execute
-from conftest import DATA_DIR
-from pipeline_fixtures import alpa_opt
+from pipeline_fixtures import assert_pipeline_matches, auto_shard_step, global_step_inputs
 
 MICROBATCH, MICROBATCHES, CLASSES = 8, 2, 4
 SDS = jax.ShapeDtypeStruct
@@ -75,26 +70,15 @@ def _combinable(logits, per_example, y):
 
 
 def _plan(tmp_path, text: str) -> subprocess.CompletedProcess:
-    src = tmp_path / "micro.mlir"
-    src.write_text(text)
-    options = (f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} "
-               "layers=auto time-limit=10")
-    return subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
-                           "-o", str(tmp_path / "plan.mlir")],
-                          capture_output=True, text=True, timeout=600)
+    return auto_shard_step(tmp_path, text, MICROBATCHES)
 
 
 def test_sums_means_and_counts_of_an_adam_step_combine_over_microbatches(tmp_path):
     planned = _plan(tmp_path, _export(_combinable, MICROBATCH))
     assert planned.returncode == 0, planned.stderr[-3000:]
     pipe = Pipeline((tmp_path / "plan.mlir").read_text())
-    assert len([p for p in pipe.module.programs.values() if p.kind == "stage"]) > 3
-    step = parse_module(_export(_combinable, MICROBATCH * MICROBATCHES))
-    inputs = make_inputs(step.inputs, seed=0)
-    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
-    got = pipe.run(inputs)
-    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
-    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
+    step, inputs = global_step_inputs(_export(_combinable, MICROBATCH * MICROBATCHES))
+    assert_pipeline_matches(pipe, step, inputs)
 
 
 @pytest.mark.parametrize("metric, why", [

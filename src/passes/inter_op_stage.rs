@@ -29,14 +29,9 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
     let fail = |message: String| vec![Diagnostic::error(module, format!("{pass}: {message}"))];
     let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
     let opts = DriverOptions::new(options).map_err(fail)?;
-    super::trivial_meshes::strip(module, pass)?;
-    if let Some(mesh) = super::trivial_meshes::first_mesh(module) {
-        let name = mlir::string_attr(mesh, "sym_name").unwrap_or_default();
-        return Err(vec![Diagnostic::error(
-            mesh,
-            format!("{pass}: the module already carries a Shardy mesh (sdy.mesh @{name}): plan the unpartitioned step, the pass chooses each stage's mesh"),
-        )]);
-    }
+    super::trivial_meshes::strip_then_refuse_meshes(module, pass, |name| {
+        format!("the module already carries a Shardy mesh (sdy.mesh @{name}): plan the unpartitioned step, the pass chooses each stage's mesh")
+    })?;
     check_not_partitioned(module, &opts.cluster).map_err(fail)?;
     // Layers inside a scan become ops of their own, so stages can be cut between them.
     super::unroll_loops::run_if_asked(module, options.unroll_loops, &options.entry, pass)?;

@@ -20,14 +20,9 @@ pub fn run(module: MlirOperation, options: &AlpaIntraOpShardOptions) -> PassResu
     let fail = |message: String| vec![Diagnostic::error(module, format!("{PASS}: {message}"))];
     let entry = find_entry(module, &options.entry).map_err(|d| vec![d])?;
     let shard_options = ShardOptions::new(options).map_err(fail)?;
-    super::trivial_meshes::strip(module, PASS)?;
-    if let Some(mesh) = super::trivial_meshes::first_mesh(module) {
-        let name = mlir::string_attr(mesh, "sym_name").unwrap_or_default();
-        return Err(vec![Diagnostic::error(
-            mesh,
-            format!("{PASS}: the module is already sharded (sdy.mesh @{name}): shard the unpartitioned export"),
-        )]);
-    }
+    super::trivial_meshes::strip_then_refuse_meshes(module, PASS, |name| {
+        format!("the module is already sharded (sdy.mesh @{name}): shard the unpartitioned export")
+    })?;
     check_unsharded(module, entry).map_err(fail)?;
     // A loop's carried values and body are sharded consistently by planning its copies.
     super::unroll_loops::run_if_asked(module, options.unroll_loops, &options.entry, PASS)?;

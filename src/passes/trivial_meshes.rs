@@ -14,7 +14,7 @@ use mlir_sys::*;
 use std::collections::BTreeSet;
 
 /// Drops the module's empty meshes and what names them; an op on a maximal mesh is an error.
-pub fn strip(module: MlirOperation, pass: &str) -> Result<(), Vec<Diagnostic>> {
+fn strip(module: MlirOperation, pass: &str) -> Result<(), Vec<Diagnostic>> {
     let Some(body) = mlir::body_block(module) else { return Ok(()) };
     let mut empty = BTreeSet::new();
     let mut maximal = BTreeSet::new();
@@ -105,9 +105,22 @@ pub fn strip(module: MlirOperation, pass: &str) -> Result<(), Vec<Diagnostic>> {
     Ok(())
 }
 
-/// The first `sdy.mesh` declaration of the module (after `strip`: a mesh that partitions).
-pub fn first_mesh(module: MlirOperation) -> Option<MlirOperation> {
-    mlir::block_ops(mlir::body_block(module)?).into_iter().find(|op| mlir::op_name(*op) == "sdy.mesh")
+/// [`strip`], then an error at the first mesh left (one that partitions), `refusal(its name)`
+/// saying why the pass does not take it.
+pub fn strip_then_refuse_meshes(
+    module: MlirOperation,
+    pass: &str,
+    refusal: impl Fn(&str) -> String,
+) -> Result<(), Vec<Diagnostic>> {
+    strip(module, pass)?;
+    let Some(body) = mlir::body_block(module) else { return Ok(()) };
+    match mlir::block_ops(body).into_iter().find(|op| mlir::op_name(*op) == "sdy.mesh") {
+        Some(mesh) => {
+            let name = mlir::string_attr(mesh, "sym_name").unwrap_or_default();
+            Err(vec![Diagnostic::error(mesh, format!("{pass}: {}", refusal(&name)))])
+        }
+        None => Ok(()),
+    }
 }
 
 /// An `arg_attrs` / `res_attrs` array with every `sdy.sharding` entry that `drop` accepts removed.
