@@ -30,6 +30,11 @@ pub enum BatchClass {
     },
     /// A mean over the batch.
     Mean,
+    /// Per-example terms contracted over the batch dimension (a weight gradient `x^T g`): an
+    /// aggregate over the batch, but with weights this analysis does not track (the loss's
+    /// 1/batch sits inside `g`), so whether the microbatches' values add up or average is
+    /// unknown.
+    Contraction,
     Other,
 }
 
@@ -89,8 +94,11 @@ fn classify(
         PerExample(d) => Some(*d),
         _ => None,
     });
-    let aggregates: Vec<BatchClass> =
-        operands.iter().copied().filter(|c| matches!(c, Sum { .. } | Mean | Other | PerExample(_))).collect();
+    let aggregates: Vec<BatchClass> = operands
+        .iter()
+        .copied()
+        .filter(|c| matches!(c, Sum { .. } | Mean | Contraction | Other | PerExample(_)))
+        .collect();
     if let Some(d) = batch_dim {
         // Values per example stay so through elementwise ops and data movement; a reduction
         // over the batch's dimension sums them.
@@ -124,7 +132,7 @@ fn classify(
     let kinds: Vec<BatchClass> = operands.iter().copied().filter(|c| *c != Independent).collect();
     let one = kinds.len() == 1;
     match name.as_str() {
-        "convert" | "negate" | "reshape" | "broadcast_in_dim" | "copy" => kinds[0],
+        "convert" | "negate" | "reshape" | "broadcast_in_dim" | "copy" | "transpose" | "slice" | "reverse" => kinds[0],
         "multiply" if one => match (kinds[0], op.operands.iter().find_map(&constant_of)) {
             (Sum { count }, Some(c)) if is_close(c * count, 1.0) => Mean,
             (k, _) => k,
@@ -192,8 +200,21 @@ fn dot_class(graph: &Graph, op: &OpNode, operands: &[BatchClass], d: usize) -> B
     if let Some(i) = batching.iter().position(|&b| b == d) {
         return BatchClass::PerExample(Some(i));
     }
-    if contracting.contains(&d) {
-        return BatchClass::Other;
+    if let Some(k) = contracting.iter().position(|&c| c == d) {
+        // Contracted over the batch (a weight gradient x^T g): a sum of one term per example,
+        // when the other side is the same examples on the paired dimension or shared by them.
+        let (other, other_contracting) = if side == 0 {
+            (operands[1], &numbers.rhs_contracting_dimensions)
+        } else {
+            (operands[0], &numbers.lhs_contracting_dimensions)
+        };
+        let paired = other_contracting.get(k).map(|&e| e as usize);
+        let same_examples = match other {
+            BatchClass::Independent => true,
+            BatchClass::PerExample(Some(e)) => Some(e) == paired,
+            _ => false,
+        };
+        return if same_examples { BatchClass::Contraction } else { BatchClass::Other };
     }
     let free =
         |r: usize, b: &[i64], c: &[i64]| (0..r as i64).filter(|x| !b.contains(x) && !c.contains(x)).collect::<Vec<_>>();
@@ -300,6 +321,33 @@ mod tests {
                 Other
             ]
         );
+    }
+
+    #[test]
+    fn a_contraction_over_the_batch_is_an_aggregate_of_unknown_scale() {
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let g = b.unary("stablehlo.tanh", x, t(&[8, 4]));
+        // x^T g: a weight gradient.
+        let dw = b.dot(x, g, 0, 0, t(&[4, 4]));
+        let one = constant(&mut b, 1.0);
+        let shared = b.op(
+            "stablehlo.broadcast_in_dim",
+            vec![one],
+            t(&[8, 4]),
+            attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]),
+        );
+        let weighted = b.dot(x, shared, 0, 0, t(&[4, 4]));
+        let tr =
+            b.op("stablehlo.transpose", vec![g], t(&[4, 8]), attrs(&[("permutation", Attr::I64Array(vec![1, 0]))]));
+        let paired = b.dot(x, tr, 0, 1, t(&[4, 4]));
+        let dw_t =
+            b.op("stablehlo.transpose", vec![dw], t(&[4, 4]), attrs(&[("permutation", Attr::I64Array(vec![1, 0]))]));
+        let total = b.sum(x);
+        let total_t =
+            b.op("stablehlo.transpose", vec![total], t(&[]), attrs(&[("permutation", Attr::I64Array(vec![]))]));
+        let got = classes_of(b, vec![dw, weighted, paired, dw_t, total_t]);
+        assert_eq!(got, [Contraction, Contraction, Contraction, Contraction, Sum { count: 32.0 }]);
     }
 
     #[test]

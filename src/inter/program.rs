@@ -8,7 +8,9 @@
 //! - Apply ops run once per iteration on accumulated values. They are the update-phase ops
 //!   that read no batch-shaped value: an update-phase op that reads a batch-dependent value of
 //!   a type no donated argument has (e.g. the reduction of a bias gradient over the batch) is
-//!   still computing the gradient, so it runs per microbatch with the backward ops.
+//!   still computing the gradient, so it runs per microbatch with the backward ops. A backward
+//!   op on the way to the new state that reads only batch aggregates (sums, means) or values
+//!   of apply ops is an apply op too: an optimizer's matrix products (Muon, Shampoo).
 //! - A value a per-microbatch function hands to an apply function or returns from the step is
 //!   accumulated over the microbatches: batch-dependent values by their mean (the loss is a
 //!   mean over the batch, so the global-batch gradient is the mean of the microbatch ones) or
@@ -161,12 +163,64 @@ fn batch_dependent(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<bool> {
     dependent
 }
 
+/// Per op: whether a donated argument's new value depends on its results.
+fn reaches_donated_output(graph: &Graph) -> Vec<bool> {
+    let mut reaches = vec![false; graph.ops().len()];
+    for r in graph.args.iter().filter_map(|a| a.aliased_output()) {
+        if let Some(ValueRef::Op { op, .. }) = graph.returned.get(r) {
+            reaches[*op] = true;
+        }
+    }
+    for index in (0..graph.ops().len()).rev() {
+        if reaches[index] {
+            for operand in &graph.ops()[index].operands {
+                if let ValueRef::Op { op, .. } = *operand {
+                    reaches[op] = true;
+                }
+            }
+        }
+    }
+    reaches
+}
+
 /// Per op: whether it runs in the apply function (see the module docs).
-fn apply_ops(graph: &Graph, step: &TrainStep, batch_dims: &[Option<usize>], dependent: &[bool]) -> Vec<bool> {
+fn apply_ops(
+    graph: &Graph,
+    step: &TrainStep,
+    batch_dims: &[Option<usize>],
+    dependent: &[bool],
+    classes: &[BatchClass],
+) -> Vec<bool> {
     let donated_types: Vec<&ValueType> = graph.args.iter().filter(|a| a.is_donated()).map(|a| &a.ty).collect();
     let mut apply = vec![false; graph.ops().len()];
+    let updates_state = reaches_donated_output(graph);
     for (index, op) in graph.ops().iter().enumerate() {
-        if step.phase[index] != Phase::Update {
+        // The update-phase ops, and a backward op on the way to the new state that reads only
+        // aggregates over the batch: an optimizer that multiplies gradient-derived matrices
+        // (Muon's Newton-Schulz steps, Shampoo's preconditioners) feeds heavy ops, so the phases
+        // call it backward, yet the global step computes it once, on the whole batch's gradient.
+        let aggregate_only = || {
+            op.operands.iter().all(|v| match *v {
+                ValueRef::Op { op: p, .. } => {
+                    apply[p]
+                        || matches!(
+                            classes[p],
+                            BatchClass::Independent
+                                | BatchClass::Sum { .. }
+                                | BatchClass::Mean
+                                | BatchClass::Contraction
+                        )
+                }
+                ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_none(),
+                ValueRef::Outer => false,
+            })
+        };
+        let candidate = match step.phase[index] {
+            Phase::Update => true,
+            Phase::Backward => updates_state[index] && aggregate_only(),
+            Phase::Forward => false,
+        };
+        if !candidate {
             continue;
         }
         let reads_batch_shaped = op.operands.iter().any(|v| match *v {
@@ -210,7 +264,8 @@ pub fn build_program(
     }
     let batch_dims = batch_input_dims(graph)?;
     let dependent = batch_dependent(graph, &batch_dims);
-    let apply = apply_ops(graph, step, &batch_dims, &dependent);
+    let classes = batch_classes(graph, &batch_dims);
+    let apply = apply_ops(graph, step, &batch_dims, &dependent, &classes);
     let kind_of = |index: usize| match (step.phase[index], apply[index]) {
         (_, true) => FunctionKind::Apply,
         (Phase::Forward, _) => FunctionKind::Forward,
@@ -292,7 +347,7 @@ pub fn build_program(
     for function in functions.iter().filter(|f| f.kind == FunctionKind::Apply) {
         outlives.extend(function.inputs.iter().copied().filter(|v| per_microbatch(*v)));
     }
-    let classes = (microbatches > 1).then(|| batch_classes(graph, &batch_dims));
+    let classes = (microbatches > 1).then_some(&classes);
     let mut warnings = Vec::new();
     for v in outlives {
         let ValueRef::Op { op, .. } = v else { continue };
@@ -316,7 +371,7 @@ pub fn build_program(
                 BatchClass::PerExample(_) => {
                     return Err(ProgramError::Combine { op: OpId::new(op), result, why: "keeps the batch dimension" })
                 }
-                BatchClass::Other => {
+                BatchClass::Contraction | BatchClass::Other => {
                     return Err(ProgramError::Combine {
                         op: OpId::new(op),
                         result,
