@@ -119,3 +119,35 @@ def test_a_masked_mean_loss_plans_with_a_warning_at_its_op(tmp_path):
     warnings = [line for line in planned.stderr.splitlines() if "warning:" in line]
     assert any("the loss is neither a sum nor a mean over the batch" in w for w in warnings), \
         planned.stderr[-3000:]
+
+
+def test_a_mean_loss_through_convolutions_pooling_and_lookups_plans_without_a_warning(tmp_path):
+    """Examples stay apart through a convolution, a pooling window and an embedding lookup, so
+    the loss is seen as the mean it is: no warning, and the global step's result."""
+    params = {"table": SDS((CLASSES * 4, 4), jnp.float32), "kernel": SDS((3, 3, 4, 8), jnp.float32),
+              "head": SDS((8, CLASSES), jnp.float32)}
+
+    def step(params, ids, y):
+        def loss_fn(p):
+            image = p["table"][ids]  # [b, 6, 6, 4]
+            h = jax.lax.conv_general_dilated(image, p["kernel"], (1, 1), "SAME",
+                                             dimension_numbers=("NHWC", "HWIO", "NHWC"))
+            h = jax.lax.reduce_window(jnp.tanh(h), -jnp.inf, jax.lax.max, (1, 2, 2, 1),
+                                      (1, 2, 2, 1), "VALID")
+            logits = h.mean((1, 2)) @ p["head"]
+            return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss
+
+    def exported(batch: int) -> str:
+        args = (params, SDS((batch, 6, 6), jnp.int32), SDS((batch,), jnp.int32))
+        hints = (jax.tree.map(lambda _: ANY, params), int_bound(CLASSES * 4), int_bound(CLASSES))
+        return export(jax.jit(step, donate_argnums=(0,)), *args, hints=hints, debug_info=True)
+
+    planned = _plan(tmp_path, exported(MICROBATCH))
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+    pipe = Pipeline((tmp_path / "plan.mlir").read_text())
+    step_module, inputs = global_step_inputs(exported(MICROBATCH * MICROBATCHES))
+    assert_pipeline_matches(pipe, step_module, inputs, min_stages=2)

@@ -12,7 +12,7 @@
 //! batch-independent values, added to their own kind, negated or converted; a mean also when a
 //! batch-independent value is added to it. Anything else is `Other`.
 
-use crate::ir::attr_text::DotDimensionNumbers;
+use crate::ir::attr_text::{ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers};
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
 use crate::ir::types::ValueType;
@@ -119,6 +119,12 @@ fn classify(
             })),
             "reshape" => PerExample(d.and_then(|d| reshaped_dim(graph, op, d))),
             "dot_general" => d.map_or(Other, |d| dot_class(graph, op, operands, d)),
+            "convolution" => PerExample(d.and_then(|d| convolution_batch(op, operands, d))),
+            "reduce_window" => PerExample(d.filter(|&d| window_keeps_dim(graph, op, d))),
+            "top_k" | "chlo.top_k" => {
+                PerExample(d.filter(|&d| rank_of(graph, op.operands[0]).is_some_and(|r| d + 1 < r)))
+            }
+            "gather" => PerExample(d.and_then(|d| gathered_batch(graph, op, operands, d))),
             "slice" | "pad" | "reverse" | "concatenate" | "dynamic_slice" | "dynamic_update_slice" => {
                 let same_rank = rank_of(graph, op.operands[0])
                     == op.results.first().and_then(ValueType::tensor).map(|t| t.shape.len());
@@ -222,6 +228,44 @@ fn dot_class(graph: &Graph, op: &OpNode, operands: &[BatchClass], d: usize) -> B
     let own_free = free(rank, batching, contracting);
     let before = batching.len() + if side == 0 { 0 } else { lhs_free.len() };
     BatchClass::PerExample(own_free.iter().position(|&x| x == d).map(|i| before + i))
+}
+
+/// Where a convolution puts the examples of an input batched in its batch dimension `d`, with
+/// a kernel shared by the examples (a weight gradient's convolution, which moves the batch into
+/// the contracted features or groups it, is not followed).
+fn convolution_batch(op: &OpNode, operands: &[BatchClass], d: usize) -> Option<usize> {
+    let numbers = ConvDimensionNumbers::parse(opaque_text(op.attr("dimension_numbers")?)?).ok()?;
+    let ungrouped = op.attr("batch_group_count").and_then(|a| a.as_int()).is_none_or(|g| g == 1);
+    let shared_kernel = operands.get(1) == Some(&BatchClass::Independent);
+    (ungrouped && shared_kernel && numbers.input_batch_dimension == d as i64)
+        .then_some(numbers.output_batch_dimension as usize)
+}
+
+/// Whether a window (pooling) keeps dimension `d` as it is: a window of 1 at stride 1 there,
+/// so every example stays its own.
+fn window_keeps_dim(graph: &Graph, op: &OpNode, d: usize) -> bool {
+    let at = |name: &str| op.attr(name).and_then(|a| a.as_i64_array()).and_then(|v| v.get(d).copied());
+    let same_size = graph.value_type(op.operands[0]).and_then(ValueType::tensor).map(|t| t.shape.get(d).copied())
+        == op.results.first().and_then(ValueType::tensor).map(|t| t.shape.get(d).copied());
+    at("window_dimensions") == Some(1) && at("window_strides").is_none_or(|s| s == 1) && same_size
+}
+
+/// Where a gather from a table shared by the examples (an embedding lookup) puts the examples
+/// of indices batched in dimension `d`: the result's dimensions that are not offsets follow the
+/// indices' dimensions but the index vector's, in order.
+fn gathered_batch(graph: &Graph, op: &OpNode, operands: &[BatchClass], d: usize) -> Option<usize> {
+    if operands.first() != Some(&BatchClass::Independent) {
+        return None;
+    }
+    let numbers = GatherDimensionNumbers::parse(opaque_text(op.attr("dimension_numbers")?)?).ok()?;
+    let indices_rank = rank_of(graph, *op.operands.get(1)?)?;
+    let result_rank = op.results.first().and_then(ValueType::tensor)?.shape.len();
+    let index_dims: Vec<usize> = (0..indices_rank).filter(|&i| i as i64 != numbers.index_vector_dim).collect();
+    let result_dims: Vec<usize> = (0..result_rank).filter(|&i| !numbers.offset_dims.contains(&(i as i64))).collect();
+    if index_dims.len() != result_dims.len() {
+        return None;
+    }
+    index_dims.iter().position(|&i| i == d).map(|p| result_dims[p])
 }
 
 /// Where dimension `d` of a reshape's operand goes: the result dimension with the same size
@@ -348,6 +392,76 @@ mod tests {
             b.op("stablehlo.transpose", vec![total], t(&[]), attrs(&[("permutation", Attr::I64Array(vec![]))]));
         let got = classes_of(b, vec![dw, weighted, paired, dw_t, total_t]);
         assert_eq!(got, [Contraction, Contraction, Contraction, Contraction, Sum { count: 32.0 }]);
+    }
+
+    fn opaque(data: &str) -> Attr {
+        Attr::Opaque { dialect: "stablehlo".into(), data: data.into() }
+    }
+
+    #[test]
+    fn convolutions_pooling_lookups_and_top_k_keep_the_examples_apart() {
+        // x: [8, 4] is the batch; images, ids and kernels come from it or from w.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let w = ValueRef::Arg(1);
+        let image = b.unary("stablehlo.reshape", x, t(&[8, 2, 2, 1]));
+        let kernel = b.unary("stablehlo.reshape", w, t(&[2, 2, 1, 3]));
+        let conv = |b: &mut Builder, lhs, rhs, batch_groups: i64| {
+            b.op(
+                "stablehlo.convolution",
+                vec![lhs, rhs],
+                t(&[8, 1, 1, 3]),
+                attrs(&[
+                    ("dimension_numbers", opaque("conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>")),
+                    ("batch_group_count", Attr::Int(batch_groups)),
+                ]),
+            )
+        };
+        let convolved = conv(&mut b, image, kernel, 1);
+        let per_example_kernel = b.unary("stablehlo.reshape", x, t(&[2, 2, 1, 8]));
+        let not_shared = conv(&mut b, image, per_example_kernel, 1);
+        let init = constant(&mut b, 0.0);
+        let window = |b: &mut Builder, dims: &[i64], out: &[i64]| {
+            b.op(
+                "stablehlo.reduce_window",
+                vec![convolved, init],
+                t(out),
+                attrs(&[("window_dimensions", Attr::I64Array(dims.to_vec()))]),
+            )
+        };
+        let pooled = window(&mut b, &[1, 1, 1, 3], &[8, 1, 1, 1]);
+        let across_examples = window(&mut b, &[2, 1, 1, 1], &[7, 1, 1, 3]);
+        let ids = b.unary("stablehlo.convert", x, t(&[8, 4, 1]));
+        let table = b.unary("stablehlo.reshape", w, t(&[12]));
+        let table = b.unary("stablehlo.reshape", table, t(&[6, 2]));
+        let looked_up = b.op(
+            "stablehlo.gather",
+            vec![table, ids],
+            t(&[8, 4, 2]),
+            attrs(&[(
+                "dimension_numbers",
+                opaque("gather<offset_dims = [2], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>"),
+            )]),
+        );
+        let top = b.op("chlo.top_k", vec![x], t(&[8, 2]), attrs(&[]));
+        let scores =
+            b.op("stablehlo.transpose", vec![x], t(&[4, 8]), attrs(&[("permutation", Attr::I64Array(vec![1, 0]))]));
+        let top_over_batch = b.op("chlo.top_k", vec![scores], t(&[4, 2]), attrs(&[]));
+        let got =
+            classes_of(b, vec![convolved, not_shared, pooled, across_examples, looked_up, top, scores, top_over_batch]);
+        assert_eq!(
+            got,
+            [
+                PerExample(Some(0)),
+                PerExample(None),
+                PerExample(Some(0)),
+                PerExample(None),
+                PerExample(Some(0)),
+                PerExample(Some(0)),
+                PerExample(Some(1)),
+                PerExample(None)
+            ]
+        );
     }
 
     #[test]
