@@ -122,7 +122,8 @@ fn classify(
             "convolution" => PerExample(d.and_then(|d| convolution_batch(op, operands, d))),
             "reduce_window" => PerExample(d.filter(|&d| window_keeps_dim(graph, op, d))),
             "top_k" | "chlo.top_k" => {
-                PerExample(d.filter(|&d| rank_of(graph, op.operands[0]).is_some_and(|r| d + 1 < r)))
+                // top_k works on the last dimension: the examples stay apart unless they are it.
+                PerExample(d.filter(|&d| rank_of(graph, op.operands[0]).is_some_and(|r| d < r.saturating_sub(1))))
             }
             "gather" => PerExample(d.and_then(|d| gathered_batch(graph, op, operands, d))),
             "slice" | "pad" | "reverse" | "concatenate" | "dynamic_slice" | "dynamic_update_slice" => {
@@ -237,8 +238,8 @@ fn convolution_batch(op: &OpNode, operands: &[BatchClass], d: usize) -> Option<u
     let numbers = ConvDimensionNumbers::parse(opaque_text(op.attr("dimension_numbers")?)?).ok()?;
     let ungrouped = op.attr("batch_group_count").and_then(|a| a.as_int()).is_none_or(|g| g == 1);
     let shared_kernel = operands.get(1) == Some(&BatchClass::Independent);
-    (ungrouped && shared_kernel && numbers.input_batch_dimension == d as i64)
-        .then_some(numbers.output_batch_dimension as usize)
+    let output_batch = usize::try_from(numbers.output_batch_dimension).ok()?;
+    (ungrouped && shared_kernel && numbers.input_batch_dimension == d as i64).then_some(output_batch)
 }
 
 /// Whether a window (pooling) keeps dimension `d` as it is: a window of 1 at stride 1 there,

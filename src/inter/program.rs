@@ -28,7 +28,7 @@ use super::plan::StageId;
 use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpId, ValueRef};
-use crate::ir::train_step::{Phase, TrainStep};
+use crate::ir::train_step::{updates_state, Phase, TrainStep};
 use crate::ir::types::ValueType;
 use std::collections::{BTreeSet, HashMap};
 
@@ -163,26 +163,6 @@ fn batch_dependent(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<bool> {
     dependent
 }
 
-/// Per op: whether a donated argument's new value depends on its results.
-fn reaches_donated_output(graph: &Graph) -> Vec<bool> {
-    let mut reaches = vec![false; graph.ops().len()];
-    for r in graph.args.iter().filter_map(|a| a.aliased_output()) {
-        if let Some(ValueRef::Op { op, .. }) = graph.returned.get(r) {
-            reaches[*op] = true;
-        }
-    }
-    for index in (0..graph.ops().len()).rev() {
-        if reaches[index] {
-            for operand in &graph.ops()[index].operands {
-                if let ValueRef::Op { op, .. } = *operand {
-                    reaches[op] = true;
-                }
-            }
-        }
-    }
-    reaches
-}
-
 /// Per op: whether it runs in the apply function (see the module docs).
 fn apply_ops(
     graph: &Graph,
@@ -193,7 +173,7 @@ fn apply_ops(
 ) -> Vec<bool> {
     let donated_types: Vec<&ValueType> = graph.args.iter().filter(|a| a.is_donated()).map(|a| &a.ty).collect();
     let mut apply = vec![false; graph.ops().len()];
-    let updates_state = reaches_donated_output(graph);
+    let updates_state = updates_state(graph);
     for (index, op) in graph.ops().iter().enumerate() {
         // The update-phase ops, and a backward op on the way to the new state that reads only
         // aggregates over the batch: an optimizer that multiplies gradient-derived matrices

@@ -5,18 +5,19 @@
 //! `select` per result on the branch index (XLA's if-conversion: every branch runs, the index
 //! picks the result; an index out of range picks the last branch, as `case` does).
 
+use super::diagnostics::Diagnostic;
 use super::mlir;
 use crate::ir::effects::may_have_effects;
 use mlir_sys::*;
 use std::collections::HashSet;
 
 /// Rewrites the capturing, effect-free `stablehlo.case` ops of `function` (inner ones first);
-/// returns how many.
-pub fn convert_capturing_cases(function: MlirOperation) -> Result<usize, String> {
+/// returns how many. A case that cannot be rewritten is an error at the case.
+pub fn convert_capturing_cases(function: MlirOperation, pass: &str) -> Result<usize, Vec<Diagnostic>> {
     let mut converted = 0;
     for op in mlir::nested_ops(function).into_iter().rev() {
         if mlir::op_name(op) == "stablehlo.case" && captures(op) && convertible(op) {
-            convert(op)?;
+            convert(op).map_err(|message| vec![Diagnostic::error(op, format!("{pass}: {message}"))])?;
             converted += 1;
         }
     }
@@ -55,11 +56,25 @@ fn convertible(op: MlirOperation) -> bool {
 
 fn convert(case: MlirOperation) -> Result<(), String> {
     let index = *mlir::operands(case).first().ok_or("a case without its branch index")?;
+    let results = mlir::results(case);
+    let branches: Vec<(MlirOperation, Vec<MlirOperation>)> = mlir::regions(case)
+        .into_iter()
+        .map(|region| {
+            let mut ops = mlir::blocks(region).first().map(|b| mlir::block_ops(*b)).unwrap_or_default();
+            let terminator = ops.pop().ok_or("a case branch without a terminator")?;
+            if mlir::operands(terminator).len() != results.len() {
+                return Err("a case branch returns a different number of values than the case");
+            }
+            Ok((terminator, ops))
+        })
+        .collect::<Result<_, _>>()?;
+    // Checked in full before anything moves, so a refused case is left as it was.
+    let context = mlir::context(case);
+    let index_type = unsafe { mlirValueGetType(index) };
+    let eq = mlir::parse_attr(context, "#stablehlo<comparison_direction EQ>")?;
+    let i1 = mlir::parse_type(context, "tensor<i1>")?;
     let mut branch_results: Vec<Vec<MlirValue>> = Vec::new();
-    for region in mlir::regions(case) {
-        let block = mlir::blocks(region)[0];
-        let ops = mlir::block_ops(block);
-        let (terminator, body) = ops.split_last().ok_or("a case branch without a terminator")?;
+    for (terminator, body) in &branches {
         for op in body {
             // SAFETY: the branch's values move with their ops; what they read from outside is
             // defined before the case, so it is still defined before them.
@@ -67,25 +82,11 @@ fn convert(case: MlirOperation) -> Result<(), String> {
         }
         branch_results.push(mlir::operands(*terminator));
     }
-    let results = mlir::results(case);
-    let last = branch_results.len() - 1;
+    let last = branch_results.len().checked_sub(1).ok_or("a case without branches")?;
     let mut picked: Vec<MlirValue> = branch_results[last].clone();
-    if picked.len() != results.len() {
-        return Err("a case branch returns a different number of values than the case".into());
-    }
-    let context = mlir::context(case);
-    let index_type = mlir::print_type(unsafe { mlirValueGetType(index) });
-    let eq = mlir::parse_attr(context, "#stablehlo<comparison_direction EQ>")?;
     for (k, values) in branch_results.iter().enumerate().take(last).rev() {
-        let constant = mlir::parse_attr(context, &format!("dense<{k}> : {index_type}"))?;
-        let k_value = mlir::create_op(
-            case,
-            "stablehlo.constant",
-            &[],
-            &[("value", constant)],
-            &[unsafe { mlirValueGetType(index) }],
-        );
-        let i1 = mlir::parse_type(context, "tensor<i1>")?;
+        let constant = mlir::integer_constant_attr(context, k as i64, index_type)?;
+        let k_value = mlir::create_op(case, "stablehlo.constant", &[], &[("value", constant)], &[index_type]);
         let is_k =
             mlir::create_op(case, "stablehlo.compare", &[index, k_value], &[("comparison_direction", eq)], &[i1]);
         picked = values

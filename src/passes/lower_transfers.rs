@@ -96,16 +96,16 @@ pub fn run(module: MlirOperation, pass: &str) -> PassResult {
             mlir::insert_parsed_op_at_start(body, context, text).map_err(at_op)?;
         }
         let call = unsafe {
-            let location = mlirOperationGetLocation(op);
-            let mut state = mlirOperationStateGet(mlir::string_ref("func.call"), location);
             let operand = mlir::operands(op)[0];
-            mlirOperationStateAddOperands(&mut state, 1, &operand);
             let result_type = mlirValueGetType(mlir::results(op)[0]);
-            mlirOperationStateAddResults(&mut state, 1, &result_type);
             let callee = mlir::parse_attr(context, &format!("@{name}")).map_err(at_op)?;
-            let named = mlirNamedAttributeGet(mlirIdentifierGet(context, mlir::string_ref("callee")), callee);
-            mlirOperationStateAddAttributes(&mut state, 1, &named);
-            let call = mlirOperationCreate(&mut state);
+            let call = mlir::new_op(
+                mlirOperationGetLocation(op),
+                "func.call",
+                &[operand],
+                &[result_type],
+                &[("callee", callee)],
+            );
             mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(op), op, call);
             mlirValueReplaceAllUsesOfWith(mlir::results(op)[0], mlir::results(call)[0]);
             mlirOperationDestroy(op);

@@ -354,31 +354,39 @@ pub fn create_op(
     attrs: &[(&str, MlirAttribute)],
     result_types: &[MlirType],
 ) -> MlirValue {
-    let op = detached_op(reference, name, operands, attrs, result_types);
     unsafe {
+        let op = new_op(mlirOperationGetLocation(reference), name, operands, result_types, attrs);
         mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(reference), reference, op);
         mlirOperationGetResult(op, 0)
     }
 }
 
-/// An op not yet in a block, at `reference`'s location.
-fn detached_op(
-    reference: MlirOperation,
+/// `name(operands) {attrs} : results` at `location`, not yet in a block: every pass builds its
+/// ops here.
+pub fn new_op(
+    location: MlirLocation,
     name: &str,
     operands: &[MlirValue],
+    results: &[MlirType],
     attrs: &[(&str, MlirAttribute)],
-    result_types: &[MlirType],
 ) -> MlirOperation {
     unsafe {
-        let context = mlirOperationGetContext(reference);
-        let mut state = mlirOperationStateGet(string_ref(name), mlirOperationGetLocation(reference));
+        let context = mlirLocationGetContext(location);
+        let mut state = mlirOperationStateGet(string_ref(name), location);
         mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
-        mlirOperationStateAddResults(&mut state, result_types.len() as isize, result_types.as_ptr());
+        mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
         let named: Vec<MlirNamedAttribute> =
             attrs.iter().map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(context, string_ref(k)), *v)).collect();
         mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
         mlirOperationCreate(&mut state)
     }
+}
+
+/// The `value` attribute of a `stablehlo.constant` of integer (or i1) tensor type `ty`.
+pub fn integer_constant_attr(context: MlirContext, value: i64, ty: MlirType) -> Result<MlirAttribute, String> {
+    let ty_text = print_type(ty);
+    let literal = if ty_text == "tensor<i1>" { (value != 0).to_string() } else { value.to_string() };
+    parse_attr(context, &format!("dense<{literal}> : {ty_text}"))
 }
 
 pub fn string_attr_value(context: MlirContext, text: &str) -> MlirAttribute {
@@ -419,7 +427,8 @@ pub fn insert_unary_op(
     after: bool,
 ) -> MlirOperation {
     unsafe {
-        let op = detached_op(reference, name, &[operand], attrs, &[mlirValueGetType(operand)]);
+        let ty = mlirValueGetType(operand);
+        let op = new_op(mlirOperationGetLocation(reference), name, &[operand], &[ty], attrs);
         let block = mlirOperationGetBlock(reference);
         if after {
             mlirBlockInsertOwnedOperationAfter(block, reference, op);

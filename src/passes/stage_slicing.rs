@@ -34,19 +34,9 @@ impl Emitter {
         results: &[MlirType],
         attrs: &[(&str, MlirAttribute)],
     ) -> MlirOperation {
-        unsafe {
-            let mut state = mlirOperationStateGet(mlir::string_ref(name), self.location);
-            mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
-            mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
-            let named: Vec<MlirNamedAttribute> = attrs
-                .iter()
-                .map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(self.context, mlir::string_ref(k)), *v))
-                .collect();
-            mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
-            let op = mlirOperationCreate(&mut state);
-            mlirBlockAppendOwnedOperation(self.block, op);
-            op
-        }
+        let op = mlir::new_op(self.location, name, operands, results, attrs);
+        unsafe { mlirBlockAppendOwnedOperation(self.block, op) };
+        op
     }
 
     fn attr(&self, text: &str) -> Result<MlirAttribute, String> {

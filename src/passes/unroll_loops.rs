@@ -260,24 +260,12 @@ impl Writer {
         attrs: &[(&str, MlirAttribute)],
         at: MlirOperation,
     ) -> MlirOperation {
-        unsafe {
-            let mut state = mlirOperationStateGet(mlir::string_ref(name), mlirOperationGetLocation(at));
-            mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
-            mlirOperationStateAddResults(&mut state, 1, &result);
-            let named: Vec<MlirNamedAttribute> = attrs
-                .iter()
-                .map(|(k, v)| mlirNamedAttributeGet(mlirIdentifierGet(self.context, mlir::string_ref(k)), *v))
-                .collect();
-            mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
-            self.insert(mlirOperationCreate(&mut state))
-        }
+        self.insert(mlir::new_op(unsafe { mlirOperationGetLocation(at) }, name, operands, &[result], attrs))
     }
 
     /// `stablehlo.constant dense<value> : ty` at the location of `at`.
     fn constant(&self, value: i64, ty: MlirType, at: MlirOperation) -> Result<MlirOperation, String> {
-        let ty_text = mlir::print_type(ty);
-        let literal = if ty_text == "tensor<i1>" { (value != 0).to_string() } else { value.to_string() };
-        let attr = mlir::parse_attr(self.context, &format!("dense<{literal}> : {ty_text}"))?;
+        let attr = mlir::integer_constant_attr(self.context, value, ty)?;
         Ok(self.create("stablehlo.constant", &[], ty, &[("value", attr)], at))
     }
 
