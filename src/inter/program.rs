@@ -28,7 +28,7 @@ use super::plan::StageId;
 use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpId, ValueRef};
-use crate::ir::train_step::{updates_state, Phase, TrainStep};
+use crate::ir::train_step::{analyze, updates_state, Phase, TrainStep};
 use crate::ir::types::ValueType;
 use std::collections::{BTreeSet, HashMap};
 
@@ -224,6 +224,40 @@ fn apply_ops(
         }
     }
     apply
+}
+
+/// The train step of `graph` (`train_step::analyze`) with its per-microbatch ops placed where
+/// the schedule can run them: the stages' backward functions run last stage first, so a
+/// per-microbatch op that reads another non-forward per-microbatch op's result is placed no
+/// later than that op. A per-example quantity over every layer's gradients (DP-SGD's clipping
+/// by the norm across layers) is known only once the first layer's backward has run, and so
+/// is everything it scales. Program order puts readers after what they read: one pass.
+pub fn analyze_train_step(graph: &Graph) -> Option<TrainStep> {
+    let mut step = analyze(graph).ok()?;
+    // A bad alpa.batch_dim is reported by build_program, at the argument.
+    let Ok(batch_dims) = batch_input_dims(graph) else { return Some(step) };
+    let dependent = batch_dependent(graph, &batch_dims);
+    let classes = batch_classes(graph, &batch_dims);
+    let apply = apply_ops(graph, &step, &batch_dims, &dependent, &classes);
+    // A value of constants (a gradient seed) is recomputed wherever it is read: it orders nothing.
+    let constant = constant_ops(graph);
+    let per_microbatch_after_forward = |i: usize| step.phase[i] != Phase::Forward && !apply[i] && !constant[i];
+    for (index, op) in graph.ops().iter().enumerate() {
+        if !per_microbatch_after_forward(index) {
+            continue;
+        }
+        let earliest_read = op
+            .operands
+            .iter()
+            .filter_map(|v| producer(*v))
+            .filter(|&p| per_microbatch_after_forward(p))
+            .filter_map(|p| step.anchor[p])
+            .min();
+        if let (Some(read), Some(at)) = (earliest_read, step.anchor[index]) {
+            step.anchor[index] = Some(at.min(read));
+        }
+    }
+    Some(step)
 }
 
 /// Slices `graph` (a train step with `stage_of_op`) into stage functions and schedules them.

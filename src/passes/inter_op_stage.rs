@@ -17,10 +17,10 @@ use super::PassResult;
 use crate::cluster::Cluster;
 use crate::inter::driver::{plan_inter_op, stage_shardings, summary, DriverOptions, InterOpPlan};
 use crate::inter::layer_policy::{auto_choice, choose_layers};
-use crate::inter::program::{build_program, ProgramError};
+use crate::inter::program::{analyze_train_step, build_program, ProgramError};
 use crate::inter::{render_html, LayerId, PipelinePlan, PlacedStage, StageId};
 use crate::ir::batch_inputs::{shared_with_a_batch_sized_dim, BATCH_DIM_ATTR};
-use crate::ir::train_step::{analyze, Phase};
+use crate::ir::train_step::Phase;
 use mlir_sys::MlirOperation;
 
 pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResult {
@@ -43,7 +43,7 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
     if graph.ops().is_empty() {
         return Err(fail("the entry function has no ops to place in stages".into()));
     }
-    let step = analyze(graph).ok();
+    let step = analyze_train_step(graph);
     if step.is_some() && state.pairs.is_empty() && !graph.args.iter().any(|a| a.is_donated()) {
         return Err(fail(
             "the step returns a loss but no state that feeds back was found: it donates no argument (jax.jit donate_argnums) and no result updates an argument of the same type; name the state with donation=ARG:RESULT,...".into(),

@@ -2,14 +2,24 @@
 
 use crate::inter::memory::Schedule;
 use crate::inter::plan::StageId;
-use crate::inter::program::{build_program, Accumulate, FunctionKind, GradientCombine, ProgramError};
+use crate::inter::program::{
+    analyze_train_step, build_program, Accumulate, FunctionKind, GradientCombine, ProgramError,
+};
 use crate::ir::graph::ValueRef;
 use crate::ir::test_graphs::tanh_mlp_step;
 use crate::ir::train_step::analyze;
 
 /// Stage of every op: ops anchored at the forward matmul of layer k go to stage k * stages / depth.
 fn stages_by_anchor(g: &crate::ir::graph::Graph, stages: usize, depth: usize) -> Vec<StageId> {
-    let step = analyze(g).unwrap();
+    stages_by_anchor_of(g, &analyze(g).unwrap(), stages, depth)
+}
+
+fn stages_by_anchor_of(
+    g: &crate::ir::graph::Graph,
+    step: &crate::ir::train_step::TrainStep,
+    stages: usize,
+    depth: usize,
+) -> Vec<StageId> {
     let dots: Vec<usize> = (0..g.ops().len()).filter(|&i| g.ops()[i].name == "stablehlo.dot_general").collect();
     (0..g.ops().len())
         .map(|i| {
@@ -162,4 +172,91 @@ fn results_combine_as_sums_and_means_over_the_batch_and_integers_add_up() {
     let ProgramError::Combine { op, result, .. } = e else { panic!("{e:?}") };
     let ValueRef::Op { op: root_op, .. } = root else { unreachable!() };
     assert_eq!((op.index(), result), (root_op, g.returned.len() - 1));
+}
+
+/// DP-SGD's clipping by the norm across layers, on `tanh_mlp_step`'s layers: per-example
+/// gradients pe_k = a_k (x) g_k (a dot_general batched over the examples), n = sum_k |pe_k|^2
+/// per example, w_k' = w_k - sum over the batch of pe_k / n (elementwise: update-phase ops).
+fn per_example_clipping_step(depth: usize, batch: i64, width: i64) -> crate::ir::graph::Graph {
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::test_graphs::{attrs, t, Builder};
+    let (act, weight, per_example, norms) =
+        (t(&[batch, width]), t(&[width, width]), t(&[batch, width, width]), t(&[batch]));
+    let mut b = Builder::new();
+    let mut acts = vec![ValueRef::Arg(depth)];
+    for k in 0..depth {
+        let h = b.dot(acts[k], ValueRef::Arg(k), 1, 0, act.clone());
+        acts.push(b.unary("stablehlo.tanh", h, act.clone()));
+    }
+    let sq = b.binary("stablehlo.multiply", acts[depth], acts[depth], act.clone());
+    let loss = b.sum(sq);
+    let mut g = b.binary("stablehlo.add", acts[depth], acts[depth], act.clone());
+    let batched = Attr::Opaque {
+        dialect: "stablehlo".into(),
+        data: "dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0]>".into(),
+    };
+    let mut grads = vec![ValueRef::Outer; depth];
+    for k in (0..depth).rev() {
+        let a2 = b.binary("stablehlo.multiply", acts[k + 1], acts[k + 1], act.clone());
+        let one_minus = b.binary("stablehlo.subtract", g, a2, act.clone());
+        g = b.binary("stablehlo.multiply", g, one_minus, act.clone());
+        let dims = attrs(&[("dot_dimension_numbers", batched.clone())]);
+        grads[k] = b.op("stablehlo.dot_general", vec![acts[k], g], per_example.clone(), dims);
+        if k > 0 {
+            g = b.dot(g, ValueRef::Arg(k), 1, 1, act.clone());
+        }
+    }
+    let mut total = None;
+    for grad in &grads {
+        let squared = b.binary("stablehlo.multiply", *grad, *grad, per_example.clone());
+        let init = b.scalar_constant();
+        let norm = b.reduce_sum(squared, init, &[1, 2], norms.clone());
+        total = Some(total.map_or(norm, |t| b.binary("stablehlo.add", t, norm, norms.clone())));
+    }
+    let spread = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![0]))]);
+    let divisor = b.op("stablehlo.broadcast_in_dim", vec![total.unwrap()], per_example.clone(), spread);
+    let mut returned = Vec::new();
+    for (k, grad) in grads.iter().enumerate() {
+        let clipped = b.binary("stablehlo.divide", *grad, divisor, per_example.clone());
+        let init = b.scalar_constant();
+        let summed = b.reduce_sum(clipped, init, &[0], weight.clone());
+        returned.push(b.binary("stablehlo.subtract", ValueRef::Arg(k), summed, weight.clone()));
+    }
+    returned.push(loss);
+    let mut args: Vec<Param> = (0..depth)
+        .map(|k| Param { ty: weight.clone(), attrs: Attrs::from([("tf.aliasing_output".into(), Attr::Int(k as i64))]) })
+        .collect();
+    args.push(Param { ty: act, attrs: Attrs::new() });
+    b.graph(args, returned)
+}
+
+#[test]
+fn what_a_per_example_factor_over_all_layers_scales_runs_where_the_first_layers_backward_ends() {
+    let (depth, microbatches) = (4, 2);
+    let g = per_example_clipping_step(depth, 4, 8);
+    let step = analyze_train_step(&g).unwrap();
+    // Every cut of the layers into stages gives a program, and layer k's clipped gradient is
+    // computed in stage 0's backward function, read by stage k's apply function.
+    for stages in 1..=depth {
+        let stage_of = stages_by_anchor_of(&g, &step, stages, depth);
+        let p = build_program(&g, &step, &stage_of, stages, microbatches, Schedule::OneFOneB, GradientCombine::Mean)
+            .unwrap_or_else(|e| panic!("{stages} stages: {e}"));
+        for (index, op) in g.ops().iter().enumerate().filter(|(_, op)| op.name == "stablehlo.divide") {
+            let function = &p.functions[p.function_of_op[index]];
+            assert_eq!((function.stage, function.kind), (StageId::new(0), FunctionKind::Backward), "op {index} {op:?}");
+        }
+    }
+    // The train step's own placement puts a layer's clipping with its layer, which the schedule
+    // cannot run once the layers are in different stages.
+    let unplaced = analyze(&g).unwrap();
+    let stage_of = stages_by_anchor_of(&g, &unplaced, depth, depth);
+    let e = build_program(&g, &unplaced, &stage_of, depth, microbatches, Schedule::OneFOneB, GradientCombine::Mean)
+        .unwrap_err();
+    assert!(matches!(e, ProgramError::Order { .. }), "{e:?}");
+}
+
+#[test]
+fn the_placement_of_per_microbatch_ops_changes_nothing_in_plain_backpropagation() {
+    let g = tanh_mlp_step(4, 4, 8);
+    assert_eq!(analyze_train_step(&g), analyze(&g).ok());
 }
