@@ -1,7 +1,8 @@
 """What a pipelined train step returns besides its loss and state, run over microbatches: an
 optax.adam step (its step counter and bias correction shared by every stage's update, and the
 dead `convert` of the counter JAX leaves in the export) returning metrics of every combinable
-kind (a sum over the batch, a mean, a scaled and shifted mean, an integer count) runs on 8
+kind (a sum over the batch, a mean, a scaled and shifted mean, an integer count, and vectors of
+means or of sums built with `jnp.stack` / `jnp.concatenate`) runs on 8
 devices in several stages with 2 microbatches and equals the global-batch step on one device;
 a metric that is neither a sum nor a mean over the batch (a norm, a maximum) or that keeps the
 batch dimension is refused by `alpa-auto-shard` with a diagnostic at the op that computes it.
@@ -69,15 +70,24 @@ def _combinable(logits, per_example, y):
             "shifted": 0.5 * per_example.mean() + 1.0, "correct": jnp.sum(correct)}
 
 
+def _stacked(logits, per_example, y):
+    """Vectors of metrics (`jnp.stack` of means, a concatenation of sums): each element combines
+    as what it is, and so does the vector (refused before as neither a sum nor a mean)."""
+    correct = jnp.argmax(logits, -1) == y
+    return {"means": jnp.stack([per_example.mean(), jnp.mean(correct), 0.5 * per_example.mean()]),
+            "sums": jnp.concatenate([jnp.sum(logits, 0), jnp.sum(logits * logits, 0)])}
+
+
 def _plan(tmp_path, text: str) -> subprocess.CompletedProcess:
     return auto_shard_step(tmp_path, text, MICROBATCHES)
 
 
-def test_sums_means_and_counts_of_an_adam_step_combine_over_microbatches(tmp_path):
-    planned = _plan(tmp_path, _export(_combinable, MICROBATCH))
+@pytest.mark.parametrize("metrics", [_combinable, _stacked], ids=["scalars", "vectors"])
+def test_sums_means_and_counts_of_an_adam_step_combine_over_microbatches(tmp_path, metrics):
+    planned = _plan(tmp_path, _export(metrics, MICROBATCH))
     assert planned.returncode == 0, planned.stderr[-3000:]
     pipe = Pipeline((tmp_path / "plan.mlir").read_text())
-    step, inputs = global_step_inputs(_export(_combinable, MICROBATCH * MICROBATCHES))
+    step, inputs = global_step_inputs(_export(metrics, MICROBATCH * MICROBATCHES))
     assert_pipeline_matches(pipe, step, inputs)
 
 

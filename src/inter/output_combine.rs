@@ -140,6 +140,16 @@ fn classify(
     let one = kinds.len() == 1;
     match name.as_str() {
         "convert" | "negate" | "reshape" | "broadcast_in_dim" | "copy" | "transpose" | "slice" | "reverse" => kinds[0],
+        // A vector of metrics (`jnp.stack` of means): the microbatches' vectors combine element by
+        // element, so all of one kind combine as that kind. A batch-independent piece averages to
+        // itself, but would add up.
+        "concatenate" => match kinds.as_slice() {
+            [Mean, ..] if kinds.iter().all(|k| *k == Mean) => Mean,
+            [Sum { count }, ..] if operands.iter().all(|k| matches!(k, Sum { count: c } if c == count)) => {
+                Sum { count: *count }
+            }
+            _ => Other,
+        },
         "multiply" if one => match (kinds[0], op.operands.iter().find_map(&constant_of)) {
             (Sum { count }, Some(c)) if is_close(c * count, 1.0) => Mean,
             (k, _) => k,
@@ -301,6 +311,31 @@ mod tests {
         let graph = b.graph(args(), returned.clone());
         let classes = batch_classes(&graph, &[Some(0), None]);
         returned.iter().map(|v| if let ValueRef::Op { op, .. } = v { classes[*op] } else { Independent }).collect()
+    }
+
+    #[test]
+    fn a_vector_of_means_or_of_like_sums_is_still_one() {
+        // jnp.stack of metrics: each reshaped to [1], then concatenated.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let total = b.sum(x);
+        let n = constant(&mut b, 32.0);
+        let mean = b.binary("stablehlo.divide", total, n, t(&[]));
+        let other_total = b.sum(x);
+        let [mean1, total1, other1] = [mean, total, other_total].map(|v| b.unary("stablehlo.reshape", v, t(&[1])));
+        let rate = constant(&mut b, 0.1);
+        let rate1 = b.unary("stablehlo.reshape", rate, t(&[1]));
+        let join = |b: &mut Builder, parts: Vec<ValueRef>| {
+            let ty = t(&[parts.len() as i64]);
+            b.op("stablehlo.concatenate", parts, ty, attrs(&[("dimension", Attr::Int(0))]))
+        };
+        let means = join(&mut b, vec![mean1, mean1, rate1]);
+        let sums = join(&mut b, vec![total1, other1]);
+        let mixed = join(&mut b, vec![mean1, total1]);
+        let sum_and_rate = join(&mut b, vec![total1, rate1]);
+        let got = classes_of(b, vec![means, sums, mixed, sum_and_rate]);
+        // A batch-independent piece averages to itself, but would add up.
+        assert_eq!(got, vec![Mean, Sum { count: 32.0 }, Other, Other]);
     }
 
     #[test]

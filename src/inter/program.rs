@@ -226,8 +226,8 @@ fn apply_ops(
     apply
 }
 
-/// The train step of `graph` (`train_step::analyze`) with its per-microbatch ops placed where
-/// the schedule can run them: the stages' backward functions run last stage first, so a
+/// The train step of `graph` (`train_step::analyze`) with its per-microbatch and apply ops
+/// placed where the schedule can run them. The stages' backward functions run last stage first, so a
 /// per-microbatch op that reads another non-forward per-microbatch op's result is placed no
 /// later than that op. A per-example quantity over every layer's gradients (DP-SGD's clipping
 /// by the norm across layers) is known only once the first layer's backward has run, and so
@@ -255,6 +255,17 @@ pub fn analyze_train_step(graph: &Graph) -> Option<TrainStep> {
             .min();
         if let (Some(read), Some(at)) = (earliest_read, step.anchor[index]) {
             step.anchor[index] = Some(at.min(read));
+        }
+    }
+    // The apply functions run first stage first, so an apply op is placed no later than the
+    // apply ops reading its result. Update-phase ops already are; an optimizer's backward ops
+    // that run once per step (the gradient through a spectral norm's sigma, which reads the
+    // later layer's gradient and the earlier layer's power iteration) are lowered here.
+    let apply_op = |i: usize| apply[i] && !constant[i];
+    for (index, op) in graph.ops().iter().enumerate().rev() {
+        let Some(at) = step.anchor[index].filter(|_| apply_op(index)) else { continue };
+        for operand in op.operands.iter().filter_map(|v| producer(*v)).filter(|&p| apply_op(p)) {
+            step.anchor[operand] = Some(step.anchor[operand].map_or(at, |a| a.min(at)));
         }
     }
     Some(step)

@@ -260,3 +260,33 @@ fn the_placement_of_per_microbatch_ops_changes_nothing_in_plain_backpropagation(
     let g = tanh_mlp_step(4, 4, 8);
     assert_eq!(analyze_train_step(&g), analyze(&g).ok());
 }
+
+#[test]
+fn an_apply_op_is_placed_no_later_than_the_apply_ops_reading_it() {
+    // tanh_mlp_step(2, ..) with w0's update also subtracting dw1^T dw1: a product of the later
+    // layer's accumulated gradient (run once per step) that the earlier layer's update reads.
+    use crate::ir::test_graphs::{t, Builder};
+    let mut g = tanh_mlp_step(2, 4, 8);
+    let producer = |v: ValueRef| match v {
+        ValueRef::Op { op, .. } => op,
+        _ => unreachable!(),
+    };
+    let new_w0 = producer(g.returned[0]);
+    let dw1 = producer(g.returned[1]);
+    let dw1 = g.ops()[dw1].operands[1];
+    let mut b = Builder { ops: std::mem::take(&mut g.body.ops) };
+    let gram = b.dot(dw1, dw1, 0, 0, t(&[8, 8]));
+    let shifted = b.binary("stablehlo.subtract", ValueRef::Op { op: new_w0, result: 0 }, gram, t(&[8, 8]));
+    g.body.ops = b.ops;
+    g.returned[0] = shifted;
+    let step = analyze_train_step(&g).unwrap();
+    let stage_of = stages_by_anchor_of(&g, &step, 2, 2);
+    let p = build_program(&g, &step, &stage_of, 2, 2, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
+    let gram_function = &p.functions[p.function_of_op[producer(gram)]];
+    assert_eq!((gram_function.stage, gram_function.kind), (StageId::new(0), FunctionKind::Apply));
+    // Placed as the train step says, it would run in stage 1's apply function, after stage 0's.
+    let unplaced = analyze(&g).unwrap();
+    let stage_of = stages_by_anchor_of(&g, &unplaced, 2, 2);
+    let e = build_program(&g, &unplaced, &stage_of, 2, 2, Schedule::OneFOneB, GradientCombine::Mean).unwrap_err();
+    assert!(matches!(e, ProgramError::Order { .. }), "{e:?}");
+}
