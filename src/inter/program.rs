@@ -22,6 +22,7 @@
 //!   dependency, so a stage assignment that would need a cycle is an error, never a wrong
 //!   program.
 
+use super::batch_positions::positions_meeting_examples;
 use super::memory::Schedule;
 use super::output_combine::{batch_classes, BatchClass};
 use super::plan::StageId;
@@ -411,6 +412,11 @@ pub fn build_program(
         accumulated.push((v, mode));
     }
 
+    if let Some(classes) = classes {
+        for (_, meeting) in positions_meeting_examples(graph, &batch_dims, classes) {
+            warnings.push((OpId::new(meeting), "the examples meet their positions in the microbatch here (an iota over the batch: jnp.arange(batch), the counters of a jax.random draw of the batch's shape or of jax.random.split(key, batch)): positions restart in every microbatch, so each microbatch is numbered (or draws its random values) as the first examples of the global batch do, and the step differs from the global batch's; pass per-example values in with the batch (an argument batched like the inputs), or plan with microbatches=1".to_string()));
+        }
+    }
     let calls = schedule_calls(&functions, &index_of, num_stages, microbatches, schedule);
     let program = PipelineProgram {
         warnings,
