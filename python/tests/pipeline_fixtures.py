@@ -100,3 +100,50 @@ def assert_pipeline_matches(pipe, step, inputs, min_stages: int = 4) -> None:
     got = pipe.run(inputs)
     cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
     assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
+    assert_updates_match(step, inputs, got, expected)
+
+
+def assert_updates_match(step, inputs, got, expected, rtol: float = 1e-3) -> None:
+    """Each float state the step updates in place (an argument aliased to a result) changed by
+    what it changed by in `expected`, within `rtol` of that change's largest magnitude: an
+    update is small beside the state it changes (a learning rate times a gradient), so a wrong
+    gradient hides within the tolerance on the new state."""
+    import numpy as np
+
+    from alpa_mlir.numerics import compare_outputs
+
+    pairs = [(a, r) for a, r in sorted(step.aliases.items())
+             if np.issubdtype(np.asarray(expected[r]).dtype, np.floating)]
+    for a, r in pairs:
+        before = np.asarray(inputs[a], np.float64)
+        want = np.asarray(expected[r], np.float64) - before
+        have = np.asarray(got[r], np.float64) - before
+        scale = float(np.abs(want).max()) if want.size else 0.0
+        cmp = compare_outputs([have], [want], rtol=rtol, atol=rtol * scale + 1e-12)
+        assert cmp["match"], (f"argument {a} (result {r}) updated by something else than the "
+                              f"global step's update (largest {scale:.3g})", cmp["outputs"][0])
+
+
+def assert_pipelined_step_matches(tmp_path: Path, export_at, microbatch: int, microbatches: int,
+                                  min_stages: int = 4) -> tuple[subprocess.CompletedProcess, str]:
+    """`export_at(batch)` (a step's text at that batch size) exported at `microbatch`, planned
+    by `auto_shard_step` over `microbatches` and run pipelined, gives what the step exported at
+    the global batch gives on one device; the finished alpa-opt process and the plan's text."""
+    from alpa_mlir.pipeline import Pipeline
+
+    planned = auto_shard_step(tmp_path, export_at(microbatch), microbatches)
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    plan = (tmp_path / "plan.mlir").read_text()
+    step, inputs = global_step_inputs(export_at(microbatch * microbatches))
+    assert_pipeline_matches(Pipeline(plan), step, inputs, min_stages)
+    return planned, plan
+
+
+def tanh_layers(params: dict, x, layers: int):
+    """The tanh MLP the step tests train: h = tanh(h @ w_i) for i < layers."""
+    import jax.numpy as jnp
+
+    h = x
+    for i in range(layers):
+        h = jnp.tanh(h @ params[f"w{i}"])
+    return h

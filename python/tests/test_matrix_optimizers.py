@@ -21,18 +21,14 @@ import pytest
 
 from alpa_mlir.export import export
 from alpa_mlir.hints import ANY
-from alpa_mlir.pipeline import Pipeline
-from pipeline_fixtures import assert_pipeline_matches, auto_shard_step, global_step_inputs
+from pipeline_fixtures import assert_pipelined_step_matches, tanh_layers
 
 MICROBATCH, MICROBATCHES, WIDTH, LAYERS = 8, 2, 32, 4
 SDS = jax.ShapeDtypeStruct
 
 
 def _loss(params, x, y):
-    h = x
-    for i in range(LAYERS):
-        h = jnp.tanh(h @ params[f"w{i}"])
-    return jnp.mean((h - y) ** 2)
+    return jnp.mean((tanh_layers(params, x, LAYERS) - y) ** 2)
 
 
 def _shampoo_like():
@@ -73,26 +69,19 @@ def _functions(text: str) -> dict[str, str]:
 @pytest.mark.parametrize("name", OPTIMIZERS)
 def test_an_optimizer_with_matrix_products_pipelines_and_matches_the_global_step(tmp_path, name):
     tx = OPTIMIZERS[name]()
-    planned = auto_shard_step(tmp_path, _export(tx, MICROBATCH), MICROBATCHES)
-    assert planned.returncode == 0, planned.stderr[-3000:]
-    plan = (tmp_path / "plan.mlir").read_text()
-    pipe = Pipeline(plan)
+    _, plan = assert_pipelined_step_matches(tmp_path, lambda batch: _export(tx, batch), MICROBATCH,
+                                            MICROBATCHES)
     # The optimizer's products of weight-shaped matrices run once, in the apply functions.
     square = f"(tensor<{WIDTH}x{WIDTH}xf32>, tensor<{WIDTH}x{WIDTH}xf32>) -> tensor<{WIDTH}x{WIDTH}xf32>"
     products = {fn: body.count(square) for fn, body in _functions(plan).items()
                 if "dot_general" in body}
     assert sum(n for fn, n in products.items() if fn.endswith("_apply")) >= LAYERS, products
     assert all(n == 0 for fn, n in products.items() if not fn.endswith("_apply")), products
-    step, inputs = global_step_inputs(_export(tx, MICROBATCH * MICROBATCHES))
-    assert_pipeline_matches(pipe, step, inputs)
 
 
 def test_a_step_returning_its_gradients_gives_the_global_batchs(tmp_path):
     """The gradients the apply functions read are accumulated as the loss's mean says, and so is
     the same value returned."""
     tx = _shampoo_like()
-    planned = auto_shard_step(tmp_path, _export(tx, MICROBATCH, return_grads=True), MICROBATCHES)
-    assert planned.returncode == 0, planned.stderr[-3000:]
-    pipe = Pipeline((tmp_path / "plan.mlir").read_text())
-    step, inputs = global_step_inputs(_export(tx, MICROBATCH * MICROBATCHES, return_grads=True))
-    assert_pipeline_matches(pipe, step, inputs)
+    assert_pipelined_step_matches(tmp_path, lambda batch: _export(tx, batch, return_grads=True),
+                                  MICROBATCH, MICROBATCHES)

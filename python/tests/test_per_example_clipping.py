@@ -21,18 +21,14 @@ import pytest
 
 from alpa_mlir.export import export
 from alpa_mlir.hints import ANY
-from alpa_mlir.pipeline import Pipeline
-from pipeline_fixtures import assert_pipeline_matches, auto_shard_step, global_step_inputs
+from pipeline_fixtures import assert_pipelined_step_matches, tanh_layers
 
 MICROBATCH, MICROBATCHES, WIDTH, LAYERS = 8, 2, 32, 4
 SDS = jax.ShapeDtypeStruct
 
 
 def _example_loss(params, x, y):
-    h = x
-    for i in range(LAYERS):
-        h = jnp.tanh(h @ params[f"w{i}"])
-    return jnp.sum((h - y) ** 2)
+    return jnp.sum((tanh_layers(params, x, LAYERS) - y) ** 2)
 
 
 def _scale_across_layers(per_example):
@@ -81,8 +77,4 @@ def _export(tx, batch: int) -> str:
 @pytest.mark.parametrize("name", OPTIMIZERS)
 def test_per_example_clipping_pipelines_and_matches_the_global_step(tmp_path, name):
     tx = OPTIMIZERS[name]()
-    planned = auto_shard_step(tmp_path, _export(tx, MICROBATCH), MICROBATCHES)
-    assert planned.returncode == 0, planned.stderr[-3000:]
-    pipe = Pipeline((tmp_path / "plan.mlir").read_text())
-    step, inputs = global_step_inputs(_export(tx, MICROBATCH * MICROBATCHES))
-    assert_pipeline_matches(pipe, step, inputs)
+    assert_pipelined_step_matches(tmp_path, lambda batch: _export(tx, batch), MICROBATCH, MICROBATCHES)

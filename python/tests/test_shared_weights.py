@@ -25,8 +25,7 @@ import pytest
 
 from alpa_mlir.export import export
 from alpa_mlir.hints import ANY, int_bound
-from alpa_mlir.pipeline import Pipeline
-from pipeline_fixtures import assert_pipeline_matches, auto_shard_step, global_step_inputs
+from pipeline_fixtures import assert_pipelined_step_matches
 
 MICROBATCH, MICROBATCHES, WIDTH, LAYERS, VOCAB, SEQ = 8, 2, 32, 4, 16, 4
 SDS = jax.ShapeDtypeStruct
@@ -113,8 +112,5 @@ def _export(model, batch: int) -> str:
 @pytest.mark.parametrize("name", MODELS)
 def test_a_parameter_no_single_layer_owns_pipelines_and_matches_the_global_step(tmp_path, name):
     model = MODELS[name]
-    planned = auto_shard_step(tmp_path, _export(model, MICROBATCH), MICROBATCHES)
-    assert planned.returncode == 0, planned.stderr[-3000:]
-    pipe = Pipeline((tmp_path / "plan.mlir").read_text())
-    step, inputs = global_step_inputs(_export(model, MICROBATCH * MICROBATCHES))
-    assert_pipeline_matches(pipe, step, inputs)
+    assert_pipelined_step_matches(tmp_path, lambda batch: _export(model, batch), MICROBATCH,
+                                  MICROBATCHES)

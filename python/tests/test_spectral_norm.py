@@ -16,8 +16,7 @@ import jax.numpy as jnp
 
 from alpa_mlir.export import export
 from alpa_mlir.hints import ANY
-from alpa_mlir.pipeline import Pipeline
-from pipeline_fixtures import assert_pipeline_matches, auto_shard_step, global_step_inputs
+from pipeline_fixtures import assert_pipelined_step_matches
 
 MICROBATCH, MICROBATCHES, WIDTH, LAYERS = 8, 2, 32, 3
 SDS = jax.ShapeDtypeStruct
@@ -52,8 +51,4 @@ def _export(batch: int) -> str:
 
 
 def test_spectral_normalisation_pipelines_and_matches_the_global_step(tmp_path):
-    planned = auto_shard_step(tmp_path, _export(MICROBATCH), MICROBATCHES)
-    assert planned.returncode == 0, planned.stderr[-3000:]
-    pipe = Pipeline((tmp_path / "plan.mlir").read_text())
-    step, inputs = global_step_inputs(_export(MICROBATCH * MICROBATCHES))
-    assert_pipeline_matches(pipe, step, inputs)
+    assert_pipelined_step_matches(tmp_path, _export, MICROBATCH, MICROBATCHES)

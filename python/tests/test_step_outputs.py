@@ -22,7 +22,8 @@ import pytest
 from alpa_mlir.export import export
 from alpa_mlir.hints import ANY, int_bound
 from alpa_mlir.pipeline import Pipeline
-from pipeline_fixtures import assert_pipeline_matches, auto_shard_step, global_step_inputs
+from pipeline_fixtures import (assert_pipeline_matches, assert_pipelined_step_matches, auto_shard_step,
+                               global_step_inputs)
 
 MICROBATCH, MICROBATCHES, CLASSES = 8, 2, 4
 SDS = jax.ShapeDtypeStruct
@@ -41,15 +42,16 @@ def _logits(params: dict, x):
     return x
 
 
-def _export(metrics, batch: int) -> str:
-    """An adam step at ``batch`` examples returning (params, opt state, loss, metrics)."""
-    tx = optax.adam(1e-2)
+def _export(metrics, batch: int, reduce=jnp.mean, tx=None) -> str:
+    """A step (adam unless ``tx``) at ``batch`` examples returning (params, opt state, loss,
+    metrics), the loss reduced over the examples by ``reduce``."""
+    tx = tx or optax.adam(1e-2)
 
     def step(params, opt_state, x, y):
         def loss_fn(p):
             logits = _logits(p, x)
             per_example = optax.softmax_cross_entropy_with_integer_labels(logits, y)
-            return per_example.mean(), (logits, per_example)
+            return reduce(per_example), (logits, per_example)
 
         (loss, (logits, per_example)), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)
         updates, opt_state = tx.update(grads, opt_state, params)
@@ -84,11 +86,18 @@ def _plan(tmp_path, text: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("metrics", [_combinable, _stacked], ids=["scalars", "vectors"])
 def test_sums_means_and_counts_of_an_adam_step_combine_over_microbatches(tmp_path, metrics):
-    planned = _plan(tmp_path, _export(metrics, MICROBATCH))
-    assert planned.returncode == 0, planned.stderr[-3000:]
-    pipe = Pipeline((tmp_path / "plan.mlir").read_text())
-    step, inputs = global_step_inputs(_export(metrics, MICROBATCH * MICROBATCHES))
-    assert_pipeline_matches(pipe, step, inputs)
+    assert_pipelined_step_matches(tmp_path, lambda batch: _export(metrics, batch), MICROBATCH,
+                                  MICROBATCHES)
+
+
+def test_a_summed_loss_adds_up_its_gradients_over_microbatches(tmp_path):
+    """`reduction="sum"` (Keras) or `jnp.sum` of the per-example losses: the global gradient is
+    the sum of the microbatches' (gradient-accumulation=auto), not their mean, which was half
+    of every SGD update here, unwarned."""
+    planned, _ = assert_pipelined_step_matches(
+        tmp_path, lambda batch: _export(lambda *_: {}, batch, jnp.sum, optax.sgd(1e-2)),
+        MICROBATCH, MICROBATCHES)
+    assert "warning" not in planned.stderr, planned.stderr[-3000:]
 
 
 @pytest.mark.parametrize("metric, why", [

@@ -113,9 +113,28 @@ fn donated(result: usize) -> Param {
 /// the tanh derivative, dw_k = a_k^T g, g = g w_k^T); SGD update w_k' = w_k - dw_k. Arguments: w_0..w_{depth-1} (donated, aliased to results 0..depth), x.
 /// Results: the new weights, then the loss.
 pub fn tanh_mlp_step(depth: usize, batch: i64, width: i64) -> Graph {
-    let act = t(&[batch, width]);
     let weight = t(&[width, width]);
     let mut b = Builder::new();
+    let (grads, loss) = tanh_mlp_gradients(&mut b, depth, batch, width, |b, a, g| b.dot(a, g, 0, 0, weight.clone()));
+    let mut returned: Vec<ValueRef> = grads
+        .iter()
+        .enumerate()
+        .map(|(k, grad)| b.binary("stablehlo.subtract", ValueRef::Arg(k), *grad, weight.clone()))
+        .collect();
+    returned.push(loss);
+    b.graph(tanh_mlp_args(depth, batch, width), returned)
+}
+
+/// `tanh_mlp_step`'s forward and backward on `b`, each layer's weight gradient made by
+/// `layer_gradient(b, a_k, g_k)`: the gradients (by layer) and the loss.
+pub fn tanh_mlp_gradients(
+    b: &mut Builder,
+    depth: usize,
+    batch: i64,
+    width: i64,
+    layer_gradient: impl Fn(&mut Builder, ValueRef, ValueRef) -> ValueRef,
+) -> (Vec<ValueRef>, ValueRef) {
+    let act = t(&[batch, width]);
     let mut acts = vec![ValueRef::Arg(depth)];
     for k in 0..depth {
         let h = b.dot(acts[k], ValueRef::Arg(k), 1, 0, act.clone());
@@ -129,17 +148,17 @@ pub fn tanh_mlp_step(depth: usize, batch: i64, width: i64) -> Graph {
         let a2 = b.binary("stablehlo.multiply", acts[k + 1], acts[k + 1], act.clone());
         let one_minus = b.binary("stablehlo.subtract", g, a2, act.clone());
         g = b.binary("stablehlo.multiply", g, one_minus, act.clone());
-        grads[k] = b.dot(acts[k], g, 0, 0, weight.clone());
+        grads[k] = layer_gradient(b, acts[k], g);
         if k > 0 {
             g = b.dot(g, ValueRef::Arg(k), 1, 1, act.clone());
         }
     }
-    let mut returned = Vec::new();
-    for (k, grad) in grads.iter().enumerate() {
-        returned.push(b.binary("stablehlo.subtract", ValueRef::Arg(k), *grad, weight.clone()));
-    }
-    returned.push(loss);
-    let mut args: Vec<Param> = (0..depth).map(|k| Param { ty: weight.clone(), ..donated(k) }).collect();
-    args.push(Param { ty: act, attrs: Attrs::new() });
-    b.graph(args, returned)
+    (grads, loss)
+}
+
+/// `tanh_mlp_step`'s arguments: the donated weights, then the batch.
+pub fn tanh_mlp_args(depth: usize, batch: i64, width: i64) -> Vec<Param> {
+    let mut args: Vec<Param> = (0..depth).map(|k| Param { ty: t(&[width, width]), ..donated(k) }).collect();
+    args.push(Param { ty: t(&[batch, width]), attrs: Attrs::new() });
+    args
 }

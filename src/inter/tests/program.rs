@@ -178,34 +178,18 @@ fn results_combine_as_sums_and_means_over_the_batch_and_integers_add_up() {
 /// gradients pe_k = a_k (x) g_k (a dot_general batched over the examples), n = sum_k |pe_k|^2
 /// per example, w_k' = w_k - sum over the batch of pe_k / n (elementwise: update-phase ops).
 fn per_example_clipping_step(depth: usize, batch: i64, width: i64) -> crate::ir::graph::Graph {
-    use crate::ir::graph::{Attr, Attrs, Param};
-    use crate::ir::test_graphs::{attrs, t, Builder};
-    let (act, weight, per_example, norms) =
-        (t(&[batch, width]), t(&[width, width]), t(&[batch, width, width]), t(&[batch]));
-    let mut b = Builder::new();
-    let mut acts = vec![ValueRef::Arg(depth)];
-    for k in 0..depth {
-        let h = b.dot(acts[k], ValueRef::Arg(k), 1, 0, act.clone());
-        acts.push(b.unary("stablehlo.tanh", h, act.clone()));
-    }
-    let sq = b.binary("stablehlo.multiply", acts[depth], acts[depth], act.clone());
-    let loss = b.sum(sq);
-    let mut g = b.binary("stablehlo.add", acts[depth], acts[depth], act.clone());
+    use crate::ir::graph::Attr;
+    use crate::ir::test_graphs::{attrs, t, tanh_mlp_args, tanh_mlp_gradients, Builder};
+    let (weight, per_example, norms) = (t(&[width, width]), t(&[batch, width, width]), t(&[batch]));
     let batched = Attr::Opaque {
         dialect: "stablehlo".into(),
         data: "dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0]>".into(),
     };
-    let mut grads = vec![ValueRef::Outer; depth];
-    for k in (0..depth).rev() {
-        let a2 = b.binary("stablehlo.multiply", acts[k + 1], acts[k + 1], act.clone());
-        let one_minus = b.binary("stablehlo.subtract", g, a2, act.clone());
-        g = b.binary("stablehlo.multiply", g, one_minus, act.clone());
+    let mut b = Builder::new();
+    let (grads, loss) = tanh_mlp_gradients(&mut b, depth, batch, width, |b, a, g| {
         let dims = attrs(&[("dot_dimension_numbers", batched.clone())]);
-        grads[k] = b.op("stablehlo.dot_general", vec![acts[k], g], per_example.clone(), dims);
-        if k > 0 {
-            g = b.dot(g, ValueRef::Arg(k), 1, 1, act.clone());
-        }
-    }
+        b.op("stablehlo.dot_general", vec![a, g], per_example.clone(), dims)
+    });
     let mut total = None;
     for grad in &grads {
         let squared = b.binary("stablehlo.multiply", *grad, *grad, per_example.clone());
@@ -223,11 +207,7 @@ fn per_example_clipping_step(depth: usize, batch: i64, width: i64) -> crate::ir:
         returned.push(b.binary("stablehlo.subtract", ValueRef::Arg(k), summed, weight.clone()));
     }
     returned.push(loss);
-    let mut args: Vec<Param> = (0..depth)
-        .map(|k| Param { ty: weight.clone(), attrs: Attrs::from([("tf.aliasing_output".into(), Attr::Int(k as i64))]) })
-        .collect();
-    args.push(Param { ty: act, attrs: Attrs::new() });
-    b.graph(args, returned)
+    b.graph(tanh_mlp_args(depth, batch, width), returned)
 }
 
 #[test]
@@ -289,4 +269,62 @@ fn an_apply_op_is_placed_no_later_than_the_apply_ops_reading_it() {
     let stage_of = stages_by_anchor_of(&g, &unplaced, 2, 2);
     let e = build_program(&g, &unplaced, &stage_of, 2, 2, Schedule::OneFOneB, GradientCombine::Mean).unwrap_err();
     assert!(matches!(e, ProgramError::Order { .. }), "{e:?}");
+}
+
+/// The gradients (accumulated values other than the loss) combined as `mode`, and the
+/// warnings, of `g` planned in one stage over two microbatches with `combine`.
+fn gradient_modes(g: &crate::ir::graph::Graph, combine: GradientCombine) -> (Vec<Accumulate>, Vec<String>) {
+    let step = analyze(g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let p = build_program(g, &step, &stage_of, 1, 2, Schedule::OneFOneB, combine).unwrap();
+    let loss = g.returned[step.loss];
+    let modes = p.accumulated.iter().filter(|(v, _)| *v != loss).map(|(_, m)| *m).collect();
+    (modes, p.warnings.into_iter().map(|(_, w)| w).collect())
+}
+
+#[test]
+fn gradients_combine_as_the_loss_does_and_a_contradicting_option_is_warned() {
+    use crate::ir::graph::Attr;
+    use crate::ir::types::{ElementType, TensorType, ValueType};
+    // tanh_mlp_step's loss sums over the batch: its gradients add up.
+    let summed = tanh_mlp_step(2, 4, 8);
+    assert_eq!(gradient_modes(&summed, GradientCombine::Auto), (vec![Accumulate::Sum; 2], vec![]));
+    assert_eq!(gradient_modes(&summed, GradientCombine::Sum), (vec![Accumulate::Sum; 2], vec![]));
+    let (modes, warnings) = gradient_modes(&summed, GradientCombine::Mean);
+    assert_eq!(modes, vec![Accumulate::Mean; 2]);
+    assert!(
+        matches!(&warnings[..], [w] if w.contains("a sum over the batch, but gradient-accumulation=mean")),
+        "{warnings:?}"
+    );
+    // The same loss divided by its 32 elements is a mean: its gradients average.
+    let mut averaged = tanh_mlp_step(2, 4, 8);
+    let loss = *averaged.returned.last().unwrap();
+    let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
+    let mut constant = op("stablehlo.constant", vec![], scalar.clone());
+    let value = Attr::FloatScalar { ty: TensorType::new(vec![], ElementType::f32()), value: 32.0 };
+    constant.attrs.insert("value".into(), value);
+    averaged.body.ops.push(constant);
+    let n = ValueRef::Op { op: averaged.body.ops.len() - 1, result: 0 };
+    averaged.body.ops.push(op("stablehlo.divide", vec![loss, n], scalar));
+    *averaged.returned.last_mut().unwrap() = ValueRef::Op { op: averaged.body.ops.len() - 1, result: 0 };
+    assert_eq!(gradient_modes(&averaged, GradientCombine::Auto), (vec![Accumulate::Mean; 2], vec![]));
+    assert_eq!(gradient_modes(&averaged, GradientCombine::Mean), (vec![Accumulate::Mean; 2], vec![]));
+    let (modes, warnings) = gradient_modes(&averaged, GradientCombine::Sum);
+    assert_eq!(modes, vec![Accumulate::Sum; 2]);
+    assert!(
+        matches!(&warnings[..], [w] if w.contains("a mean over the batch, but gradient-accumulation=sum")),
+        "{warnings:?}"
+    );
+    // A summed loss returned directly beside a mean in the metrics: the sum is the loss, and
+    // auto says which result it took, since the mean could be the loss.
+    let mut beside_a_mean = tanh_mlp_step(2, 4, 8);
+    let loss = *beside_a_mean.returned.last().unwrap();
+    beside_a_mean.results.last_mut().unwrap().attrs.insert("jax.result_info".into(), Attr::Str("result[2]".into()));
+    beside_a_mean.body.ops.push(averaged.body.ops[averaged.body.ops.len() - 2].clone());
+    let n = ValueRef::Op { op: beside_a_mean.body.ops.len() - 1, result: 0 };
+    let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
+    returning(&mut beside_a_mean, op("stablehlo.divide", vec![loss, n], scalar), "mean");
+    let (modes, warnings) = gradient_modes(&beside_a_mean, GradientCombine::Auto);
+    assert_eq!(modes.iter().filter(|m| **m == Accumulate::Sum).count(), 2, "{modes:?}");
+    assert!(matches!(&warnings[..], [w] if w.contains("set gradient-accumulation=mean")), "{warnings:?}");
 }
