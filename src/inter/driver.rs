@@ -209,9 +209,10 @@ impl DriverOptions {
             },
             transfers: options.transfers,
             combine: match text(&options.gradient_accumulation).as_str() {
+                "auto" => GradientCombine::Auto,
                 "mean" => GradientCombine::Mean,
                 "sum" => GradientCombine::Sum,
-                other => return Err(format!("gradient-accumulation must be mean or sum, got '{other}'")),
+                other => return Err(format!("gradient-accumulation must be auto, mean or sum, got '{other}'")),
             },
         })
     }

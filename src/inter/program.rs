@@ -29,7 +29,7 @@ use super::plan::StageId;
 use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpId, ValueRef};
-use crate::ir::train_step::{analyze, updates_state, Phase, TrainStep};
+use crate::ir::train_step::{analyze, loss_candidates, updates_state, Phase, TrainStep};
 use crate::ir::types::ValueType;
 use std::collections::{BTreeSet, HashMap};
 
@@ -87,6 +87,8 @@ pub enum Accumulate {
 /// How the gradients of the microbatches combine into the global-batch gradient.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GradientCombine {
+    /// As the loss combines: `Sum` for a sum over the batch, `Mean` otherwise.
+    Auto,
     /// The loss is a mean over the batch (JAX's usual `mean` loss).
     Mean,
     /// The loss is a sum over the batch.
@@ -375,6 +377,38 @@ pub fn build_program(
     }
     let classes = (microbatches > 1).then_some(&classes);
     let mut warnings = Vec::new();
+    let loss = classes.and_then(|c| loss_class(graph, step, &dependent, c));
+    let combine = match (combine, loss) {
+        (GradientCombine::Auto, _) => {
+            let summed = matches!(loss, Some((_, BatchClass::Sum { .. })));
+            if let (Some((op, _)), Some(classes)) = (loss, classes) {
+                // Another scalar result over the batch of the other kind could be the loss.
+                let other = loss_candidates(graph).into_iter().filter(|&r| r != step.loss).find(|&r| {
+                    matches!(graph.returned[r], ValueRef::Op { op, .. } if dependent[op]
+                        && matches!((summed, classes[op]), (true, BatchClass::Mean) | (false, BatchClass::Sum { .. })))
+                });
+                if let Some(r) = other {
+                    let (taken, other_kind, set) =
+                        if summed { ("a sum", "a mean", "mean") } else { ("a mean", "a sum", "sum") };
+                    warnings.push((op, format!("gradient-accumulation=auto combines the gradients as the loss, result {} ({taken} over the batch), does; result {r} is {other_kind} over the batch: if that is the loss, set gradient-accumulation={set} (or name the loss `loss`)", step.loss)));
+                }
+            }
+            if summed {
+                GradientCombine::Sum
+            } else {
+                GradientCombine::Mean
+            }
+        }
+        (GradientCombine::Mean, Some((op, BatchClass::Sum { .. }))) => {
+            warnings.push((op, "the loss is a sum over the batch, but gradient-accumulation=mean averages the microbatches' gradients: each update is 1/microbatches of the global batch's (leave gradient-accumulation at auto, or set it to sum)".to_string()));
+            combine
+        }
+        (GradientCombine::Sum, Some((op, BatchClass::Mean))) => {
+            warnings.push((op, "the loss is a mean over the batch, but gradient-accumulation=sum adds up the microbatches' gradients: each update is microbatches times the global batch's (leave gradient-accumulation at auto, or set it to mean)".to_string()));
+            combine
+        }
+        _ => combine,
+    };
     for v in outlives {
         let ValueRef::Op { op, .. } = v else { continue };
         // A result is combined as what it is over the batch: a sum adds up, a mean averages.
@@ -432,12 +466,25 @@ pub fn build_program(
     Ok(program)
 }
 
+/// The loss's op and its class over the batch, when it depends on the batch.
+fn loss_class(
+    graph: &Graph,
+    step: &TrainStep,
+    dependent: &[bool],
+    classes: &[BatchClass],
+) -> Option<(OpId, BatchClass)> {
+    match graph.returned.get(step.loss)? {
+        ValueRef::Op { op, .. } if dependent[*op] => Some((OpId::new(*op), classes[*op])),
+        _ => None,
+    }
+}
+
 /// How a batch-dependent value combines under `combine`. A mean of integers does not exist in
 /// the value's type: integer per-microbatch results (counts) add up.
 fn combined(combine: GradientCombine, graph: &Graph, v: ValueRef) -> Accumulate {
     let float = graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.element.is_float());
     match (combine, float) {
-        (GradientCombine::Mean, true) => Accumulate::Mean,
+        (GradientCombine::Mean | GradientCombine::Auto, true) => Accumulate::Mean,
         _ => Accumulate::Sum,
     }
 }

@@ -54,22 +54,30 @@ impl std::fmt::Display for TrainStepError {
 /// The loss: the last floating-point scalar result that no argument is aliased to.
 /// The loss among the step's results: a float scalar that is not the new value of an argument.
 /// Where there are several (metrics beside the loss), JAX's result paths (`jax.result_info`)
-/// tell: one whose own name says `loss`, else one returned directly rather than inside a
-/// container of metrics (`result[2]`, not `result[3]['accuracy']`), else the last.
+/// tell: one named `loss`, else one returned directly rather than inside a container of
+/// metrics (`result[2]`, not `result[3]['summed_loss']`), else one whose name says `loss`,
+/// else the last.
 fn find_loss(graph: &Graph) -> Option<usize> {
-    let aliased: Vec<usize> = graph.args.iter().filter_map(|a| a.aliased_output()).collect();
-    let candidates = (0..graph.results.len()).filter(|&r| {
-        let scalar_float =
-            matches!(&graph.results[r].ty, ValueType::Tensor(t) if t.rank() == 0 && t.element.is_float());
-        scalar_float && !aliased.contains(&r)
-    });
-    candidates.max_by_key(|&r| {
+    loss_candidates(graph).into_iter().max_by_key(|&r| {
         let path = graph.results[r].attrs.get("jax.result_info").and_then(Attr::as_str).unwrap_or("");
         let last_key = path.rsplit('[').next().unwrap_or("");
-        let named_loss = path.contains('\'') && last_key.to_ascii_lowercase().contains("loss");
+        let name = last_key.trim_end_matches(']').trim_matches('\'').to_ascii_lowercase();
+        let keyed = path.contains('\'');
         let direct = !path.is_empty() && path.matches('[').count() <= 1;
-        (named_loss, direct, r)
+        (keyed && name == "loss", direct, keyed && name.contains("loss"), r)
     })
+}
+
+/// The results that could be the loss: float scalars that are not the new value of an argument.
+pub fn loss_candidates(graph: &Graph) -> Vec<usize> {
+    let aliased: Vec<usize> = graph.args.iter().filter_map(|a| a.aliased_output()).collect();
+    (0..graph.results.len())
+        .filter(|&r| {
+            let scalar_float =
+                matches!(&graph.results[r].ty, ValueType::Tensor(t) if t.rank() == 0 && t.element.is_float());
+            scalar_float && !aliased.contains(&r)
+        })
+        .collect()
 }
 
 fn producer(value: ValueRef) -> Option<usize> {
@@ -309,6 +317,10 @@ mod tests {
         // Both in a dictionary: the one named as a loss.
         assert_eq!(with_metric("result[1]['loss']", "result[1]['norm']"), Some(1));
         assert_eq!(with_metric("result[1]['norm']", "result[1]['train_loss']"), Some(2));
+        // A loss returned directly over a metric whose name mentions a loss (a summed loss
+        // beside the mean the gradients are of); one named exactly `loss` over both.
+        assert_eq!(with_metric("result[1]", "result[2]['summed_loss']"), Some(1));
+        assert_eq!(with_metric("result[1]['loss']", "result[2]"), Some(1));
         // Nothing to tell them apart: the last.
         assert_eq!(with_metric("result[1]", "result[2]"), Some(2));
     }
