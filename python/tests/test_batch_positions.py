@@ -5,6 +5,9 @@ make the pipelined step differ from the global batch's, and `alpa-auto-shard` wa
 where they meet the examples. Positions used as indices into the microbatch's own examples
 (`take_along_axis`, segment ids offset per example) and positions along other dimensions
 (one-hot over classes, a causal mask over time) are the same in both and are not reported.
+Examples reordered along the batch (`jnp.flip(h, 0)`, `h[permutation]`, neighbours by slicing)
+and meeting examples in the batch's order (mixup) meet others of their own microbatch only: warned
+at the line where they meet.
 
 alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
 unless ``ALPA_REQUIRE_OPT=1``."""
@@ -24,6 +27,7 @@ from pipeline_fixtures import auto_shard_step
 MICROBATCH, MICROBATCHES, WIDTH, TIME, CLASSES = 4, 2, 16, 4, 4
 SDS = jax.ShapeDtypeStruct
 WARNING = "the examples meet their positions in the microbatch here"
+REORDERED = "examples meet other examples of the batch here"
 
 
 def _weighted_by_position(h, key):
@@ -37,6 +41,18 @@ def _dropout(h, key):
 def _keys_per_example(h, key):
     keys = jax.random.split(key, h.shape[0])
     return h * jax.vmap(lambda k: jax.random.bernoulli(k, 0.75, h.shape[1:]))(keys)  # MARK
+
+
+def _mixup_flip(h, key):
+    return 0.7 * h + 0.3 * jnp.flip(h, 0)  # MARK
+
+
+def _mixup_permutation(h, key):
+    return 0.7 * h + 0.3 * h[jax.random.permutation(key, h.shape[0])]  # MARK
+
+
+def _neighbour_differences(h, key):
+    return jnp.concatenate([h[1:] - h[:-1], h[:1]], 0)  # MARK
 
 
 def _positions_elsewhere(h, key):
@@ -83,7 +99,18 @@ def test_positions_in_the_microbatch_that_meet_the_examples_are_warned_where_the
     assert f"test_batch_positions.py:{_marked_line(noise)}:" in warnings[0], warnings
 
 
+@pytest.mark.parametrize("noise", [_mixup_flip, _mixup_permutation, _neighbour_differences],
+                         ids=["flip", "permutation", "neighbours"])
+def test_examples_reordered_along_the_batch_that_meet_the_batch_are_warned_where_they_meet(tmp_path, noise):
+    planned = auto_shard_step(tmp_path, _export(noise, MICROBATCH), MICROBATCHES)
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    warnings = [line for line in planned.stderr.splitlines() if REORDERED in line]
+    assert warnings, planned.stderr[-3000:]
+    assert f"test_batch_positions.py:{_marked_line(noise)}:" in warnings[0], warnings
+
+
 def test_positions_as_indices_or_along_other_dimensions_are_not(tmp_path):
     planned = auto_shard_step(tmp_path, _export(_positions_elsewhere, MICROBATCH), MICROBATCHES)
     assert planned.returncode == 0, planned.stderr[-3000:]
     assert WARNING not in planned.stderr, planned.stderr[-3000:]
+    assert REORDERED not in planned.stderr, planned.stderr[-3000:]

@@ -27,6 +27,7 @@
 //! - Brute force references for tests: [`brute_force_stage_plan`], [`brute_force_clustering`].
 
 mod baselines;
+mod batch_order;
 mod batch_positions;
 mod brute;
 mod cache;

@@ -22,6 +22,7 @@
 //!   dependency, so a stage assignment that would need a cycle is an error, never a wrong
 //!   program.
 
+use super::batch_order::reordered_examples_meeting;
 use super::batch_positions::positions_meeting_examples;
 use super::memory::Schedule;
 use super::output_combine::{batch_classes, BatchClass};
@@ -29,6 +30,7 @@ use super::plan::StageId;
 use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpId, ValueRef};
+use crate::ir::op_table::canonical_name;
 use crate::ir::train_step::{analyze, loss_candidates, updates_state, Phase, TrainStep};
 use crate::ir::types::ValueType;
 use std::collections::{BTreeSet, HashMap};
@@ -449,6 +451,12 @@ pub fn build_program(
     if let Some(classes) = classes {
         for (_, meeting) in positions_meeting_examples(graph, &batch_dims, classes) {
             warnings.push((OpId::new(meeting), "the examples meet their positions in the microbatch here (an iota over the batch: jnp.arange(batch), the counters of a jax.random draw of the batch's shape or of jax.random.split(key, batch)): positions restart in every microbatch, so each microbatch is numbered (or draws its random values) as the first examples of the global batch do, and the step differs from the global batch's; pass per-example values in with the batch (an argument batched like the inputs), or plan with microbatches=1".to_string()));
+        }
+    }
+    if let Some(classes) = classes {
+        for (reordering, meeting) in reordered_examples_meeting(graph, &batch_dims, classes) {
+            let how = canonical_name(&graph.ops()[reordering].name);
+            warnings.push((OpId::new(meeting), format!("examples meet other examples of the batch here, reordered along the batch by a {how} (jnp.flip, a roll, x[permutation]): within a microbatch each example meets one of the same microbatch, where the global batch pairs it with one of the whole batch (mixup, differences between neighbours), so the step differs from the global batch's; pass the partners in with the batch (an argument batched like the inputs), or plan with microbatches=1")));
         }
     }
     let calls = schedule_calls(&functions, &index_of, num_stages, microbatches, schedule);

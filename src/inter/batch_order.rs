@@ -1,0 +1,154 @@
+//! Examples out of the batch's order: a value per example reordered along the batch
+//! (`jnp.flip(x, 0)`, a roll made of slices of the batch, `x[permutation]`) pairs each example
+//! with another one of its own microbatch, where the global batch pairs it with one of the
+//! whole batch. Where a reordered value meets values in the batch's order in elementwise
+//! arithmetic (mixup, a difference between neighbouring examples), the microbatches compute
+//! something other than the global step. Reordering alone changes nothing: the examples stay
+//! apart, and a sum or a mean over them is the same.
+
+use super::output_combine::BatchClass;
+use crate::ir::attr_text::GatherDimensionNumbers;
+use crate::ir::graph::{Graph, OpNode, ValueRef};
+use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
+use crate::ir::types::ValueType;
+use std::collections::BTreeSet;
+
+/// The ops that reorder the examples along the batch, each with the first op where what they
+/// reordered meets the examples in another order, in program order. `batch_dims` are the batch
+/// inputs' dimensions, `classes` the ops' batch classes (`output_combine::batch_classes`).
+pub fn reordered_examples_meeting(
+    graph: &Graph,
+    batch_dims: &[Option<usize>],
+    classes: &[BatchClass],
+) -> Vec<(usize, usize)> {
+    let class_of = |v: &ValueRef| match *v {
+        ValueRef::Arg(a) => {
+            batch_dims.get(a).copied().flatten().map_or(BatchClass::Independent, |d| BatchClass::PerExample(Some(d)))
+        }
+        ValueRef::Op { op, .. } => classes[op],
+        ValueRef::Outer => BatchClass::Other,
+    };
+    // Per op: the op that reordered the examples its result holds (None: the batch's order).
+    let mut order: Vec<Option<usize>> = Vec::with_capacity(graph.ops().len());
+    let mut met: Vec<(usize, usize)> = Vec::new();
+    for (index, op) in graph.ops().iter().enumerate() {
+        let operand_order = |v: &ValueRef| match *v {
+            ValueRef::Op { op, .. } => order[op],
+            _ => None,
+        };
+        let per_example: Vec<Option<usize>> = op
+            .operands
+            .iter()
+            .filter(|v| matches!(class_of(v), BatchClass::PerExample(_)))
+            .map(operand_order)
+            .collect();
+        let here = match classes[index] {
+            BatchClass::PerExample(_) => match op.operands.first().map(&class_of) {
+                Some(BatchClass::PerExample(Some(d))) if reorders(graph, op, d, &class_of) => Some(index),
+                _ => per_example.iter().find_map(|o| *o),
+            },
+            _ => None,
+        };
+        if elementwise_info(&canonical_name(&op.name)).is_some() {
+            let orders: BTreeSet<Option<usize>> = per_example.iter().copied().collect();
+            if orders.len() > 1 {
+                for reordering in orders.into_iter().flatten() {
+                    if !met.iter().any(|&(r, _)| r == reordering) {
+                        met.push((reordering, index));
+                    }
+                }
+            }
+        }
+        order.push(here);
+    }
+    met.sort_by_key(|&(_, meeting)| meeting);
+    met
+}
+
+/// Whether `op` moves the examples of its first operand, batched in dimension `d`, along it.
+fn reorders(graph: &Graph, op: &OpNode, d: usize, class_of: &impl Fn(&ValueRef) -> BatchClass) -> bool {
+    let size = |v: Option<&ValueType>| v.and_then(ValueType::tensor).and_then(|t| t.shape.get(d).copied());
+    let resized = || size(graph.value_type(op.operands[0])) != size(op.results.first());
+    match canonical_name(&op.name).as_str() {
+        "reverse" => {
+            op.attr("dimensions").and_then(|a| a.as_i64_array()).is_some_and(|dims| dims.contains(&(d as i64)))
+        }
+        // Part of the batch: its examples sit at other positions than in the batch.
+        "slice" | "dynamic_slice" | "pad" => resized(),
+        // Examples picked by indices computed without them (a permutation drawn from a key).
+        "gather" => {
+            let Some(numbers) =
+                op.attr("dimension_numbers").and_then(opaque_text).and_then(|t| GatherDimensionNumbers::parse(t).ok())
+            else {
+                return false;
+            };
+            let d = d as i64;
+            numbers.start_index_map.contains(&d)
+                && !numbers.operand_batching_dims.contains(&d)
+                && op.operands.get(1).is_some_and(|i| class_of(i) == BatchClass::Independent)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inter::output_combine::batch_classes;
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::test_graphs::{attrs, t, Builder};
+
+    /// `x: [8, 4]`, batched in dimension 0: `x * reorder(x)` summed, with `reorder` built on `b`.
+    fn meeting(reorder: impl Fn(&mut Builder, ValueRef) -> ValueRef) -> Vec<(usize, usize)> {
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let moved = reorder(&mut b, x);
+        let product = b.binary("stablehlo.multiply", x, moved, t(&[8, 4]));
+        let loss = b.sum(product);
+        let g = b.graph(vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }], vec![loss]);
+        let dims = [Some(0)];
+        reordered_examples_meeting(&g, &dims, &batch_classes(&g, &dims))
+    }
+
+    fn reverse(b: &mut Builder, x: ValueRef, dim: i64) -> ValueRef {
+        b.op("stablehlo.reverse", vec![x], t(&[8, 4]), attrs(&[("dimensions", Attr::I64Array(vec![dim]))]))
+    }
+
+    fn slice(b: &mut Builder, x: ValueRef, rows: (i64, i64)) -> ValueRef {
+        let bounds = [
+            ("start_indices", Attr::I64Array(vec![rows.0, 0])),
+            ("limit_indices", Attr::I64Array(vec![rows.1, 4])),
+            ("strides", Attr::I64Array(vec![1, 1])),
+        ];
+        b.op("stablehlo.slice", vec![x], t(&[rows.1 - rows.0, 4]), attrs(&bounds))
+    }
+
+    #[test]
+    fn examples_reversed_or_rolled_along_the_batch_meeting_the_batch_are_reported() {
+        // mixup's partner jnp.flip(x, 0): reported at the product (op 1).
+        assert_eq!(meeting(|b, x| reverse(b, x, 0)), vec![(0, 1)]);
+        // A roll by one: concatenate(x[1:], x[:1]).
+        let rolled = meeting(|b, x| {
+            let (tail, head) = (slice(b, x, (1, 8)), slice(b, x, (0, 1)));
+            let dim = attrs(&[("dimension", Attr::Int(0))]);
+            b.op("stablehlo.concatenate", vec![tail, head], t(&[8, 4]), dim)
+        });
+        assert_eq!(rolled, vec![(0, 3)]);
+    }
+
+    #[test]
+    fn reordering_other_dimensions_or_twice_the_same_way_is_not_reported() {
+        // Features reversed: every example keeps its place.
+        assert_eq!(meeting(|b, x| reverse(b, x, 1)), vec![]);
+        // The whole batch sliced: nothing moves.
+        assert_eq!(meeting(|b, x| slice(b, x, (0, 8))), vec![]);
+        // Examples reversed, alone, then summed: the same sum as in the batch's order.
+        let mut b = Builder::new();
+        let flipped = reverse(&mut b, ValueRef::Arg(0), 0);
+        let squared = b.binary("stablehlo.multiply", flipped, flipped, t(&[8, 4]));
+        let loss = b.sum(squared);
+        let g = b.graph(vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }], vec![loss]);
+        let dims = [Some(0)];
+        assert_eq!(reordered_examples_meeting(&g, &dims, &batch_classes(&g, &dims)), vec![]);
+    }
+}
