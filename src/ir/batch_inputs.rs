@@ -2,7 +2,9 @@
 //! arguments of rank >= 1, on dim 0, unless the argument's `alpa.batch_dim` attribute says
 //! otherwise (a dim, or -1 for an argument every microbatch shares).
 
-use super::graph::Graph;
+use super::attr_text::DotDimensionNumbers;
+use super::graph::{Graph, ValueRef};
+use super::op_table::{canonical_name, opaque_text};
 use super::types::ValueType;
 
 /// The argument attribute that overrides the batch-input rule: the dim to split, or -1 for an
@@ -17,8 +19,9 @@ pub struct BadBatchDim {
 }
 
 /// The dim each argument is split on (`None`: shared by every microbatch). Of the arguments
-/// the rule picks, one whose dim 0 is not the batch size (the size most batch inputs have,
-/// the larger on a tie) is shared: a PRNG key, a table of a few rows beside the batch.
+/// the rule picks, one used as parameters are (`parameter_like`: a frozen teacher's weights) is
+/// shared, and so is one whose dim 0 is not the batch size (the size most batch inputs have,
+/// the larger on a tie): a PRNG key, a table of a few rows beside the batch.
 pub fn batch_input_dims(graph: &Graph) -> Result<Vec<Option<usize>>, BadBatchDim> {
     let mut by_rule = vec![false; graph.args.len()];
     let dims = graph
@@ -35,7 +38,7 @@ pub fn batch_input_dims(graph: &Graph) -> Result<Vec<Option<usize>>, BadBatchDim
                 Some(d) if d >= 0 && (d as usize) < rank => Ok(Some(d as usize)),
                 Some(d) => Err(BadBatchDim { arg, dim: d }),
                 None => {
-                    by_rule[arg] = !param.is_donated() && rank >= 1;
+                    by_rule[arg] = !param.is_donated() && rank >= 1 && !parameter_like(graph, arg);
                     Ok(by_rule[arg].then_some(0))
                 }
             }
@@ -51,6 +54,48 @@ pub fn batch_input_dims(graph: &Graph) -> Result<Vec<Option<usize>>, BadBatchDim
     Ok((0..dims.len()).map(|arg| if by_rule[arg] && size(arg) != Some(batch) { None } else { dims[arg] }).collect())
 }
 
+/// Whether the step reads argument `arg` as a parameter, never as examples: its dim 0 is
+/// contracted by its matrix products (`x @ w` contracts `w`'s dim 0 and `x`'s features) or
+/// broadcast to another dim (a bias added to `[batch, features]`), and no product or broadcast
+/// keeps it in place as a batch input's dim 0 is kept.
+fn parameter_like(graph: &Graph, arg: usize) -> bool {
+    let mut as_parameter = false;
+    for op in graph.ops() {
+        for (at, _) in op.operands.iter().enumerate().filter(|(_, v)| **v == ValueRef::Arg(arg)) {
+            let dim0_moved = match canonical_name(&op.name).as_str() {
+                "dot_general" => {
+                    let Some(numbers) = op
+                        .attr("dot_dimension_numbers")
+                        .and_then(opaque_text)
+                        .and_then(|t| DotDimensionNumbers::parse(t).ok())
+                    else {
+                        return false;
+                    };
+                    let contracting =
+                        if at == 0 { &numbers.lhs_contracting_dimensions } else { &numbers.rhs_contracting_dimensions };
+                    contracting.contains(&0)
+                }
+                "broadcast_in_dim" => {
+                    match op
+                        .attr("broadcast_dimensions")
+                        .and_then(|a| a.as_i64_array())
+                        .and_then(|d| d.first().copied())
+                    {
+                        Some(d) => d != 0,
+                        None => return false,
+                    }
+                }
+                _ => continue,
+            };
+            if !dim0_moved {
+                return false;
+            }
+            as_parameter = true;
+        }
+    }
+    as_parameter
+}
+
 /// Arguments the rule shares although a dim other than dim 0 has the batch size: time-major
 /// inputs (`[T, B, F]`) look like that, and so can a frozen table whose width happens to be the
 /// batch size. `(argument, that dim, the batch size)`; the caller says which with a warning.
@@ -64,7 +109,12 @@ pub fn shared_with_a_batch_sized_dim(graph: &Graph, dims: &[Option<usize>]) -> V
         .args
         .iter()
         .enumerate()
-        .filter(|(a, param)| dims[*a].is_none() && !param.is_donated() && !param.attrs.contains_key(BATCH_DIM_ATTR))
+        .filter(|(a, param)| {
+            dims[*a].is_none()
+                && !param.is_donated()
+                && !param.attrs.contains_key(BATCH_DIM_ATTR)
+                && !parameter_like(graph, *a)
+        })
         .filter_map(|(a, param)| match &param.ty {
             ValueType::Tensor(t) if t.rank() >= 2 && t.shape[0] != batch => {
                 t.shape.iter().position(|&s| s == batch).map(|d| (a, d, batch))
@@ -113,6 +163,44 @@ mod tests {
         // Named explicitly, it is split all the same.
         g.args[4].attrs.insert(BATCH_DIM_ATTR.into(), Attr::Int(0));
         assert_eq!(batch_input_dims(&g).unwrap()[4], Some(0));
+    }
+
+    /// A frozen teacher passed in beside the batch (not donated, so the rule would take it):
+    /// `x: [batch, width]`, labels `[batch]`, then `layers` weights `[width, width]` read as
+    /// `x @ w` and as many biases `[width]` added to `[batch, width]`.
+    fn distillation_step(batch: i64, width: i64, layers: usize) -> Graph {
+        use crate::ir::graph::{Attr, Attrs, Param};
+        use crate::ir::test_graphs::{attrs, t, Builder};
+        let act = t(&[batch, width]);
+        let mut b = Builder::new();
+        let spread = |dim: i64| attrs(&[("broadcast_dimensions", Attr::I64Array(vec![dim]))]);
+        let mut h = ValueRef::Arg(0);
+        for k in 0..layers {
+            let product = b.dot(h, ValueRef::Arg(2 + k), 1, 0, act.clone());
+            let bias = b.op("stablehlo.broadcast_in_dim", vec![ValueRef::Arg(2 + layers + k)], act.clone(), spread(1));
+            h = b.binary("stablehlo.add", product, bias, act.clone());
+        }
+        let labels = b.op("stablehlo.broadcast_in_dim", vec![ValueRef::Arg(1)], act.clone(), spread(0));
+        let error = b.binary("stablehlo.subtract", h, labels, act.clone());
+        let loss = b.sum(error);
+        let param = |shape: &[i64]| Param { ty: t(shape), attrs: Attrs::new() };
+        let mut args = vec![param(&[batch, width]), param(&[batch])];
+        args.extend((0..layers).map(|_| param(&[width, width])));
+        args.extend((0..layers).map(|_| param(&[width])));
+        b.graph(args, vec![loss])
+    }
+
+    #[test]
+    fn a_frozen_teacher_beside_the_batch_is_shared_however_many_its_arrays_or_their_size() {
+        // Six teacher arrays of leading size 48 outnumbered x and the labels, and were split as
+        // the batch; of the batch's own size (4), they were split with it.
+        for width in [48, 4] {
+            let g = distillation_step(4, width, 3);
+            let dims = batch_input_dims(&g).unwrap();
+            assert_eq!(dims, [vec![Some(0), Some(0)], vec![None; 6]].concat(), "width {width}");
+            // Nor is a parameter taken for a time-major input.
+            assert!(shared_with_a_batch_sized_dim(&g, &dims).is_empty(), "width {width}");
+        }
     }
 
     #[test]
