@@ -6,13 +6,16 @@
 //! mean), has no such combination: planning it with microbatches would return a wrong value.
 //!
 //! The classes are propagated forward from the batch inputs: elementwise ops and data movement
-//! keep a value per example (tracking which dimension is the batch's); an additive reduction
-//! over that dimension makes a sum; dividing a sum by the number of elements it added (or
-//! multiplying by its inverse) makes a mean; sums and means stay what they are when scaled by
-//! batch-independent values, added to their own kind, negated or converted; a mean also when a
-//! batch-independent value is added to it. Anything else is `Other`.
+//! keep a value per example (tracking which dimension is the batch's; a reshape that merges the
+//! batch with the dimensions after it keeps the examples as the merged dimension's outermost
+//! factor); an additive reduction over that dimension makes a sum; dividing a sum by the number
+//! of elements it added (or multiplying by its inverse) makes a mean; sums and means stay what
+//! they are when scaled by batch-independent values, added to their own kind, negated or
+//! converted; a mean also when a batch-independent value is added to it or chosen in its place
+//! by a batch-independent predicate, a sum when the value chosen instead is zero (Keras'
+//! `divide_no_nan`, whose guarded divisor is folded from constants). Anything else is `Other`.
 
-use crate::ir::attr_text::{ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers};
+use crate::ir::attr_text::{ComparisonDirection, ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers};
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
 use crate::ir::types::ValueType;
@@ -42,6 +45,7 @@ pub enum BatchClass {
 /// dimension of each argument (`None`: not a batch input).
 pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchClass> {
     let ops = graph.ops();
+    let examples = examples_per_microbatch(graph, batch_dims);
     let mut class: Vec<BatchClass> = Vec::with_capacity(ops.len());
     let mut scalar: Vec<Option<f64>> = Vec::with_capacity(ops.len());
     for op in ops {
@@ -61,7 +65,7 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
         let c = if operands.iter().all(|c| *c == BatchClass::Independent) {
             BatchClass::Independent
         } else {
-            classify(graph, op, &operands, constant_of)
+            classify(graph, op, &operands, examples, constant_of)
         };
         scalar.push(scalar_value(op, &op.operands.iter().map(constant_of).collect::<Vec<_>>()));
         class.push(c);
@@ -69,11 +73,22 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
     class
 }
 
-/// The one value of a constant scalar, or of a broadcast, reshape or conversion of one.
+/// The one value of a constant scalar, or of a broadcast, reshape or conversion of one, or of
+/// a comparison of two or a choice between two by one (a divisor guarded against zero:
+/// `jnp.where(n == 0, 1, n)`), booleans being 0 and 1.
 fn scalar_value(op: &OpNode, operands: &[Option<f64>]) -> Option<f64> {
+    let known = |i: usize| operands.get(i).copied().flatten();
     match canonical_name(&op.name).as_str() {
         "constant" => op.attr("value").and_then(|a| a.as_f64_scalar()),
-        "broadcast_in_dim" | "reshape" | "convert" => operands.first().copied().flatten(),
+        "broadcast_in_dim" | "reshape" | "convert" => known(0),
+        "compare" => {
+            let direction = op
+                .attr("comparison_direction")
+                .and_then(opaque_text)
+                .and_then(|t| ComparisonDirection::parse(t).ok())?;
+            Some(if direction.holds(known(0)?, known(1)?) { 1.0 } else { 0.0 })
+        }
+        "select" => known(if known(0)? != 0.0 { 1 } else { 2 }),
         _ => None,
     }
 }
@@ -86,6 +101,7 @@ fn classify(
     graph: &Graph,
     op: &OpNode,
     operands: &[BatchClass],
+    examples: Option<i64>,
     constant_of: impl Fn(&ValueRef) -> Option<f64>,
 ) -> BatchClass {
     use BatchClass::*;
@@ -117,7 +133,7 @@ fn classify(
                     .and_then(|a| a.as_i64_array())
                     .and_then(|p| p.iter().position(|&x| x as usize == d))
             })),
-            "reshape" => PerExample(d.and_then(|d| reshaped_dim(graph, op, d))),
+            "reshape" => PerExample(d.and_then(|d| reshaped_dim(graph, op, d, examples))),
             "dot_general" => d.map_or(Other, |d| dot_class(graph, op, operands, d)),
             "convolution" => PerExample(d.and_then(|d| convolution_batch(op, operands, d))),
             "reduce_window" => PerExample(d.filter(|&d| window_keeps_dim(graph, op, d))),
@@ -158,6 +174,26 @@ fn classify(
             (Sum { count }, Some(c)) if is_close(c, count) => Mean,
             (k, _) => k,
         },
+        // A choice the microbatches all make alike (`jnp.where(count == 0, 0, total / count)`,
+        // Keras' divide_no_nan): a mean, or a batch-independent value that averages to itself;
+        // sums of one count, or zeros that add up to zero.
+        "select" if operands.first() == Some(&Independent) => {
+            let branches = &operands[1..];
+            let zero = |i: usize| op.operands.get(i + 1).and_then(&constant_of) == Some(0.0);
+            match kinds.as_slice() {
+                [Mean, ..] if kinds.iter().all(|k| *k == Mean) => Mean,
+                [Sum { count }, ..]
+                    if branches.iter().enumerate().all(|(i, k)| match k {
+                        Sum { count: c } => c == count,
+                        Independent => zero(i),
+                        _ => false,
+                    }) =>
+                {
+                    Sum { count: *count }
+                }
+                _ => Other,
+            }
+        }
         // A mean shifted by a constant averages to the global mean shifted; a sum does not.
         "add" | "subtract" => match kinds.as_slice() {
             [Mean] | [Mean, Mean] => Mean,
@@ -279,14 +315,30 @@ fn gathered_batch(graph: &Graph, op: &OpNode, operands: &[BatchClass], d: usize)
     index_dims.iter().position(|&i| i == d).map(|p| result_dims[p])
 }
 
-/// Where dimension `d` of a reshape's operand goes: the result dimension with the same size
-/// and the same number of elements before it, if any.
-fn reshaped_dim(graph: &Graph, op: &OpNode, d: usize) -> Option<usize> {
+/// The number of examples the batch inputs hold, when they agree on one.
+fn examples_per_microbatch(graph: &Graph, batch_dims: &[Option<usize>]) -> Option<i64> {
+    let mut sizes = batch_dims
+        .iter()
+        .enumerate()
+        .filter_map(|(a, d)| graph.args.get(a)?.ty.tensor().and_then(|t| t.shape.get((*d)?).copied()));
+    let first = sizes.next()?;
+    sizes.all(|s| s == first).then_some(first)
+}
+
+/// Where dimension `d` of a reshape's operand goes, the examples (`examples` of them, or the
+/// whole dimension when unknown) being its outermost factor: the result dimension with as many
+/// elements before it and a multiple of the examples' count as its size, if any. Merging the
+/// batch with the dimensions after it (`[B, T, V] -> [B*T, V]`, a loss over tokens) keeps the
+/// examples outermost in the merged dimension, and splitting that dimension back finds them.
+fn reshaped_dim(graph: &Graph, op: &OpNode, d: usize, examples: Option<i64>) -> Option<usize> {
     let from = graph.value_type(op.operands[0]).and_then(ValueType::tensor)?;
     let to = op.results.first().and_then(ValueType::tensor)?;
     let size = *from.shape.get(d)?;
+    let outer = examples.filter(|&b| b > 0 && size % b == 0).unwrap_or(size);
     let before: i64 = from.shape[..d].iter().product();
-    (0..to.shape.len()).find(|&j| to.shape[j] == size && to.shape[..j].iter().product::<i64>() == before)
+    (0..to.shape.len()).find(|&j| {
+        to.shape[..j].iter().product::<i64>() == before && to.shape[j] >= outer && to.shape[j] % outer.max(1) == 0
+    })
 }
 
 #[cfg(test)]
@@ -515,6 +567,62 @@ mod tests {
         let per_row = b.reduce_sum(bad, init, &[1], t(&[8]));
         let got = classes_of(b, vec![bad, flat, per_row]);
         assert_eq!(got, [PerExample(Some(7)), PerExample(None), PerExample(None)]);
+    }
+
+    #[test]
+    fn the_batch_merged_with_the_next_dimension_stays_its_outermost_factor() {
+        // x: [8, 4] (8 examples) as [32] (a loss over tokens), split back, and mis-merged.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let tokens = b.unary("stablehlo.reshape", x, t(&[32]));
+        let back = b.unary("stablehlo.reshape", tokens, t(&[8, 4]));
+        let pairs = b.unary("stablehlo.reshape", tokens, t(&[16, 2]));
+        let quarters = b.unary("stablehlo.reshape", x, t(&[4, 8]));
+        let total = b.sum(tokens);
+        let n = constant(&mut b, 32.0);
+        let mean = b.binary("stablehlo.divide", total, n, t(&[]));
+        let by_examples = constant(&mut b, 8.0);
+        let not_mean = b.binary("stablehlo.divide", total, by_examples, t(&[]));
+        let got = classes_of(b, vec![tokens, back, pairs, quarters, mean, not_mean]);
+        assert_eq!(
+            got,
+            [
+                PerExample(Some(0)),
+                PerExample(Some(0)),
+                PerExample(Some(0)),
+                // 4 rows of 8 elements: the examples are no factor of a dimension.
+                PerExample(None),
+                Mean,
+                Sum { count: 32.0 }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_choice_every_microbatch_makes_alike_keeps_a_mean_or_a_sum_guarded_by_zero() {
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let total = b.sum(x);
+        let count = constant(&mut b, 32.0);
+        let zero = constant(&mut b, 0.0);
+        let one = constant(&mut b, 1.0);
+        let compare = |b: &mut Builder, lhs, rhs| {
+            let direction = opaque("<comparison_direction EQ>");
+            b.op("stablehlo.compare", vec![lhs, rhs], t(&[]), attrs(&[("comparison_direction", direction)]))
+        };
+        let select = |b: &mut Builder, pred, yes, no| b.op("stablehlo.select", vec![pred, yes, no], t(&[]), attrs(&[]));
+        // divide_no_nan(total, count): the guarded divisor folds to the count.
+        let empty = compare(&mut b, count, zero);
+        let divisor = select(&mut b, empty, one, count);
+        let quotient = b.binary("stablehlo.divide", total, divisor, t(&[]));
+        let mean = select(&mut b, empty, zero, quotient);
+        let mean_or_one = select(&mut b, ValueRef::Arg(1), one, mean);
+        let sum_or_zero = select(&mut b, ValueRef::Arg(1), total, zero);
+        let sum_or_one = select(&mut b, ValueRef::Arg(1), total, one);
+        let by_the_batch = compare(&mut b, total, zero);
+        let chosen_by_the_batch = select(&mut b, by_the_batch, zero, mean);
+        let got = classes_of(b, vec![mean, mean_or_one, sum_or_zero, sum_or_one, chosen_by_the_batch]);
+        assert_eq!(got, [Mean, Mean, Sum { count: 32.0 }, Other, Other]);
     }
 
     #[test]

@@ -93,6 +93,20 @@ stablehlo_enum!(
     /// `#stablehlo<fft_type RFFT>`.
     FftType, "fft_type", { Fft = "FFT", Ifft = "IFFT", Rfft = "RFFT", Irfft = "IRFFT" }
 );
+impl ComparisonDirection {
+    /// Whether `a <direction> b` holds (false for unordered values but under `NE`).
+    pub fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            ComparisonDirection::Eq => a == b,
+            ComparisonDirection::Ne => a != b,
+            ComparisonDirection::Ge => a >= b,
+            ComparisonDirection::Gt => a > b,
+            ComparisonDirection::Le => a <= b,
+            ComparisonDirection::Lt => a < b,
+        }
+    }
+}
+
 stablehlo_enum!(
     /// `#stablehlo<transpose NO_TRANSPOSE>` of `triangular_solve`.
     Transpose, "transpose",
