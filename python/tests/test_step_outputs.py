@@ -104,6 +104,10 @@ def test_a_summed_loss_adds_up_its_gradients_over_microbatches(tmp_path):
     (lambda logits, per, y: {"norm": jnp.linalg.norm(logits)}, "is neither a sum nor a mean"),
     (lambda logits, per, y: {"largest": jnp.max(per)}, "is neither a sum nor a mean"),
     (lambda logits, per, y: {"per_example": per}, "keeps the batch dimension"),
+    # Contractions over the batch, but no gradients: they do not combine as the gradients do.
+    (lambda logits, per, y: {"gram": logits.T @ logits}, "is neither a sum nor a mean"),
+    (lambda logits, per, y: {"gram_norm": jnp.linalg.norm(logits.T @ logits)},
+     "is neither a sum nor a mean"),
 ])
 def test_a_metric_microbatches_cannot_recover_is_refused_at_its_op(tmp_path, metric, why):
     planned = _plan(tmp_path, _export(metric, MICROBATCH))

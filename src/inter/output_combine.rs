@@ -15,7 +15,9 @@
 //! by a batch-independent predicate, a sum when the value chosen instead is zero (Keras'
 //! `divide_no_nan`, whose guarded divisor is folded from constants). Anything else is `Other`.
 
-use crate::ir::attr_text::{ComparisonDirection, ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers};
+use crate::ir::attr_text::{
+    ComparisonDirection, ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
+};
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
 use crate::ir::types::ValueType;
@@ -142,6 +144,7 @@ fn classify(
                 PerExample(d.filter(|&d| rank_of(graph, op.operands[0]).is_some_and(|r| d < r.saturating_sub(1))))
             }
             "gather" => PerExample(d.and_then(|d| gathered_batch(graph, op, operands, d))),
+            "scatter" if scatters_examples_additively(op, operands) => Contraction,
             "slice" | "pad" | "reverse" | "concatenate" | "dynamic_slice" | "dynamic_update_slice" => {
                 let same_rank = rank_of(graph, op.operands[0])
                     == op.results.first().and_then(ValueType::tensor).map(|t| t.shape.len());
@@ -219,12 +222,8 @@ fn reduce_class(graph: &Graph, op: &OpNode, d: Option<usize>) -> BatchClass {
         let rank = graph.value_type(op.operands[0]).and_then(ValueType::tensor).map_or(0, |t| t.shape.len());
         return BatchClass::PerExample((d < rank).then(|| d - dims.iter().filter(|&&x| x < d).count()));
     }
-    let adds = op.regions.first().and_then(|r| r.blocks.first()).is_some_and(|b| {
-        b.ops.iter().all(|o| matches!(canonical_name(&o.name).as_str(), "add" | "return"))
-            && b.ops.iter().any(|o| canonical_name(&o.name) == "add")
-    });
     let input = graph.value_type(op.operands[0]).and_then(ValueType::tensor);
-    match (adds, input) {
+    match (adds(op), input) {
         (true, Some(t)) => {
             BatchClass::Sum { count: dims.iter().map(|&x| t.shape.get(x).copied().unwrap_or(1) as f64).product() }
         }
@@ -295,6 +294,27 @@ fn window_keeps_dim(graph: &Graph, op: &OpNode, d: usize) -> bool {
     let same_size = graph.value_type(op.operands[0]).and_then(ValueType::tensor).map(|t| t.shape.get(d).copied())
         == op.results.first().and_then(ValueType::tensor).map(|t| t.shape.get(d).copied());
     at("window_dimensions") == Some(1) && at("window_strides").is_none_or(|s| s == 1) && same_size
+}
+
+/// Whether a scatter adds one update per example into a value shared by the examples (an
+/// embedding table's gradient, the transpose of its lookup): like a weight gradient's
+/// contraction, an aggregate over the batch of unknown scale.
+fn scatters_examples_additively(op: &OpNode, operands: &[BatchClass]) -> bool {
+    let [BatchClass::Independent, _, BatchClass::PerExample(Some(d))] = operands else { return false };
+    let Some(numbers) =
+        op.attr("scatter_dimension_numbers").and_then(opaque_text).and_then(|t| ScatterDimensionNumbers::parse(t).ok())
+    else {
+        return false;
+    };
+    !numbers.update_window_dims.contains(&(*d as i64)) && adds(op)
+}
+
+/// Whether `op`'s region adds its two arguments: a sum.
+fn adds(op: &OpNode) -> bool {
+    op.regions.first().and_then(|r| r.blocks.first()).is_some_and(|b| {
+        b.ops.iter().all(|o| matches!(canonical_name(&o.name).as_str(), "add" | "return"))
+            && b.ops.iter().any(|o| canonical_name(&o.name) == "add")
+    })
 }
 
 /// Where a gather from a table shared by the examples (an embedding lookup) puts the examples
@@ -623,6 +643,38 @@ mod tests {
         let chosen_by_the_batch = select(&mut b, by_the_batch, zero, mean);
         let got = classes_of(b, vec![mean, mean_or_one, sum_or_zero, sum_or_one, chosen_by_the_batch]);
         assert_eq!(got, [Mean, Mean, Sum { count: 32.0 }, Other, Other]);
+    }
+
+    #[test]
+    fn a_scatter_adding_one_update_per_example_into_a_shared_value_is_a_contraction() {
+        // The gradient of an embedding table [6, 4] looked up by the examples' ids.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let updates = b.unary("stablehlo.tanh", x, t(&[8, 4]));
+        let ids = b.unary("stablehlo.convert", x, t(&[8, 4]));
+        let zero = constant(&mut b, 0.0);
+        let table = b.op(
+            "stablehlo.broadcast_in_dim",
+            vec![zero],
+            t(&[6, 4]),
+            attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]),
+        );
+        let numbers = |window: i64| {
+            opaque(&format!("scatter<update_window_dims = [{window}], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>"))
+        };
+        let gradient = b.scatter_add(table, ids, updates, numbers(1), t(&[6, 4]));
+        // The examples as the updates' window: they land side by side, not added.
+        let side_by_side = b.scatter_add(table, ids, updates, numbers(0), t(&[6, 4]));
+        // Into a value per example: no aggregate.
+        let into_examples = b.scatter_add(updates, ids, updates, numbers(1), t(&[8, 4]));
+        let replaced = b.op(
+            "stablehlo.scatter",
+            vec![table, ids, updates],
+            t(&[6, 4]),
+            attrs(&[("scatter_dimension_numbers", numbers(1))]),
+        );
+        let got = classes_of(b, vec![gradient, side_by_side, into_examples, replaced]);
+        assert_eq!(got, [Contraction, PerExample(None), PerExample(None), PerExample(None)]);
     }
 
     #[test]

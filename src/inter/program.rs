@@ -10,7 +10,9 @@
 //!   a type no donated argument has (e.g. the reduction of a bias gradient over the batch) is
 //!   still computing the gradient, so it runs per microbatch with the backward ops. A backward
 //!   op on the way to the new state that reads only batch aggregates (sums, means) or values
-//!   of apply ops is an apply op too: an optimizer's matrix products (Muon, Shampoo).
+//!   of apply ops is an apply op too: an optimizer's matrix products (Muon, Shampoo); so is one
+//!   that reads only gradients (contractions over the batch on the way to the new state) and
+//!   values of apply ops, wherever it leads: a returned global gradient norm.
 //! - A value a per-microbatch function hands to an apply function or returns from the step is
 //!   accumulated over the microbatches: batch-dependent values by their mean (the loss is a
 //!   mean over the batch, so the global-batch gradient is the mean of the microbatch ones) or
@@ -200,9 +202,22 @@ fn apply_ops(
                 ValueRef::Outer => false,
             })
         };
+        // A metric of the gradients alone (optax.tree.norm(grads)) is the global batch's when
+        // computed once on the accumulated gradients; per microbatch it would be no sum or mean.
+        // Gradients are contractions over the batch on the way to the new state: a returned
+        // x^T x of activations is no gradient.
+        let gradient = |p: usize| classes[p] == BatchClass::Contraction && updates_state[p];
+        let of_gradients_only = || {
+            op.operands.iter().filter_map(|v| producer(*v)).any(|p| apply[p] || gradient(p))
+                && op.operands.iter().all(|v| match *v {
+                    ValueRef::Op { op: p, .. } => apply[p] || gradient(p) || classes[p] == BatchClass::Independent,
+                    ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_none(),
+                    ValueRef::Outer => false,
+                })
+        };
         let candidate = match step.phase[index] {
             Phase::Update => true,
-            Phase::Backward => updates_state[index] && aggregate_only(),
+            Phase::Backward => (updates_state[index] && aggregate_only()) || of_gradients_only(),
             Phase::Forward => false,
         };
         if !candidate {
@@ -377,6 +392,7 @@ pub fn build_program(
     for function in functions.iter().filter(|f| f.kind == FunctionKind::Apply) {
         outlives.extend(function.inputs.iter().copied().filter(|v| per_microbatch(*v)));
     }
+    let updates_state = updates_state(graph);
     let classes = (microbatches > 1).then_some(&classes);
     let mut warnings = Vec::new();
     let loss = classes.and_then(|c| loss_class(graph, step, &dependent, c));
@@ -430,6 +446,9 @@ pub fn build_program(
                     ));
                     combined(combine, graph, v)
                 }
+                // A gradient returned as it is (a contraction on the way to the new state):
+                // it combines as the gradients do.
+                BatchClass::Contraction if updates_state[op] => combined(combine, graph, v),
                 BatchClass::PerExample(_) => {
                     return Err(ProgramError::Combine { op: OpId::new(op), result, why: "keeps the batch dimension" })
                 }

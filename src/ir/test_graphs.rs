@@ -71,6 +71,27 @@ impl Builder {
         out
     }
 
+    /// A scatter of `updates` into `operand` at `indices` that adds where they meet.
+    pub fn scatter_add(
+        &mut self,
+        operand: ValueRef,
+        indices: ValueRef,
+        updates: ValueRef,
+        dimension_numbers: Attr,
+        ty: ValueType,
+    ) -> ValueRef {
+        let out = self.op(
+            "stablehlo.scatter",
+            vec![operand, indices, updates],
+            ty,
+            attrs(&[("scatter_dimension_numbers", dimension_numbers)]),
+        );
+        if let Some(last) = self.ops.last_mut() {
+            last.regions.push(add_body());
+        }
+        out
+    }
+
     /// The sum of all elements of a rank-2 value.
     pub fn sum(&mut self, x: ValueRef) -> ValueRef {
         let init = self.scalar_constant();

@@ -328,3 +328,44 @@ fn gradients_combine_as_the_loss_does_and_a_contradicting_option_is_warned() {
     assert_eq!(modes.iter().filter(|m| **m == Accumulate::Sum).count(), 2, "{modes:?}");
     assert!(matches!(&warnings[..], [w] if w.contains("set gradient-accumulation=mean")), "{warnings:?}");
 }
+
+#[test]
+fn returned_gradients_combine_as_gradients_and_their_norm_is_taken_once_on_the_accumulated_ones() {
+    // tanh_mlp_step also returning w0's gradient, the norm of w1's and x^T x (a contraction over
+    // the batch on the way to no state: no gradient, refused).
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::test_graphs::{t, tanh_mlp_args, tanh_mlp_gradients, Builder};
+    let (depth, batch, width) = (2, 4, 8);
+    let weight = t(&[width, width]);
+    let mut b = Builder::new();
+    let (grads, loss) = tanh_mlp_gradients(&mut b, depth, batch, width, |b, a, g| b.dot(a, g, 0, 0, weight.clone()));
+    let mut returned: Vec<ValueRef> =
+        (0..depth).map(|k| b.binary("stablehlo.subtract", ValueRef::Arg(k), grads[k], weight.clone())).collect();
+    returned.push(loss);
+    let squared = b.binary("stablehlo.multiply", grads[1], grads[1], weight.clone());
+    let sum = b.sum(squared);
+    let norm = b.unary("stablehlo.sqrt", sum, t(&[]));
+    let x = ValueRef::Arg(depth);
+    let gram = b.dot(x, x, 0, 0, weight.clone());
+    returned.extend([grads[0], norm]);
+    let mut g = b.graph(tanh_mlp_args(depth, batch, width), returned.clone());
+    let info = |text: &str| Attrs::from([("jax.result_info".to_string(), Attr::Str(text.into()))]);
+    g.results[depth].attrs = info("result[1]");
+    g.results[depth + 1].attrs = info("result[2]['grad']");
+    g.results[depth + 2].attrs = info("result[2]['norm']");
+    let step = analyze_train_step(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Auto).unwrap();
+    let mode = |v: ValueRef| p.accumulated.iter().find(|(w, _)| *w == v).map(|(_, m)| *m);
+    // The loss is a sum, and so the gradients add up, the returned one too.
+    assert_eq!(mode(grads[0]), Some(Accumulate::Sum));
+    let ValueRef::Op { op: norm_op, .. } = norm else { unreachable!() };
+    assert_eq!(p.functions[p.function_of_op[norm_op]].kind, FunctionKind::Apply);
+    assert_eq!(mode(norm), None, "computed after the accumulation, not accumulated");
+
+    g.returned.push(gram);
+    g.results.push(Param { ty: weight.clone(), attrs: info("result[2]['gram']") });
+    let step = analyze_train_step(&g).unwrap();
+    let e = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Auto).unwrap_err();
+    assert!(matches!(e, ProgramError::Combine { result, .. } if result == g.returned.len() - 1), "{e:?}");
+}

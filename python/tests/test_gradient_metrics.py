@@ -1,0 +1,65 @@
+"""Gradients and metrics of them that a train step returns beside its update, pipelined over
+microbatches: the global gradient norm (`optax.tree.norm(grads)`, logged by most training
+loops) is computed once, on the accumulated gradients, and returned gradients (a dense layer's,
+and an embedding table's, which the transpose of its lookup scatter-adds) combine as the
+gradients do. Each gives what the step exported at the global batch gives; the norm and the
+table's gradient were refused (neither a sum nor a mean; keeps the batch dimension). A
+contraction over the batch that is no gradient (a Gram matrix of activations) stays refused
+(`test_step_outputs.py`).
+
+alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
+unless ``ALPA_REQUIRE_OPT=1``."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import optax
+import pytest
+
+from alpa_mlir.export import export
+from alpa_mlir.hints import ANY, int_bound
+from pipeline_fixtures import assert_pipelined_step_matches, tanh_layers
+
+MICROBATCH, MICROBATCHES, VOCAB, WIDTH, LAYERS, CLASSES = 8, 2, 10, 16, 4, 4
+SDS = jax.ShapeDtypeStruct
+
+METRICS = {
+    "global-norm": lambda grads: {"grad_norm": optax.tree.norm(grads)},
+    "dense-gradient": lambda grads: {"w2": grads["w2"]},
+    "table-gradient": lambda grads: {"table": grads["table"]},
+    "per-layer-norms": lambda grads: {"norms": jnp.stack([jnp.linalg.norm(g) for g in grads.values()])},
+}
+
+
+def _export(metrics, batch: int, reduce=jnp.mean) -> str:
+    params = {"table": SDS((VOCAB, WIDTH), jnp.float32),
+              **{f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(LAYERS)}}
+
+    def step(params, ids, y):
+        def loss_fn(p):
+            h = tanh_layers(p, p["table"][ids], LAYERS)
+            return reduce(optax.softmax_cross_entropy_with_integer_labels(h[:, :CLASSES], y))
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        new = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+        return new, loss, metrics(grads)
+
+    hints = (jax.tree.map(lambda _: ANY, params), int_bound(VOCAB), int_bound(CLASSES))
+    return export(jax.jit(step, donate_argnums=(0,)), params, SDS((batch,), jnp.int32),
+                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+
+
+@pytest.mark.parametrize("metric", METRICS.values(), ids=METRICS.keys())
+def test_gradients_and_their_norms_returned_by_a_step_are_the_global_batchs(tmp_path, metric):
+    planned, _ = assert_pipelined_step_matches(tmp_path, lambda batch: _export(metric, batch),
+                                               MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+
+
+def test_a_summed_losss_gradient_norm_is_the_global_batchs(tmp_path):
+    """Under a summed loss the gradients add up over the microbatches, and so the norm is of
+    their sum."""
+    assert_pipelined_step_matches(
+        tmp_path, lambda batch: _export(METRICS["global-norm"], batch, jnp.sum),
+        MICROBATCH, MICROBATCHES, min_stages=2)
