@@ -47,7 +47,16 @@ pub enum BatchClass {
 /// dimension of each argument (`None`: not a batch input).
 pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchClass> {
     let ops = graph.ops();
-    let examples = examples_per_microbatch(graph, batch_dims);
+    let inputs = BatchInputs {
+        examples: examples_per_microbatch(graph, batch_dims),
+        shared_types: graph
+            .args
+            .iter()
+            .enumerate()
+            .filter(|(a, _)| batch_dims.get(*a).copied().flatten().is_none())
+            .map(|(_, p)| &p.ty)
+            .collect(),
+    };
     let mut class: Vec<BatchClass> = Vec::with_capacity(ops.len());
     let mut scalar: Vec<Option<f64>> = Vec::with_capacity(ops.len());
     for op in ops {
@@ -67,7 +76,7 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
         let c = if operands.iter().all(|c| *c == BatchClass::Independent) {
             BatchClass::Independent
         } else {
-            classify(graph, op, &operands, examples, constant_of)
+            classify(graph, op, &operands, &inputs, constant_of)
         };
         scalar.push(scalar_value(op, &op.operands.iter().map(constant_of).collect::<Vec<_>>()));
         class.push(c);
@@ -103,7 +112,7 @@ fn classify(
     graph: &Graph,
     op: &OpNode,
     operands: &[BatchClass],
-    examples: Option<i64>,
+    inputs: &BatchInputs,
     constant_of: impl Fn(&ValueRef) -> Option<f64>,
 ) -> BatchClass {
     use BatchClass::*;
@@ -135,7 +144,7 @@ fn classify(
                     .and_then(|a| a.as_i64_array())
                     .and_then(|p| p.iter().position(|&x| x as usize == d))
             })),
-            "reshape" => PerExample(d.and_then(|d| reshaped_dim(graph, op, d, examples))),
+            "reshape" => PerExample(d.and_then(|d| reshaped_dim(graph, op, d, inputs.examples))),
             "dot_general" => d.map_or(Other, |d| dot_class(graph, op, operands, d)),
             "convolution" => PerExample(d.and_then(|d| convolution_batch(op, operands, d))),
             "reduce_window" => PerExample(d.filter(|&d| window_keeps_dim(graph, op, d))),
@@ -144,7 +153,7 @@ fn classify(
                 PerExample(d.filter(|&d| rank_of(graph, op.operands[0]).is_some_and(|r| d < r.saturating_sub(1))))
             }
             "gather" => PerExample(d.and_then(|d| gathered_batch(graph, op, operands, d))),
-            "scatter" if scatters_examples_additively(op, operands) => Contraction,
+            "scatter" if scatters_examples_additively(graph, op, operands, inputs) => Contraction,
             "slice" | "pad" | "reverse" | "concatenate" | "dynamic_slice" | "dynamic_update_slice" => {
                 let same_rank = rank_of(graph, op.operands[0])
                     == op.results.first().and_then(ValueType::tensor).map(|t| t.shape.len());
@@ -298,15 +307,21 @@ fn window_keeps_dim(graph: &Graph, op: &OpNode, d: usize) -> bool {
 
 /// Whether a scatter adds one update per example into a value shared by the examples (an
 /// embedding table's gradient, the transpose of its lookup): like a weight gradient's
-/// contraction, an aggregate over the batch of unknown scale.
-fn scatters_examples_additively(op: &OpNode, operands: &[BatchClass]) -> bool {
+/// contraction, an aggregate over the batch of unknown scale. The value is of a shared
+/// argument's type and scattered into without batching dimensions; a scatter that writes each
+/// example's own row (the transpose of take_along_axis) keeps the examples apart.
+fn scatters_examples_additively(graph: &Graph, op: &OpNode, operands: &[BatchClass], inputs: &BatchInputs) -> bool {
     let [BatchClass::Independent, _, BatchClass::PerExample(Some(d))] = operands else { return false };
+    let shared_type = graph.value_type(op.operands[0]).is_some_and(|ty| inputs.shared_types.contains(&ty));
     let Some(numbers) =
         op.attr("scatter_dimension_numbers").and_then(opaque_text).and_then(|t| ScatterDimensionNumbers::parse(t).ok())
     else {
         return false;
     };
-    !numbers.update_window_dims.contains(&(*d as i64)) && adds(op)
+    shared_type
+        && numbers.input_batching_dims.is_empty()
+        && !numbers.update_window_dims.contains(&(*d as i64))
+        && adds(op)
 }
 
 /// Whether `op`'s region adds its two arguments: a sum.
@@ -333,6 +348,14 @@ fn gathered_batch(graph: &Graph, op: &OpNode, operands: &[BatchClass], d: usize)
         return None;
     }
     index_dims.iter().position(|&i| i == d).map(|p| result_dims[p])
+}
+
+/// What the classes need to know of the batch inputs.
+struct BatchInputs<'a> {
+    /// The number of examples, when the batch inputs agree on one.
+    examples: Option<i64>,
+    /// The types of the arguments that are no batch input (parameters, state).
+    shared_types: Vec<&'a ValueType>,
 }
 
 /// The number of examples the batch inputs hold, when they agree on one.
@@ -647,34 +670,41 @@ mod tests {
 
     #[test]
     fn a_scatter_adding_one_update_per_example_into_a_shared_value_is_a_contraction() {
-        // The gradient of an embedding table [6, 4] looked up by the examples' ids.
+        // The gradient of an embedding table shaped like w ([4, 3]) looked up by the examples' ids.
         let mut b = Builder::new();
         let x = ValueRef::Arg(0);
         let updates = b.unary("stablehlo.tanh", x, t(&[8, 4]));
         let ids = b.unary("stablehlo.convert", x, t(&[8, 4]));
         let zero = constant(&mut b, 0.0);
-        let table = b.op(
-            "stablehlo.broadcast_in_dim",
-            vec![zero],
-            t(&[6, 4]),
-            attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]),
-        );
-        let numbers = |window: i64| {
-            opaque(&format!("scatter<update_window_dims = [{window}], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>"))
+        let zeros = |b: &mut Builder, shape: &[i64]| {
+            let dims = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]);
+            b.op("stablehlo.broadcast_in_dim", vec![zero], t(shape), dims)
         };
-        let gradient = b.scatter_add(table, ids, updates, numbers(1), t(&[6, 4]));
+        let table = zeros(&mut b, &[4, 3]);
+        let rows = zeros(&mut b, &[8, 4]);
+        let numbers = |window: i64, batching: &str| {
+            opaque(&format!("scatter<update_window_dims = [{window}], inserted_window_dims = [0], {batching}scatter_dims_to_operand_dims = [0], index_vector_dim = 1>"))
+        };
+        let gradient = b.scatter_add(table, ids, updates, numbers(1, ""), t(&[4, 3]));
         // The examples as the updates' window: they land side by side, not added.
-        let side_by_side = b.scatter_add(table, ids, updates, numbers(0), t(&[6, 4]));
-        // Into a value per example: no aggregate.
-        let into_examples = b.scatter_add(updates, ids, updates, numbers(1), t(&[8, 4]));
+        let side_by_side = b.scatter_add(table, ids, updates, numbers(0, ""), t(&[4, 3]));
+        // Into a value per example, or a buffer of the examples' rows (take_along_axis's
+        // transpose, with batching dimensions or without): no aggregate.
+        let into_examples = b.scatter_add(updates, ids, updates, numbers(1, ""), t(&[8, 4]));
+        let own_rows = b.scatter_add(rows, ids, updates, numbers(1, ""), t(&[8, 4]));
+        let batched = "input_batching_dims = [1], scatter_indices_batching_dims = [0], ";
+        let batched_rows = b.scatter_add(table, ids, updates, numbers(1, batched), t(&[4, 3]));
         let replaced = b.op(
             "stablehlo.scatter",
             vec![table, ids, updates],
-            t(&[6, 4]),
-            attrs(&[("scatter_dimension_numbers", numbers(1))]),
+            t(&[4, 3]),
+            attrs(&[("scatter_dimension_numbers", numbers(1, ""))]),
         );
-        let got = classes_of(b, vec![gradient, side_by_side, into_examples, replaced]);
-        assert_eq!(got, [Contraction, PerExample(None), PerExample(None), PerExample(None)]);
+        let got = classes_of(b, vec![gradient, side_by_side, into_examples, own_rows, batched_rows, replaced]);
+        assert_eq!(
+            got,
+            [Contraction, PerExample(None), PerExample(None), PerExample(None), PerExample(None), PerExample(None)]
+        );
     }
 
     #[test]
