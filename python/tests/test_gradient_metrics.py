@@ -57,7 +57,7 @@ def test_gradients_and_their_norms_returned_by_a_step_are_the_global_batchs(tmp_
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
 
 
-def test_a_summed_losss_gradient_norm_is_the_global_batchs(tmp_path):
+def test_the_gradient_norm_under_a_summed_loss_is_the_global_batchs(tmp_path):
     """Under a summed loss the gradients add up over the microbatches, and so the norm is of
     their sum."""
     assert_pipelined_step_matches(

@@ -18,6 +18,7 @@
 use crate::ir::attr_text::{
     ComparisonDirection, ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
 };
+use crate::ir::batch_inputs::examples_per_microbatch;
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
 use crate::ir::types::ValueType;
@@ -169,15 +170,8 @@ fn classify(
     match name.as_str() {
         "convert" | "negate" | "reshape" | "broadcast_in_dim" | "copy" | "transpose" | "slice" | "reverse" => kinds[0],
         // A vector of metrics (`jnp.stack` of means): the microbatches' vectors combine element by
-        // element, so all of one kind combine as that kind. A batch-independent piece averages to
-        // itself, but would add up.
-        "concatenate" => match kinds.as_slice() {
-            [Mean, ..] if kinds.iter().all(|k| *k == Mean) => Mean,
-            [Sum { count }, ..] if operands.iter().all(|k| matches!(k, Sum { count: c } if c == count)) => {
-                Sum { count: *count }
-            }
-            _ => Other,
-        },
+        // element, so pieces all of one kind combine as that kind (`pieces_class`).
+        "concatenate" => pieces_class(op.operands.iter().zip(operands), &constant_of),
         "multiply" if one => match (kinds[0], op.operands.iter().find_map(&constant_of)) {
             (Sum { count }, Some(c)) if is_close(c * count, 1.0) => Mean,
             (k, _) => k,
@@ -187,24 +181,9 @@ fn classify(
             (k, _) => k,
         },
         // A choice the microbatches all make alike (`jnp.where(count == 0, 0, total / count)`,
-        // Keras' divide_no_nan): a mean, or a batch-independent value that averages to itself;
-        // sums of one count, or zeros that add up to zero.
+        // Keras' divide_no_nan): its branches are the pieces.
         "select" if operands.first() == Some(&Independent) => {
-            let branches = &operands[1..];
-            let zero = |i: usize| op.operands.get(i + 1).and_then(&constant_of) == Some(0.0);
-            match kinds.as_slice() {
-                [Mean, ..] if kinds.iter().all(|k| *k == Mean) => Mean,
-                [Sum { count }, ..]
-                    if branches.iter().enumerate().all(|(i, k)| match k {
-                        Sum { count: c } => c == count,
-                        Independent => zero(i),
-                        _ => false,
-                    }) =>
-                {
-                    Sum { count: *count }
-                }
-                _ => Other,
-            }
+            pieces_class(op.operands.iter().zip(operands).skip(1), &constant_of)
         }
         // A mean shifted by a constant averages to the global mean shifted; a sum does not.
         "add" | "subtract" => match kinds.as_slice() {
@@ -213,6 +192,35 @@ fn classify(
             _ => Other,
         },
         _ => Other,
+    }
+}
+
+/// The class of a value each of whose elements is one of `pieces`' (a concatenation, or a
+/// select by a predicate every microbatch evaluates alike): means, with batch-independent
+/// pieces that average to themselves, are a mean; sums of one count, with zeros that add up to
+/// zero, are a sum; anything else is `Other`.
+fn pieces_class<'a>(
+    pieces: impl Iterator<Item = (&'a ValueRef, &'a BatchClass)>,
+    constant_of: impl Fn(&ValueRef) -> Option<f64>,
+) -> BatchClass {
+    use BatchClass::*;
+    let mut class = Independent;
+    let mut zeros_only = true;
+    for (value, piece) in pieces {
+        class = match (class, *piece) {
+            (_, Independent) => {
+                zeros_only &= constant_of(value) == Some(0.0);
+                class
+            }
+            (Independent, k @ (Mean | Sum { .. })) => k,
+            (Mean, Mean) => Mean,
+            (Sum { count }, Sum { count: c }) if c == count => class,
+            _ => return Other,
+        };
+    }
+    match class {
+        Sum { .. } if !zeros_only => Other,
+        other => other,
     }
 }
 
@@ -358,16 +366,6 @@ struct BatchInputs<'a> {
     shared_types: Vec<&'a ValueType>,
 }
 
-/// The number of examples the batch inputs hold, when they agree on one.
-fn examples_per_microbatch(graph: &Graph, batch_dims: &[Option<usize>]) -> Option<i64> {
-    let mut sizes = batch_dims
-        .iter()
-        .enumerate()
-        .filter_map(|(a, d)| graph.args.get(a)?.ty.tensor().and_then(|t| t.shape.get((*d)?).copied()));
-    let first = sizes.next()?;
-    sizes.all(|s| s == first).then_some(first)
-}
-
 /// Where dimension `d` of a reshape's operand goes, the examples (`examples` of them, or the
 /// whole dimension when unknown) being its outermost factor: the result dimension with as many
 /// elements before it and a multiple of the examples' count as its size, if any. Merging the
@@ -420,6 +418,8 @@ mod tests {
         let [mean1, total1, other1] = [mean, total, other_total].map(|v| b.unary("stablehlo.reshape", v, t(&[1])));
         let rate = constant(&mut b, 0.1);
         let rate1 = b.unary("stablehlo.reshape", rate, t(&[1]));
+        let zero = constant(&mut b, 0.0);
+        let zero1 = b.unary("stablehlo.reshape", zero, t(&[1]));
         let join = |b: &mut Builder, parts: Vec<ValueRef>| {
             let ty = t(&[parts.len() as i64]);
             b.op("stablehlo.concatenate", parts, ty, attrs(&[("dimension", Attr::Int(0))]))
@@ -428,9 +428,10 @@ mod tests {
         let sums = join(&mut b, vec![total1, other1]);
         let mixed = join(&mut b, vec![mean1, total1]);
         let sum_and_rate = join(&mut b, vec![total1, rate1]);
-        let got = classes_of(b, vec![means, sums, mixed, sum_and_rate]);
-        // A batch-independent piece averages to itself, but would add up.
-        assert_eq!(got, vec![Mean, Sum { count: 32.0 }, Other, Other]);
+        let zero_and_sum = join(&mut b, vec![zero1, total1]);
+        let got = classes_of(b, vec![means, sums, mixed, sum_and_rate, zero_and_sum]);
+        // A batch-independent piece averages to itself, but would add up unless it is zero.
+        assert_eq!(got, vec![Mean, Sum { count: 32.0 }, Other, Other, Sum { count: 32.0 }]);
     }
 
     #[test]

@@ -96,15 +96,22 @@ fn parameter_like(graph: &Graph, arg: usize) -> bool {
     as_parameter
 }
 
+/// The number of examples the batch inputs (`dims`: each argument's batch dim) hold, when they
+/// agree on one.
+pub fn examples_per_microbatch(graph: &Graph, dims: &[Option<usize>]) -> Option<i64> {
+    let mut sizes = graph.args.iter().zip(dims).filter_map(|(param, dim)| match (&param.ty, dim) {
+        (ValueType::Tensor(t), Some(d)) => t.shape.get(*d).copied(),
+        _ => None,
+    });
+    let first = sizes.next()?;
+    sizes.all(|s| s == first).then_some(first)
+}
+
 /// Arguments the rule shares although a dim other than dim 0 has the batch size: time-major
 /// inputs (`[T, B, F]`) look like that, and so can a frozen table whose width happens to be the
 /// batch size. `(argument, that dim, the batch size)`; the caller says which with a warning.
 pub fn shared_with_a_batch_sized_dim(graph: &Graph, dims: &[Option<usize>]) -> Vec<(usize, usize, i64)> {
-    let batch = graph.args.iter().zip(dims).find_map(|(param, dim)| match (&param.ty, dim) {
-        (ValueType::Tensor(t), Some(d)) => t.shape.get(*d).copied(),
-        _ => None,
-    });
-    let Some(batch) = batch else { return Vec::new() };
+    let Some(batch) = examples_per_microbatch(graph, dims) else { return Vec::new() };
     graph
         .args
         .iter()

@@ -68,14 +68,7 @@ pub fn fold(op: &OpNode, operands: &[i64]) -> Option<i64> {
         }
         ("stablehlo.compare", [a, b]) => {
             let text = opaque_text(op.attr("comparison_direction")?)?;
-            let holds = match ComparisonDirection::parse(text).ok()? {
-                ComparisonDirection::Eq => a == b,
-                ComparisonDirection::Ne => a != b,
-                ComparisonDirection::Lt => a < b,
-                ComparisonDirection::Le => a <= b,
-                ComparisonDirection::Gt => a > b,
-                ComparisonDirection::Ge => a >= b,
-            };
+            let holds = ComparisonDirection::parse(text).ok()?.holds(a, b);
             holds as i128
         }
         _ => return None,
