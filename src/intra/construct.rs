@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use super::group::group;
 use super::heuristic::{cheapest, polish_trees};
-use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions};
+use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions, MilpLimit};
 use super::lagrange::Prices;
 use super::lns::{repair_peak, Budget, Rng};
 use super::model::{Model, ModelEdge};
@@ -172,8 +172,12 @@ pub fn feasible_start(
         // The exact feasibility question on the whole (reduced) model.
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
         let warm = (s.total().0 == 0).then(|| s.choice.clone());
-        let ilp =
-            IlpOptions { objective: IlpObjective::PeakMemory, time_limit: left, threads, initial: warm.as_deref() };
+        let ilp = IlpOptions {
+            objective: IlpObjective::PeakMemory,
+            limit: left.map(MilpLimit::Seconds),
+            threads,
+            initial: warm.as_deref(),
+        };
         match run_milp(m, &ilp) {
             Ok(out) if out.value <= m.limit && m.cost(&out.choice).is_finite() => s.assign(&out.choice),
             Ok(out) if out.optimal => return Start::MemoryInfeasible { least_peak: out.value },

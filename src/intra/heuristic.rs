@@ -18,6 +18,11 @@
 //!    large neighbourhood search with the MILP, every few steps a relinking with one of the
 //!    last rounds' priced assignments, until the deadline.
 //!
+//! Without a deadline (a work limit: `max_rounds`), the search runs at the `Work` pace
+//! (`lns::Pace`): each MILP is bounded by branch-and-bound nodes instead of seconds, and the
+//! neighbourhood sizes adapt to its size instead of its time, so that the outcome depends on
+//! the seed alone, however busy the machine is.
+//!
 //! In the Lagrangian rounds, half of the tree moves and the priced MILP neighbourhoods (while the
 //! priced optimum fits) start at cost hotspots (`hotspots`): on the contest instances a few
 //! dozen edges carry most of the cost of a good plan.
@@ -26,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use super::hotspots::Hotspots;
 use super::lagrange::{initial_step, PolyakSteps, PriceBracket, PriceRule, Prices};
-use super::lns::{grow, improve, improve_priced, live_at, repair_peak, Budget, Rng, Step};
+use super::lns::{grow, improve, improve_priced, live_at, repair_peak, Budget, Pace, Rng, Step};
 use super::model::Model;
 use super::penalty_repair::penalty_repair;
 use super::relink::{self, Relinker};
@@ -115,7 +120,7 @@ impl Clock {
 /// searches run side by side from different seeds (each with one thread for its MILPs) and the
 /// cheapest plan wins: one search's outcome varies more from seed to seed than it gains from
 /// a second MILP thread. Workers share nothing, so with a work limit instead of a deadline
-/// the outcome stays deterministic, and it is never worse than the first worker's alone (the
+/// the outcome is deterministic, and it is never worse than the first worker's alone (the
 /// search with `o.seed` on one thread).
 pub fn heuristic(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let workers = o.threads.clamp(1, MAX_THREADS) as usize;
@@ -172,6 +177,7 @@ fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
     let mut cand = Search::new(m, init);
     let deadline = o.deadline;
     let mut stop = move || deadline.is_some_and(|d| Instant::now() >= d);
+    let pace = Pace::of(deadline);
     s.descend(false, None, &mut stop);
     let mut best: Option<(f64, Vec<usize>)> = None;
     let mut first_feasible = None;
@@ -279,7 +285,7 @@ fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
                 live
             };
             let nodes = grow(&s, &seeds, priced_budget, &mut rng, &mut state);
-            let st = improve_priced(&mut s, &nodes, &mut local, &pen, 2.0, o.threads);
+            let st = improve_priced(&mut s, &nodes, &mut local, &pen, pace.time(2.0), o.threads);
             if let Some(h) = hot {
                 round_hot.record(h, st.gain > 0.0);
             }
@@ -308,7 +314,7 @@ fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
         if let (Some((_, b)), true) = (&best, relinker.ends_before(phase_end)) {
             cand.assign(b);
             let left = phase_end.map_or(relink::SECONDS, |e| e.saturating_duration_since(Instant::now()).as_secs_f64());
-            let r = relinker.relink(&mut cand, &s.choice, &mut local, left, o.threads);
+            let r = relinker.relink(&mut cand, &s.choice, &mut local, pace.time(left), o.threads);
             longest_milp = longest_milp.max(r.seconds);
             improved |= consider(&cand, &mut best);
             clock.log(false, || {
@@ -413,7 +419,7 @@ fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
                 let other = &elite[(steps / RELINK_EVERY) % elite.len()];
                 let left =
                     o.deadline.map_or(relink::SECONDS, |d| d.saturating_duration_since(Instant::now()).as_secs_f64());
-                let r = relinker.relink(&mut cand, other, &mut local, left, o.threads);
+                let r = relinker.relink(&mut cand, other, &mut local, pace.time(left), o.threads);
                 steps += 1;
                 longest_step = longest_step.max(step_start.elapsed());
                 consider(&cand, &mut best);
@@ -438,7 +444,7 @@ fn search_one(m: &Model, o: &HeuristicOptions) -> HeuristicOutcome {
             let seeds = if seeds.is_empty() { vec![rng.below(n)] } else { seeds };
             let nodes = grow(&cand, &seeds, budget, &mut rng, &mut state);
             let left = o.deadline.map_or(5.0, |d| d.saturating_duration_since(Instant::now()).as_secs_f64());
-            let step = improve(&mut cand, &nodes, &mut local, left.min(5.0), o.threads);
+            let step = improve(&mut cand, &nodes, &mut local, pace.time(left.min(5.0)), o.threads);
             steps += 1;
             longest_step = longest_step.max(step_start.elapsed());
             adapt(&mut budget, &step);

@@ -29,11 +29,19 @@ pub enum IlpObjective {
     PeakMemory,
 }
 
+/// What stops one MILP early: seconds, or HiGHS's branch-and-bound nodes (`mip_max_nodes`),
+/// which end alike however busy the machine is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MilpLimit {
+    Seconds(f64),
+    Nodes(u32),
+}
+
 /// Options of one MILP solve.
 #[derive(Debug, Clone)]
 pub struct IlpOptions<'a> {
     pub objective: IlpObjective,
-    pub time_limit: Option<f64>,
+    pub limit: Option<MilpLimit>,
     pub threads: u32,
     /// A feasible assignment to start from.
     pub initial: Option<&'a [usize]>,
@@ -41,7 +49,7 @@ pub struct IlpOptions<'a> {
 
 impl Default for IlpOptions<'_> {
     fn default() -> Self {
-        IlpOptions { objective: IlpObjective::Cost, time_limit: None, threads: 1, initial: None }
+        IlpOptions { objective: IlpObjective::Cost, limit: None, threads: 1, initial: None }
     }
 }
 
@@ -103,8 +111,10 @@ pub fn run_milp(m: &Model, opts: &IlpOptions) -> Result<IlpOutcome, IlpFailure> 
         .set_option("mip_heuristic_run_feasibility_jump", false)
         .set_option("output_flag", std::env::var_os("ALPA_HIGHS_LOG").is_some())
         .set_option("log_to_console", std::env::var_os("ALPA_HIGHS_LOG").is_some());
-    if let Some(t) = opts.time_limit {
-        problem = problem.set_time_limit(t.max(0.01));
+    match opts.limit {
+        Some(MilpLimit::Seconds(t)) => problem = problem.set_time_limit(t.max(0.01)),
+        Some(MilpLimit::Nodes(n)) => problem = problem.set_option("mip_max_nodes", n.clamp(1, i32::MAX as u32) as i32),
+        None => {}
     }
     if !initial.is_empty() {
         problem = problem.with_initial_solution(initial);

@@ -5,13 +5,66 @@
 
 use std::collections::VecDeque;
 
-use super::ilp::{run_milp, IlpObjective, IlpOptions};
+use super::ilp::{run_milp, IlpObjective, IlpOptions, MilpLimit};
 use super::model::{Model, ModelEdge, Term};
 use super::preprocess::{preprocess, PreprocessOptions};
 use super::search::Search;
 
 /// Small deterministic generator (SplitMix64).
 pub use crate::rng::SplitMix64 as Rng;
+
+/// How a search bounds its MILPs and tells quick steps from slow ones: by the clock under a
+/// deadline; by work alone under a work limit (no deadline), so that such a search ends alike
+/// however busy the machine is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pace {
+    Clock,
+    Work,
+}
+
+/// Branch-and-bound nodes a MILP gets for each second it would get by the clock.
+const MILP_NODES_PER_SECOND: f64 = 200.0;
+
+impl Pace {
+    pub fn of(deadline: Option<std::time::Instant>) -> Pace {
+        if deadline.is_some() {
+            Pace::Clock
+        } else {
+            Pace::Work
+        }
+    }
+
+    /// A MILP's time of `seconds`.
+    pub fn time(self, seconds: f64) -> StepTime {
+        StepTime { seconds, pace: self }
+    }
+}
+
+/// What one neighbourhood MILP may spend: `seconds`, or at the `Work` pace as many
+/// branch-and-bound nodes as [`MILP_NODES_PER_SECOND`] gives.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepTime {
+    pub seconds: f64,
+    pub pace: Pace,
+}
+
+impl StepTime {
+    fn limit(self) -> MilpLimit {
+        match self.pace {
+            Pace::Clock => MilpLimit::Seconds(self.seconds),
+            Pace::Work => MilpLimit::Nodes((self.seconds * MILP_NODES_PER_SECOND).ceil() as u32),
+        }
+    }
+
+    /// The seconds a step that started at `start` took: measured, or at the `Work` pace
+    /// `modeled` from the size of the MILP it solved.
+    fn taken(self, start: std::time::Instant, modeled: f64) -> f64 {
+        match self.pace {
+            Pace::Clock => start.elapsed().as_secs_f64(),
+            Pace::Work => modeled,
+        }
+    }
+}
 
 /// Size budget of a neighbourhood.
 #[derive(Debug, Clone, Copy)]
@@ -141,16 +194,23 @@ pub struct Step {
 }
 
 impl Step {
-    fn failed(start: std::time::Instant) -> Step {
-        Step { gain: 0.0, optimal: false, seconds: start.elapsed().as_secs_f64(), too_large: false }
+    fn failed(start: std::time::Instant, time: StepTime) -> Step {
+        Step { gain: 0.0, optimal: false, seconds: time.taken(start, 0.0), too_large: false }
     }
 
-    /// The MILP's choice and whether it is proven optimal, or the step to report without one.
-    fn of_reduced(reduced: Reduced, start: std::time::Instant) -> Result<(Vec<usize>, bool), Step> {
+    /// The MILP's choice, whether it is proven optimal and the step's seconds, or the step to
+    /// report without one.
+    fn of_reduced(
+        reduced: Reduced,
+        start: std::time::Instant,
+        time: StepTime,
+    ) -> Result<(Vec<usize>, bool, f64), Step> {
         match reduced {
-            Reduced::Solved(choice, optimal) => Ok((choice, optimal)),
-            Reduced::TooLarge => Err(Step { too_large: true, ..Step::failed(start) }),
-            Reduced::Nothing => Err(Step::failed(start)),
+            Reduced::Solved { choice, optimal, modeled_seconds } => {
+                Ok((choice, optimal, time.taken(start, modeled_seconds)))
+            }
+            Reduced::TooLarge => Err(Step { too_large: true, ..Step::failed(start, time) }),
+            Reduced::Nothing => Err(Step::failed(start, time)),
         }
     }
 }
@@ -158,21 +218,21 @@ impl Step {
 /// Solves the neighbourhood `nodes` and applies the answer when it is better and feasible.
 /// The neighbourhood is reduced exactly first (with its boundary fixed, many strategies are
 /// dominated and many nodes become leaves or chains).
-pub fn improve(s: &mut Search, nodes: &[usize], local: &mut [usize], time_limit: f64, threads: u32) -> Step {
+pub fn improve(s: &mut Search, nodes: &[usize], local: &mut [usize], time: StepTime, threads: u32) -> Step {
     let start = std::time::Instant::now();
     let (sub, cur) = sub_model(s, nodes, local);
-    solve_and_apply(s, nodes, sub, cur, start, time_limit, threads)
+    solve_and_apply(s, nodes, sub, cur, start, time, threads)
 }
 
 /// Optimised crossover of `s` with `other` (which need not fit: a relaxation's plan): frees
 /// the nodes where the two differ, each restricted to its two strategies, and solves that for
 /// cost under the hard memory limit, as RINS does with an incumbent and a relaxed solution.
 /// Applies the answer when it is cheaper and fits. Also returns how many nodes were freed.
-pub fn crossover(s: &mut Search, other: &[usize], local: &mut [usize], time_limit: f64, threads: u32) -> (Step, usize) {
+pub fn crossover(s: &mut Search, other: &[usize], local: &mut [usize], time: StepTime, threads: u32) -> (Step, usize) {
     let start = std::time::Instant::now();
     let nodes: Vec<usize> = (0..s.choice.len()).filter(|&v| s.choice[v] != other[v]).collect();
     if nodes.is_empty() {
-        return (Step::failed(start), 0);
+        return (Step::failed(start, time), 0);
     }
     let (mut sub, cur) = sub_model(s, &nodes, local);
     for ((costs, &v), &mine) in sub.costs.iter_mut().zip(&nodes).zip(&cur) {
@@ -182,7 +242,7 @@ pub fn crossover(s: &mut Search, other: &[usize], local: &mut [usize], time_limi
             }
         }
     }
-    (solve_and_apply(s, &nodes, sub, cur, start, time_limit, threads), nodes.len())
+    (solve_and_apply(s, &nodes, sub, cur, start, time, threads), nodes.len())
 }
 
 /// Solves the sub-model of `nodes` (currently at `cur`) and applies its answer to `s` when it
@@ -193,11 +253,11 @@ fn solve_and_apply(
     sub: Model,
     cur: Vec<usize>,
     start: std::time::Instant,
-    time_limit: f64,
+    time: StepTime,
     threads: u32,
 ) -> Step {
     let before = sub.cost(&cur);
-    let (choice, optimal) = match Step::of_reduced(solve_reduced(&sub, &cur, time_limit, threads), start) {
+    let (choice, optimal, seconds) = match Step::of_reduced(solve_reduced(&sub, &cur, time, threads), start, time) {
         Ok(solved) => solved,
         Err(step) => return step,
     };
@@ -215,7 +275,7 @@ fn solve_and_apply(
             }
         }
     }
-    Step { gain, optimal, seconds: start.elapsed().as_secs_f64(), too_large: false }
+    Step { gain, optimal, seconds, too_large: false }
 }
 
 /// MILP nonzeros per second of time limit a neighbourhood may have. HiGHS checks its time
@@ -224,32 +284,41 @@ fn solve_and_apply(
 /// in presolve on this project's 2-core machine, about 0.4 million a second.
 const MILP_ENTRIES_PER_SECOND: f64 = 500_000.0;
 
+/// The seconds a MILP of `m` takes at least, at [`MILP_ENTRIES_PER_SECOND`].
+fn modeled_seconds(m: &Model) -> f64 {
+    m.milp_entries() as f64 / MILP_ENTRIES_PER_SECOND
+}
+
 /// Whether a neighbourhood's MILP is small enough to end near `time_limit`.
 fn fits_time(m: &Model, time_limit: f64) -> bool {
-    m.milp_entries() as f64 <= time_limit * MILP_ENTRIES_PER_SECOND
+    modeled_seconds(m) <= time_limit
 }
 
 /// What a neighbourhood's MILP gave.
 enum Reduced {
-    /// The expanded choice and whether it is proven optimal.
-    Solved(Vec<usize>, bool),
+    /// The expanded choice, whether it is proven optimal, and the MILP's `modeled_seconds`.
+    Solved {
+        choice: Vec<usize>,
+        optimal: bool,
+        modeled_seconds: f64,
+    },
     TooLarge,
     Nothing,
 }
 
 /// Solves a neighbourhood's model for cost after exact reduction, warm-started from `current`.
-fn solve_reduced(sub: &Model, current: &[usize], time_limit: f64, threads: u32) -> Reduced {
+fn solve_reduced(sub: &Model, current: &[usize], time: StepTime, threads: u32) -> Reduced {
     let Ok(red) = preprocess(sub, &PreprocessOptions::default()) else {
         return Reduced::Nothing;
     };
-    if !fits_time(&red.model, time_limit) {
+    if !fits_time(&red.model, time.seconds) {
         return Reduced::TooLarge;
     }
     let warm = red.contract(current);
     let opts =
-        IlpOptions { objective: IlpObjective::Cost, time_limit: Some(time_limit), threads, initial: warm.as_deref() };
+        IlpOptions { objective: IlpObjective::Cost, limit: Some(time.limit()), threads, initial: warm.as_deref() };
     match run_milp(&red.model, &opts).map(|out| (red.expand(&out.choice), out.optimal)) {
-        Ok((Ok(choice), optimal)) => Reduced::Solved(choice, optimal),
+        Ok((Ok(choice), optimal)) => Reduced::Solved { choice, optimal, modeled_seconds: modeled_seconds(&red.model) },
         _ => Reduced::Nothing,
     }
 }
@@ -269,6 +338,7 @@ pub fn repair_peak(
     let mut local = vec![usize::MAX; n];
     let mut budget = budget;
     let mut failures = 0;
+    let pace = Pace::of(deadline);
     while !s.memory_ok() {
         let left = deadline.map_or(10.0, |d| d.saturating_duration_since(std::time::Instant::now()).as_secs_f64());
         if left <= 0.0 || failures > 20 {
@@ -288,7 +358,7 @@ pub fn repair_peak(
         }
         let opts = IlpOptions {
             objective: IlpObjective::PeakMemory,
-            time_limit: Some(left.min(5.0)),
+            limit: Some(pace.time(left.min(5.0)).limit()),
             threads,
             initial: Some(&cur),
         };
@@ -326,7 +396,7 @@ pub fn improve_priced(
     nodes: &[usize],
     local: &mut [usize],
     penalty: &[Vec<f64>],
-    time_limit: f64,
+    time: StepTime,
     threads: u32,
 ) -> Step {
     let start = std::time::Instant::now();
@@ -340,7 +410,7 @@ pub fn improve_priced(
     sub.base.clear();
     sub.limit = f64::INFINITY;
     let before = sub.cost(&cur);
-    let (choice, optimal) = match Step::of_reduced(solve_reduced(&sub, &cur, time_limit, threads), start) {
+    let (choice, optimal, seconds) = match Step::of_reduced(solve_reduced(&sub, &cur, time, threads), start, time) {
         Ok(solved) => solved,
         Err(step) => return step,
     };
@@ -352,7 +422,7 @@ pub fn improve_priced(
         }
         gain = before - after;
     }
-    Step { gain, optimal, seconds: start.elapsed().as_secs_f64(), too_large: false }
+    Step { gain, optimal, seconds, too_large: false }
 }
 
 /// Nodes with a memory term covering checkpoint `c`, in random order.

@@ -15,9 +15,9 @@
 //! - [`read_iopddl`] / [`format_iopddl_solution`]: the ASPLOS'25 IOPDDL contest format.
 //!
 //! Determinism: the MILP path returns the same choice for the same input when it finishes
-//! within its time limit; the search is deterministic for a seed when bounded by
-//! `SolveOptions::max_search_steps` instead of a time limit (each neighbourhood MILP still has
-//! a time cap: 5 s, 2 s when relinking).
+//! within its time limit; the search is deterministic for a seed when it has no time limit
+//! (bounded by `SolveOptions::max_search_steps`: its MILPs are then bounded by
+//! branch-and-bound nodes, not seconds).
 
 pub mod best_mesh;
 mod brute;

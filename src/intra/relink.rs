@@ -7,7 +7,7 @@
 //! one went: grown after a quick proven optimum, halved after a slow or unproven one, so that
 //! a relinking never holds up the search for long.
 
-use super::lns::{crossover, improve, Step};
+use super::lns::{crossover, improve, Step, StepTime};
 use super::search::Search;
 use std::time::{Duration, Instant};
 
@@ -61,13 +61,13 @@ impl Relinker {
     }
 
     /// Moves `s` (a plan that fits) towards `other` where that lowers the cost and keeps it
-    /// within the limit; `time_limit` bounds each MILP.
+    /// within the limit; `time` bounds each MILP (at most [`SECONDS`]).
     pub(crate) fn relink(
         &mut self,
         s: &mut Search,
         other: &[usize],
         local: &mut [usize],
-        time_limit: f64,
+        time: StepTime,
         threads: u32,
     ) -> Relinked {
         let start = Instant::now();
@@ -76,7 +76,7 @@ impl Relinker {
         if differ == 0 {
             return out;
         }
-        let limit = time_limit.min(SECONDS);
+        let limit = StepTime { seconds: time.seconds.min(SECONDS), ..time };
         if differ <= self.full_cap {
             let nodes: Vec<usize> = (0..s.choice.len()).filter(|&v| s.choice[v] != other[v]).collect();
             let step = improve(s, &nodes, local, limit, threads);

@@ -67,8 +67,9 @@ pub struct SolveOptions {
     /// Seed of the randomised search (results are deterministic for a given seed when no time
     /// limit cuts the search short).
     pub seed: u64,
-    /// Stop the neighbourhood search after this many steps (for reproducible runs); `None`
-    /// leaves only the time limit.
+    /// Without a time limit, the search's work limit: this many Lagrangian rounds, then as
+    /// many neighbourhood steps (`None`: 200). The search is then deterministic for its seed.
+    /// A time limit replaces it.
     pub max_search_steps: Option<usize>,
     /// The largest reduced problem (edge-matrix entries) that goes to the MILP rather than the
     /// search.

@@ -7,7 +7,7 @@ use super::construct::{feasible_start, Start};
 use super::error::IntraError;
 use super::group::group;
 use super::heuristic::{heuristic, HeuristicOptions};
-use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions};
+use super::ilp::{run_milp, IlpFailure, IlpObjective, IlpOptions, MilpLimit};
 use super::model::Model;
 use super::preprocess::{preprocess, PreprocessFailure, PreprocessOptions};
 use super::problem::StrategyProblem;
@@ -19,8 +19,12 @@ pub fn solve_ilp(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, I
     opts.validate()?;
     let start = Instant::now();
     let model = Model::from_problem(p);
-    let ilp =
-        IlpOptions { objective: IlpObjective::Cost, time_limit: opts.time_limit, threads: opts.threads, initial: None };
+    let ilp = IlpOptions {
+        objective: IlpObjective::Cost,
+        limit: opts.time_limit.map(MilpLimit::Seconds),
+        threads: opts.threads,
+        initial: None,
+    };
     match run_milp(&model, &ilp) {
         Ok(out) => {
             let ev = p.evaluate(&out.choice)?;
@@ -61,8 +65,12 @@ pub(crate) fn diagnose_infeasible(model: &Model, opts: &SolveOptions, time_left:
     let lower = model.peak_lower_bound();
     // The peak-memory MILP; give it at least a few seconds even when the budget is spent.
     let limit = time_left.map(|t| t.max(5.0));
-    let ilp =
-        IlpOptions { objective: IlpObjective::PeakMemory, time_limit: limit, threads: opts.threads, initial: None };
+    let ilp = IlpOptions {
+        objective: IlpObjective::PeakMemory,
+        limit: limit.map(MilpLimit::Seconds),
+        threads: opts.threads,
+        initial: None,
+    };
     match run_milp(model, &ilp) {
         Err(IlpFailure::Infeasible) => IntraError::NoAllowedAssignment,
         Ok(out) if out.value > model.limit => IntraError::MemoryInfeasible {
@@ -167,7 +175,7 @@ pub fn solve(p: &StrategyProblem, opts: &SolveOptions) -> Result<Solution, Intra
     } else if small {
         let ilp = IlpOptions {
             objective: IlpObjective::Cost,
-            time_limit: remaining(opts, start).map(|t| MILP_SHARE * t),
+            limit: remaining(opts, start).map(|t| MilpLimit::Seconds(MILP_SHARE * t)),
             threads: opts.threads,
             initial: seed_choice.as_deref(),
         };

@@ -6,6 +6,7 @@ use proptest::prelude::*;
 
 use super::brute::solve_brute_force;
 use super::error::IntraError;
+use super::lns::Pace;
 use super::model::Model;
 use super::preprocess::{preprocess, PreprocessFailure, PreprocessOptions};
 use super::problem::{Alias, Edge, Node, StrategyProblem, FORBIDDEN_COST};
@@ -250,12 +251,12 @@ proptest! {
         let mut local = vec![usize::MAX; m.num_nodes()];
 
         let mut s = super::search::Search::new(&m, a.clone());
-        super::lns::crossover(&mut s, &b, &mut local, 10.0, 1);
+        super::lns::crossover(&mut s, &b, &mut local, Pace::Clock.time(10.0), 1);
         prop_assert!(fits(&m, &s.choice));
         prop_assert!((m.cost(&s.choice) - mix).abs() < 1e-6, "crossover {} vs best mix {mix}", m.cost(&s.choice));
 
         let mut s = super::search::Search::new(&m, a.clone());
-        let done = super::relink::Relinker::default().relink(&mut s, &b, &mut local, 10.0, 1);
+        let done = super::relink::Relinker::default().relink(&mut s, &b, &mut local, Pace::Clock.time(10.0), 1);
         prop_assert!(fits(&m, &s.choice));
         prop_assert_eq!(done.differ, a.iter().zip(&b).filter(|(x, y)| x != y).count());
         prop_assert!((m.cost(&s.choice) - around).abs() < 1e-6, "relink {} vs best around {around}", m.cost(&s.choice));
@@ -355,11 +356,30 @@ fn neighbourhoods_too_large_for_their_time_limit_are_not_started() {
     let mut local = vec![usize::MAX; m.num_nodes()];
     let mut s = super::search::Search::new(&m, least.clone());
     assert!(s.memory_ok());
-    let rushed = super::lns::improve(&mut s, &nodes, &mut local, 1e-4, 1);
+    let rushed = super::lns::improve(&mut s, &nodes, &mut local, Pace::Clock.time(1e-4), 1);
     assert!(rushed.too_large && rushed.gain == 0.0 && !rushed.optimal, "{rushed:?}");
     assert_eq!(s.choice, least);
-    let given_time = super::lns::improve(&mut s, &nodes, &mut local, 30.0, 1);
+    let given_time = super::lns::improve(&mut s, &nodes, &mut local, Pace::Clock.time(30.0), 1);
     assert!(!given_time.too_large && given_time.gain > 0.0 && s.memory_ok(), "{given_time:?}");
+}
+
+#[test]
+fn at_the_work_pace_steps_are_timed_by_their_size_not_the_clock() {
+    // The same neighbourhood solved twice from the same plan at the Work pace: the same plan and
+    // the same step, seconds included (modeled from the MILP's size, so nonzero once it ran).
+    let p = random_large(3, 150);
+    let m = Model::from_problem(&p);
+    let least = p.least_memory_choice();
+    let nodes: Vec<usize> = (0..40).collect();
+    let step = || {
+        let mut local = vec![usize::MAX; m.num_nodes()];
+        let mut s = super::search::Search::new(&m, least.clone());
+        let step = super::lns::improve(&mut s, &nodes, &mut local, Pace::Work.time(5.0), 1);
+        (step, s.choice)
+    };
+    let (first, plan) = step();
+    assert!(!first.too_large && first.seconds > 0.0, "{first:?}");
+    assert_eq!((first, plan), step());
 }
 
 #[test]
