@@ -63,3 +63,53 @@ def test_the_gradient_norm_under_a_summed_loss_is_the_global_batchs(tmp_path):
     assert_pipelined_step_matches(
         tmp_path, lambda batch: _export(METRICS["global-norm"], batch, jnp.sum),
         MICROBATCH, MICROBATCHES, min_stages=2)
+
+
+GROUPS = 4
+
+
+def _grouped_norm_export(metrics, batch: int) -> str:
+    """Layers normalised per group of features with the batch merged into the groups
+    (`x.reshape(-1, width // groups)`), a scale shared by the groups and a bias: the scale's
+    gradient is a sum over batch and groups that the step finishes with a second reduction,
+    once per step."""
+    group = WIDTH // GROUPS
+    params = {**{f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(LAYERS)},
+              **{f"s{i}": SDS((group,), jnp.float32) for i in range(LAYERS)},
+              **{f"b{i}": SDS((WIDTH,), jnp.float32) for i in range(LAYERS)}}
+
+    def net(p, x):
+        for i in range(LAYERS):
+            x = x @ p[f"w{i}"]
+            g = x.reshape(-1, group)
+            g = (g - g.mean(-1, keepdims=True)) / jnp.sqrt(g.var(-1, keepdims=True) + 1e-5)
+            x = jnp.tanh((g * p[f"s{i}"]).reshape(x.shape) + p[f"b{i}"])
+        return x[:, :CLASSES]
+
+    def step(params, x, y):
+        def loss_fn(p):
+            return jnp.mean(optax.softmax_cross_entropy_with_integer_labels(net(p, x), y))
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        new = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+        return new, loss, metrics(grads)
+
+    hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES))
+    return export(jax.jit(step, donate_argnums=(0,)), params, SDS((batch, WIDTH), jnp.float32),
+                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+
+
+GROUPED_METRICS = {
+    "global-norm": lambda grads: {"grad_norm": optax.tree.norm(grads)},
+    "scale-gradient": lambda grads: {"s1": grads["s1"]},
+}
+
+
+@pytest.mark.parametrize("metric", GROUPED_METRICS.values(), ids=GROUPED_METRICS.keys())
+def test_a_norm_over_gradients_each_stage_finishes_once_is_the_global_batchs(tmp_path, metric):
+    """The norm reads every stage's finished gradients, and so is taken in the last stage's
+    apply function; placed by program order it went to an earlier stage's, before the last
+    stage's gradients existed, and planning failed."""
+    planned, _ = assert_pipelined_step_matches(tmp_path, lambda batch: _grouped_norm_export(metric, batch),
+                                               MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]

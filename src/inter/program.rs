@@ -282,6 +282,13 @@ pub fn analyze_train_step(graph: &Graph) -> Option<TrainStep> {
     // that run once per step (the gradient through a spectral norm's sigma, which reads the
     // later layer's gradient and the earlier layer's power iteration) are lowered here.
     let apply_op = |i: usize| apply[i] && !constant[i];
+    // An apply op on the way to no state (a returned norm of every layer's gradients) has no
+    // anchor, and would go with whatever op precedes it: it goes with the latest op it reads.
+    for (index, op) in graph.ops().iter().enumerate() {
+        if apply_op(index) && step.anchor[index].is_none() {
+            step.anchor[index] = op.operands.iter().filter_map(|v| producer(*v)).filter_map(|p| step.anchor[p]).max();
+        }
+    }
     for (index, op) in graph.ops().iter().enumerate().rev() {
         let Some(at) = step.anchor[index].filter(|_| apply_op(index)) else { continue };
         for operand in op.operands.iter().filter_map(|v| producer(*v)).filter(|&p| apply_op(p)) {

@@ -369,3 +369,52 @@ fn returned_gradients_combine_as_gradients_and_their_norm_is_taken_once_on_the_a
     let e = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Auto).unwrap_err();
     assert!(matches!(e, ProgramError::Combine { result, .. } if result == g.returned.len() - 1), "{e:?}");
 }
+
+#[test]
+fn a_norm_of_every_stages_gradients_is_taken_after_the_last_of_them() {
+    // Each layer's gradient scaled once on the whole batch's (an apply op of its stage), the
+    // updates of the last layer first, then the norm of the scaled gradients: nothing on the
+    // way to the new state reads the norm, so it has no anchor. Placed after the op before it
+    // (the first layer's update), it read the last stage's apply result before it existed.
+    use crate::inter::clustering::{ClusterOptions, LayerCount};
+    use crate::inter::layer_assignment::assign_layers;
+    use crate::ir::graph::{Attr, Attrs};
+    use crate::ir::test_graphs::{t, tanh_mlp_args, tanh_mlp_gradients, Builder};
+    use crate::ir::types::{ElementType, TensorType};
+    let (depth, batch, width) = (2, 4, 8);
+    let weight = t(&[width, width]);
+    let mut b = Builder::new();
+    let (grads, loss) = tanh_mlp_gradients(&mut b, depth, batch, width, |b, a, g| b.dot(a, g, 0, 0, weight.clone()));
+    let value = Attr::FloatScalar { ty: TensorType::new(vec![], ElementType::f32()), value: 0.5 };
+    let half = b.op("stablehlo.constant", vec![], t(&[]), Attrs::from([("value".to_string(), value)]));
+    let everywhere = Attrs::from([("broadcast_dimensions".to_string(), Attr::I64Array(vec![]))]);
+    let halves = b.op("stablehlo.broadcast_in_dim", vec![half], weight.clone(), everywhere);
+    let scaled: Vec<ValueRef> =
+        grads.iter().map(|g| b.binary("stablehlo.multiply", *g, halves, weight.clone())).collect();
+    let mut updates: Vec<ValueRef> =
+        (0..depth).rev().map(|k| b.binary("stablehlo.subtract", ValueRef::Arg(k), scaled[k], weight.clone())).collect();
+    updates.reverse();
+    let squares: Vec<ValueRef> = scaled
+        .iter()
+        .map(|g| {
+            let square = b.binary("stablehlo.multiply", *g, *g, weight.clone());
+            b.sum(square)
+        })
+        .collect();
+    let total = b.binary("stablehlo.add", squares[0], squares[1], t(&[]));
+    let norm = b.unary("stablehlo.sqrt", total, t(&[]));
+    let mut returned = updates;
+    returned.extend([loss, norm]);
+    let mut g = b.graph(tanh_mlp_args(depth, batch, width), returned);
+    let info = |text: &str| Attrs::from([("jax.result_info".to_string(), Attr::Str(text.into()))]);
+    g.results[depth].attrs = info("result[1]");
+    g.results[depth + 1].attrs = info("result[2]['norm']");
+    let step = analyze_train_step(&g).unwrap();
+    let options = ClusterOptions { layers: LayerCount::Fixed(depth), delta: 1.0, progress: false };
+    let layers = assign_layers(&g, Some(&step), &options).unwrap();
+    let stage_of: Vec<StageId> = layers.layer_of.iter().map(|l| StageId::new(l.index())).collect();
+    let p = build_program(&g, &step, &stage_of, depth, 2, Schedule::OneFOneB, GradientCombine::Auto).unwrap();
+    let ValueRef::Op { op: norm_op, .. } = norm else { unreachable!() };
+    let function = &p.functions[p.function_of_op[norm_op]];
+    assert_eq!((function.kind, function.stage), (FunctionKind::Apply, StageId::new(1)), "{}", function.symbol());
+}
