@@ -113,3 +113,45 @@ def test_a_norm_over_gradients_each_stage_finishes_once_is_the_global_batchs(tmp
     planned, _ = assert_pipelined_step_matches(tmp_path, lambda batch: _grouped_norm_export(metric, batch),
                                                MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+
+
+def _biased_export(metrics, batch: int, reduce=jnp.mean) -> str:
+    """Dense layers with biases broadcast to the batch (`jnp.broadcast_to`): a bias's gradient
+    is the transpose of that broadcast, a sum over the batch of the cotangents, which hold the
+    loss's 1/batch under a mean loss."""
+    params = {**{f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(LAYERS)},
+              **{f"b{i}": SDS((WIDTH,), jnp.float32) for i in range(LAYERS)}}
+
+    def net(p, x):
+        for i in range(LAYERS):
+            x = jnp.tanh(x @ p[f"w{i}"] + jnp.broadcast_to(p[f"b{i}"], x.shape))
+        return x[:, :CLASSES]
+
+    def step(params, x, y):
+        def loss_fn(p):
+            return reduce(optax.softmax_cross_entropy_with_integer_labels(net(p, x), y))
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        new = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+        return new, loss, metrics(grads)
+
+    hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES))
+    return export(jax.jit(step, donate_argnums=(0,)), params, SDS((batch, WIDTH), jnp.float32),
+                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+
+
+BIAS_METRICS = {
+    "bias-gradient": (lambda grads: {"b1": grads["b1"]}, jnp.mean),
+    "bias-gradient-summed-loss": (lambda grads: {"b1": grads["b1"]}, jnp.sum),
+    "bias-gradient-norm": (lambda grads: {"b1": jnp.linalg.norm(grads["b1"])}, jnp.mean),
+}
+
+
+@pytest.mark.parametrize("metric,reduce", BIAS_METRICS.values(), ids=BIAS_METRICS.keys())
+def test_a_returned_bias_gradient_is_the_global_batchs_and_so_is_the_update(tmp_path, metric, reduce):
+    """A bias's gradient returned beside the update was taken for a sum over the examples: the
+    returned gradient and the update that reads it were the microbatches' sum, twice the
+    global batch's under a mean loss over 2 microbatches, with no warning."""
+    planned, _ = assert_pipelined_step_matches(tmp_path, lambda batch: _biased_export(metric, batch, reduce),
+                                               MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]

@@ -33,7 +33,7 @@ use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpId, ValueRef};
 use crate::ir::op_table::canonical_name;
-use crate::ir::train_step::{analyze, loss_candidates, updates_state, Phase, TrainStep};
+use crate::ir::train_step::{analyze, ancestors, loss_candidates, updates_state, Phase, TrainStep};
 use crate::ir::types::ValueType;
 use std::collections::{BTreeSet, HashMap};
 
@@ -170,6 +170,38 @@ fn batch_dependent(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<bool> {
     dependent
 }
 
+/// Per op: whether it is a gradient: an aggregate over the batch that no forward op computes
+/// (a contraction, or a sum of per-example cotangents such as a bias's gradient, the transpose
+/// of its broadcast) on the way to the new value of a parameter (a donated argument the forward
+/// reads). Its microbatches' values combine as the gradients do: a sum under a mean loss holds
+/// the loss's 1/batch. A total that updates a metric's state, which the forward does not read,
+/// stays a sum.
+fn gradients(graph: &Graph, step: &TrainStep, classes: &[BatchClass]) -> Vec<bool> {
+    let mut read_by_forward = vec![false; graph.args.len()];
+    for (op, _) in graph.ops().iter().zip(&step.phase).filter(|(_, phase)| **phase == Phase::Forward) {
+        for operand in &op.operands {
+            if let ValueRef::Arg(a) = *operand {
+                read_by_forward[a] = true;
+            }
+        }
+    }
+    let new_parameters = graph
+        .args
+        .iter()
+        .zip(&read_by_forward)
+        .filter(|(_, read)| **read)
+        .filter_map(|(arg, _)| arg.aliased_output())
+        .filter_map(|r| graph.returned.get(r).copied());
+    let updates_parameters = ancestors(graph, new_parameters);
+    (0..graph.ops().len())
+        .map(|i| {
+            step.phase[i] != Phase::Forward
+                && updates_parameters[i]
+                && matches!(classes[i], BatchClass::Contraction | BatchClass::Sum { .. })
+        })
+        .collect()
+}
+
 /// Per op: whether it runs in the apply function (see the module docs).
 fn apply_ops(
     graph: &Graph,
@@ -181,6 +213,7 @@ fn apply_ops(
     let donated_types: Vec<&ValueType> = graph.args.iter().filter(|a| a.is_donated()).map(|a| &a.ty).collect();
     let mut apply = vec![false; graph.ops().len()];
     let updates_state = updates_state(graph);
+    let gradient = gradients(graph, step, classes);
     for (index, op) in graph.ops().iter().enumerate() {
         // The update-phase ops, and a backward op on the way to the new state that reads only
         // aggregates over the batch: an optimizer that multiplies gradient-derived matrices
@@ -204,13 +237,11 @@ fn apply_ops(
         };
         // A metric of the gradients alone (optax.tree.norm(grads)) is the global batch's when
         // computed once on the accumulated gradients; per microbatch it would be no sum or mean.
-        // Gradients are contractions over the batch on the way to the new state: a returned
-        // x^T x of activations is no gradient.
-        let gradient = |p: usize| classes[p] == BatchClass::Contraction && updates_state[p];
+        // A returned x^T x of activations is no gradient (`gradients`).
         let of_gradients_only = || {
-            op.operands.iter().filter_map(|v| producer(*v)).any(|p| apply[p] || gradient(p))
+            op.operands.iter().filter_map(|v| producer(*v)).any(|p| apply[p] || gradient[p])
                 && op.operands.iter().all(|v| match *v {
-                    ValueRef::Op { op: p, .. } => apply[p] || gradient(p) || classes[p] == BatchClass::Independent,
+                    ValueRef::Op { op: p, .. } => apply[p] || gradient[p] || classes[p] == BatchClass::Independent,
                     ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_none(),
                     ValueRef::Outer => false,
                 })
@@ -399,7 +430,7 @@ pub fn build_program(
     for function in functions.iter().filter(|f| f.kind == FunctionKind::Apply) {
         outlives.extend(function.inputs.iter().copied().filter(|v| per_microbatch(*v)));
     }
-    let updates_state = updates_state(graph);
+    let gradient = gradients(graph, step, &classes);
     let classes = (microbatches > 1).then_some(&classes);
     let mut warnings = Vec::new();
     let loss = classes.and_then(|c| loss_class(graph, step, &dependent, c));
@@ -443,6 +474,8 @@ pub fn build_program(
         let result = graph.returned.iter().position(|r| *r == v);
         if let (Some(result), Some(classes), true) = (result, &classes, dependent[op]) {
             let mode = match classes[op] {
+                // A gradient returned as it is combines as the gradients do.
+                _ if gradient[op] => combined(combine, graph, v),
                 BatchClass::Sum { .. } => Accumulate::Sum,
                 BatchClass::Mean => Accumulate::Mean,
                 BatchClass::Independent => Accumulate::Last,
@@ -453,9 +486,6 @@ pub fn build_program(
                     ));
                     combined(combine, graph, v)
                 }
-                // A gradient returned as it is (a contraction on the way to the new state):
-                // it combines as the gradients do.
-                BatchClass::Contraction if updates_state[op] => combined(combine, graph, v),
                 BatchClass::PerExample(_) => {
                     return Err(ProgramError::Combine { op: OpId::new(op), result, why: "keeps the batch dimension" })
                 }

@@ -418,3 +418,45 @@ fn a_norm_of_every_stages_gradients_is_taken_after_the_last_of_them() {
     let function = &p.functions[p.function_of_op[norm_op]];
     assert_eq!((function.kind, function.stage), (FunctionKind::Apply, StageId::new(1)), "{}", function.symbol());
 }
+
+#[test]
+fn a_returned_sum_over_the_batch_on_the_way_to_a_parameter_combines_as_the_gradients_do() {
+    // Each weight's gradient plus its cotangents summed over the batch (a bias's gradient, the
+    // transpose of its broadcast), layer 1's sum also returned; and a statistic the forward
+    // does not read, a sum of squared cotangents, as the new value of its own donated argument.
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::test_graphs::{attrs, t, tanh_mlp_args, tanh_mlp_gradients, Builder};
+    let (depth, batch, width) = (2, 4, 8);
+    let weight = t(&[width, width]);
+    let mut b = Builder::new();
+    let seen = std::cell::RefCell::new(Vec::new());
+    let (grads, loss) = tanh_mlp_gradients(&mut b, depth, batch, width, |b, a, g| {
+        let init = b.scalar_constant();
+        let summed = b.reduce_sum(g, init, &[0], t(&[width]));
+        seen.borrow_mut().push((g, summed));
+        let spread = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![1]))]);
+        let rows = b.op("stablehlo.broadcast_in_dim", vec![summed], weight.clone(), spread);
+        let contracted = b.dot(a, g, 0, 0, weight.clone());
+        b.binary("stablehlo.add", contracted, rows, weight.clone())
+    });
+    // Built from the last layer back.
+    let seen = seen.into_inner();
+    let (cotangents, bias_gradient) = (seen[1].0, seen[0].1);
+    let squared = b.binary("stablehlo.multiply", cotangents, cotangents, t(&[batch, width]));
+    let init = b.scalar_constant();
+    let statistic = b.reduce_sum(squared, init, &[0], t(&[width]));
+    let mut returned: Vec<ValueRef> =
+        (0..depth).map(|k| b.binary("stablehlo.subtract", ValueRef::Arg(k), grads[k], weight.clone())).collect();
+    returned.extend([loss, bias_gradient, statistic]);
+    let mut args = tanh_mlp_args(depth, batch, width);
+    let aliased = Attrs::from([("tf.aliasing_output".to_string(), Attr::Int(depth as i64 + 2))]);
+    args.push(Param { ty: t(&[width]), attrs: aliased });
+    let mut g = b.graph(args, returned);
+    g.results[depth].attrs = Attrs::from([("jax.result_info".to_string(), Attr::Str("result[1]".into()))]);
+    let step = analyze_train_step(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let p = build_program(&g, &step, &stage_of, 1, 2, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
+    let mode = |v: ValueRef| p.accumulated.iter().find(|(w, _)| *w == v).map(|(_, m)| *m);
+    assert_eq!(mode(bias_gradient), Some(Accumulate::Mean), "a gradient, averaged as gradient-accumulation=mean says");
+    assert_eq!(mode(statistic), Some(Accumulate::Sum), "no parameter's gradient: a sum over the batch");
+}
