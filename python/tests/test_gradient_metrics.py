@@ -155,3 +155,47 @@ def test_a_returned_bias_gradient_is_the_global_batchs_and_so_is_the_update(tmp_
     planned, _ = assert_pipelined_step_matches(tmp_path, lambda batch: _biased_export(metric, batch, reduce),
                                                MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+
+
+def _conv_export(metrics, batch: int) -> str:
+    """Two convolutions, the second depthwise (feature groups), then a dense head: a kernel's
+    gradient is a convolution with the examples as the contracted features (batch groups for
+    the depthwise kernel)."""
+    params = {"k0": SDS((3, 3, 2, 4), jnp.float32), "k1": SDS((3, 3, 1, 4), jnp.float32),
+              "head": SDS((4, CLASSES), jnp.float32)}
+
+    def net(p, image):
+        numbers = ("NHWC", "HWIO", "NHWC")
+        h = jnp.tanh(jax.lax.conv_general_dilated(image, p["k0"], (1, 1), "SAME", dimension_numbers=numbers))
+        h = jnp.tanh(jax.lax.conv_general_dilated(h, p["k1"], (1, 1), "SAME", dimension_numbers=numbers,
+                                                  feature_group_count=4))
+        return h.mean((1, 2)) @ p["head"]
+
+    def step(params, image, y):
+        def loss_fn(p):
+            return optax.softmax_cross_entropy_with_integer_labels(net(p, image), y).mean()
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        new = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+        return new, loss, metrics(grads)
+
+    hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES))
+    return export(jax.jit(step, donate_argnums=(0,)), params, SDS((batch, 6, 6, 2), jnp.float32),
+                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+
+
+CONV_METRICS = {
+    "global-norm": lambda grads: {"grad_norm": optax.tree.norm(grads)},
+    "kernel-gradient": lambda grads: {"k0": grads["k0"]},
+    "depthwise-kernel-gradient": lambda grads: {"k1": grads["k1"]},
+}
+
+
+@pytest.mark.parametrize("metric", CONV_METRICS.values(), ids=CONV_METRICS.keys())
+def test_convolution_kernels_gradients_and_their_norm_are_the_global_batchs(tmp_path, metric):
+    """A kernel's gradient contracts the examples in a convolution; it was taken for a value
+    per example whose batch dimension was lost, and a step returning it or the global gradient
+    norm was refused."""
+    planned, _ = assert_pipelined_step_matches(tmp_path, lambda batch: _conv_export(metric, batch),
+                                               MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]

@@ -147,6 +147,7 @@ fn classify(
             })),
             "reshape" => PerExample(d.and_then(|d| reshaped_dim(graph, op, d, inputs.examples))),
             "dot_general" => d.map_or(Other, |d| dot_class(graph, op, operands, d)),
+            "convolution" if convolution_contracts_examples(op, operands) => Contraction,
             "convolution" => PerExample(d.and_then(|d| convolution_batch(op, operands, d))),
             "reduce_window" => PerExample(d.filter(|&d| window_keeps_dim(graph, op, d))),
             "top_k" | "chlo.top_k" => {
@@ -293,9 +294,27 @@ fn dot_class(graph: &Graph, op: &OpNode, operands: &[BatchClass], d: usize) -> B
     BatchClass::PerExample(own_free.iter().position(|&x| x == d).map(|i| before + i))
 }
 
+/// Whether a convolution contracts the examples: both operands hold them in their input
+/// feature dimensions, which a convolution sums over. That is a kernel's gradient (JAX's
+/// transpose of a convolution with respect to its kernel puts the batch there), an aggregate
+/// over the batch like a dense weight's `x^T g`. Feature groups would sum each group's own
+/// examples only; batch groups split the other operand's batch, the channels here.
+fn convolution_contracts_examples(op: &OpNode, operands: &[BatchClass]) -> bool {
+    let Some(numbers) =
+        op.attr("dimension_numbers").and_then(opaque_text).and_then(|t| ConvDimensionNumbers::parse(t).ok())
+    else {
+        return false;
+    };
+    let ungrouped_features = op.attr("feature_group_count").and_then(|a| a.as_int()).is_none_or(|g| g == 1);
+    let at = |d: i64| usize::try_from(d).ok().map(|d| BatchClass::PerExample(Some(d)));
+    ungrouped_features
+        && operands.first().copied() == at(numbers.input_feature_dimension)
+        && operands.get(1).copied() == at(numbers.kernel_input_feature_dimension)
+}
+
 /// Where a convolution puts the examples of an input batched in its batch dimension `d`, with
-/// a kernel shared by the examples (a weight gradient's convolution, which moves the batch into
-/// the contracted features or groups it, is not followed).
+/// a kernel shared by the examples (a kernel's gradient, which moves the batch into the
+/// contracted features, is `convolution_contracts_examples`).
 fn convolution_batch(op: &OpNode, operands: &[BatchClass], d: usize) -> Option<usize> {
     let numbers = ConvDimensionNumbers::parse(opaque_text(op.attr("dimension_numbers")?)?).ok()?;
     let ungrouped = op.attr("batch_group_count").and_then(|a| a.as_int()).is_none_or(|g| g == 1);
@@ -594,6 +613,35 @@ mod tests {
                 PerExample(None)
             ]
         );
+    }
+
+    #[test]
+    fn a_convolution_over_the_examples_as_features_is_a_contraction() {
+        // A kernel's gradient as JAX writes it: the images [8, 2, 2, 1] and the cotangents
+        // [8, 1, 1, 3] (8 examples each) convolved with the examples as the contracted
+        // features, into a [2, 2, 1, 3] kernel; and with feature groups, or one side shared.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let w = ValueRef::Arg(1);
+        let images = b.unary("stablehlo.reshape", x, t(&[8, 2, 2, 1]));
+        let cotangents = b.unary("stablehlo.reshape", x, t(&[8, 1, 1, 4]));
+        let shared = b.unary("stablehlo.reshape", w, t(&[1, 1, 1, 12]));
+        let conv = |b: &mut Builder, rhs, feature_groups: i64| {
+            b.op(
+                "stablehlo.convolution",
+                vec![images, rhs],
+                t(&[2, 2, 1, 4]),
+                attrs(&[
+                    ("dimension_numbers", opaque("conv<[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]>")),
+                    ("feature_group_count", Attr::Int(feature_groups)),
+                ]),
+            )
+        };
+        let kernel_gradient = conv(&mut b, cotangents, 1);
+        let grouped = conv(&mut b, cotangents, 2);
+        let against_shared = conv(&mut b, shared, 1);
+        let got = classes_of(b, vec![kernel_gradient, grouped, against_shared]);
+        assert_eq!(got, [Contraction, PerExample(None), PerExample(None)]);
     }
 
     #[test]
