@@ -2,7 +2,7 @@
 //! arguments of rank >= 1, on dim 0, unless the argument's `alpa.batch_dim` attribute says
 //! otherwise (a dim, or -1 for an argument every microbatch shares).
 
-use super::attr_text::DotDimensionNumbers;
+use super::attr_text::{DotDimensionNumbers, GatherDimensionNumbers};
 use super::graph::{Graph, ValueRef};
 use super::op_table::{canonical_name, opaque_text};
 use super::types::ValueType;
@@ -19,9 +19,10 @@ pub struct BadBatchDim {
 }
 
 /// The dim each argument is split on (`None`: shared by every microbatch). Of the arguments
-/// the rule picks, one used as parameters are (`parameter_like`: a frozen teacher's weights) is
-/// shared, and so is one whose dim 0 is not the batch size (the size most batch inputs have,
-/// the larger on a tie): a PRNG key, a table of a few rows beside the batch.
+/// the rule picks, one used as parameters are (`parameter_like`: a frozen teacher's weights)
+/// or read only as a table (`looked_up_only`: a frozen embedding) is shared, and so is one
+/// whose dim 0 is not the batch size (the size most batch inputs have, the larger on a tie): a
+/// PRNG key, a table of a few rows beside the batch.
 pub fn batch_input_dims(graph: &Graph) -> Result<Vec<Option<usize>>, BadBatchDim> {
     let mut by_rule = vec![false; graph.args.len()];
     let dims = graph
@@ -38,7 +39,8 @@ pub fn batch_input_dims(graph: &Graph) -> Result<Vec<Option<usize>>, BadBatchDim
                 Some(d) if d >= 0 && (d as usize) < rank => Ok(Some(d as usize)),
                 Some(d) => Err(BadBatchDim { arg, dim: d }),
                 None => {
-                    by_rule[arg] = !param.is_donated() && rank >= 1 && !parameter_like(graph, arg);
+                    by_rule[arg] =
+                        !param.is_donated() && rank >= 1 && !parameter_like(graph, arg) && !looked_up_only(graph, arg);
                     Ok(by_rule[arg].then_some(0))
                 }
             }
@@ -52,6 +54,27 @@ pub fn batch_input_dims(graph: &Graph) -> Result<Vec<Option<usize>>, BadBatchDim
     let count = |s: i64| sizes.iter().filter(|&&x| x == s).count();
     let Some(batch) = sizes.iter().copied().max_by_key(|&s| (count(s), s)) else { return Ok(dims) };
     Ok((0..dims.len()).map(|arg| if by_rule[arg] && size(arg) != Some(batch) { None } else { dims[arg] }).collect())
+}
+
+/// Whether the step reads argument `arg` only as a table: every use gathers rows of its dim 0
+/// by index (an embedding lookup, `table[ids]`), none takes them in order as a batch input's
+/// examples are taken.
+fn looked_up_only(graph: &Graph, arg: usize) -> bool {
+    let mut uses = graph.ops().iter().flat_map(|op| {
+        op.operands.iter().enumerate().filter(|(_, v)| **v == ValueRef::Arg(arg)).map(move |(at, _)| (op, at))
+    });
+    let looks_up = |(op, at): (&crate::ir::graph::OpNode, usize)| {
+        at == 0
+            && canonical_name(&op.name) == "gather"
+            && op
+                .attr("dimension_numbers")
+                .and_then(opaque_text)
+                .and_then(|t| GatherDimensionNumbers::parse(t).ok())
+                .is_some_and(|numbers| {
+                    numbers.start_index_map.contains(&0) && !numbers.operand_batching_dims.contains(&0)
+                })
+    };
+    uses.next().is_some_and(looks_up) && uses.all(looks_up)
 }
 
 /// Whether the step reads argument `arg` as a parameter, never as examples: its dim 0 is
@@ -121,6 +144,7 @@ pub fn shared_with_a_batch_sized_dim(graph: &Graph, dims: &[Option<usize>]) -> V
                 && !param.is_donated()
                 && !param.attrs.contains_key(BATCH_DIM_ATTR)
                 && !parameter_like(graph, *a)
+                && !looked_up_only(graph, *a)
         })
         .filter_map(|(a, param)| match &param.ty {
             ValueType::Tensor(t) if t.rank() >= 2 && t.shape[0] != batch => {
@@ -207,6 +231,42 @@ mod tests {
             assert_eq!(dims, [vec![Some(0), Some(0)], vec![None; 6]].concat(), "width {width}");
             // Nor is a parameter taken for a time-major input.
             assert!(shared_with_a_batch_sized_dim(&g, &dims).is_empty(), "width {width}");
+        }
+    }
+
+    #[test]
+    fn frozen_tables_read_only_by_lookups_are_shared_and_do_not_vote_for_the_batch_size() {
+        // ids [4, 6] and labels [4] of 4 examples; two frozen tables [10, 4] looked up by the
+        // ids tied the vote with the examples and, the larger, were split as the batch; of the
+        // batch's own size they were split with it.
+        use crate::ir::graph::{Attrs, Param};
+        use crate::ir::test_graphs::{attrs, t, Builder};
+        for rows in [10, 4] {
+            let mut b = Builder::new();
+            let numbers = Attr::Opaque {
+                dialect: "stablehlo".into(),
+                data:
+                    "gather<offset_dims = [2], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>"
+                        .into(),
+            };
+            let lookup = |b: &mut Builder, table: usize| {
+                let ids = b.op("stablehlo.reshape", vec![ValueRef::Arg(0)], t(&[4, 6, 1]), attrs(&[]));
+                b.op(
+                    "stablehlo.gather",
+                    vec![ValueRef::Arg(table), ids],
+                    t(&[4, 6, 4]),
+                    attrs(&[("dimension_numbers", numbers.clone())]),
+                )
+            };
+            let first = lookup(&mut b, 2);
+            let second = lookup(&mut b, 3);
+            let sum = b.binary("stablehlo.add", first, second, t(&[4, 6, 4]));
+            let loss = b.sum(sum);
+            let param = |shape: &[i64]| Param { ty: t(shape), attrs: Attrs::new() };
+            let g = b.graph(vec![param(&[4, 6]), param(&[4]), param(&[rows, 4]), param(&[rows, 4])], vec![loss]);
+            let dims = batch_input_dims(&g).unwrap();
+            assert_eq!(dims, vec![Some(0), Some(0), None, None], "{rows} rows");
+            assert!(shared_with_a_batch_sized_dim(&g, &dims).is_empty(), "{rows} rows");
         }
     }
 
