@@ -1,43 +1,6 @@
 // What alpa-unroll-loops refuses: each an error at the loop, and the module left unchanged.
 // RUN: alpa-opt %s --alpa-unroll-loops="max-ops=20" -split-input-file -verify-diagnostics
 
-// A bound read from a function argument: the trip count is not static.
-func.func @main(%n: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {
-  %c0 = "stablehlo.constant"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>
-  // expected-error @+1 {{alpa-unroll-loops: the loop's trip count is not static: the bound the counter is compared against is not a constant (plan it as one op with unroll-loops=false)}}
-  %r:2 = "stablehlo.while"(%c0, %x) ({
-  ^bb0(%i: tensor<i32>, %h: tensor<4xf32>):
-    %p = "stablehlo.compare"(%i, %n) <{comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<i32>, tensor<i32>) -> tensor<i1>
-    "stablehlo.return"(%p) : (tensor<i1>) -> ()
-  }, {
-  ^bb0(%i: tensor<i32>, %h: tensor<4xf32>):
-    %one = "stablehlo.constant"() <{value = dense<1> : tensor<i32>}> : () -> tensor<i32>
-    %j = "stablehlo.add"(%i, %one) : (tensor<i32>, tensor<i32>) -> tensor<i32>
-    "stablehlo.return"(%j, %h) : (tensor<i32>, tensor<4xf32>) -> ()
-  }) : (tensor<i32>, tensor<4xf32>) -> (tensor<i32>, tensor<4xf32>)
-  return %r#1 : tensor<4xf32>
-}
-
-// -----
-
-// A loop that runs until its carried value converges: no counter at all.
-func.func @main(%x: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{the loop's trip count is not static: no compared value is a counter the body moves by a constant step}}
-  %r = "stablehlo.while"(%x) ({
-  ^bb0(%h: tensor<f32>):
-    %eps = "stablehlo.constant"() <{value = dense<1.0e-3> : tensor<f32>}> : () -> tensor<f32>
-    %p = "stablehlo.compare"(%h, %eps) <{comparison_direction = #stablehlo<comparison_direction GT>}> : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    "stablehlo.return"(%p) : (tensor<i1>) -> ()
-  }, {
-  ^bb0(%h: tensor<f32>):
-    %y = "stablehlo.multiply"(%h, %h) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    "stablehlo.return"(%y) : (tensor<f32>) -> ()
-  }) : (tensor<f32>) -> tensor<f32>
-  return %r : tensor<f32>
-}
-
-// -----
-
 // A counted loop inside a case branch: not in the function body, so not unrolled.
 func.func @main(%b: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {
   %r = "stablehlo.case"(%b) ({

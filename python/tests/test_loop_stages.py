@@ -63,3 +63,53 @@ def test_a_loop_kept_whole_in_a_sharded_stage_runs_and_matches(tmp_path):
     expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
     cmp = compare_outputs(pipe.run(inputs), expected, rtol=2e-4, atol=2e-5)
     assert cmp["match"], [o for o in cmp["outputs"] if not o["match"]][:5]
+
+
+def _sampled_scale_export(batch: int) -> str:
+    """Layers in a counted loop (`fori_loop`) and a noise scale drawn by `jax.random.gamma`,
+    whose rejection sampler is a loop until a draw is accepted: no static trip count."""
+    params = {f"w{i}": SDS((32, 32), jnp.float32) for i in range(4)}
+    x, y = SDS((batch, 32), jnp.float32), SDS((batch, 32), jnp.float32)
+    key = jax.eval_shape(lambda: jax.random.key_data(jax.random.key(0)))
+
+    def step(params, key, x, y):
+        scale = jax.random.gamma(jax.random.wrap_key_data(key), 2.0) * 1e-2
+
+        def loss_fn(p):
+            h = x
+            for i in range(4):
+                w = p[f"w{i}"]
+                h = jax.lax.fori_loop(0, 2, lambda _, h: jnp.tanh(h @ w), h)
+            return jnp.mean((h - y) ** 2) + scale * sum(jnp.sum(w ** 2) for w in p.values())
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss
+
+    return export(jax.jit(step, donate_argnums=(0,)), params, key, x, y)
+
+
+def test_a_loop_without_a_static_trip_count_stays_while_the_counted_ones_unroll(tmp_path):
+    """The rejection sampler's loop stays one op, with a warning at it; the layers' loops are
+    unrolled (by default); the plan pipelines and equals the global-batch step. Before, the
+    sampler's loop was an error unless every loop was kept (`unroll-loops=false`)."""
+    src = tmp_path / "micro.mlir"
+    src.write_text(_sampled_scale_export(MICROBATCH))
+    options = f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} time-limit=10"
+    r = subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
+                        "-o", str(tmp_path / "plan.mlir")], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    warnings = [line for line in r.stderr.splitlines() if "warning:" in line]
+    assert warnings and all("the loop's trip count is not static" in w for w in warnings), r.stderr[-3000:]
+    assert re.search(r"unrolled [1-9]\d* loops", r.stderr), r.stderr[-3000:]
+    planned = (tmp_path / "plan.mlir").read_text()
+    key = jax.eval_shape(lambda: jax.random.key_data(jax.random.key(0)))
+    sampler = jax.jit(lambda k: jax.random.gamma(jax.random.wrap_key_data(k), 2.0)).lower(key).as_text()
+    loops = lambda text: len(re.findall(r"stablehlo\.while", text))  # noqa: E731
+    assert loops(planned) == loops(sampler), "only the sampler's loops (and those inside them) stay"
+    pipe = Pipeline(planned)
+    step = parse_module(_sampled_scale_export(MICROBATCH * MICROBATCHES))
+    inputs = make_inputs(step.inputs, seed=0)
+    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
+    cmp = compare_outputs(pipe.run(inputs), expected, rtol=2e-4, atol=2e-5)
+    assert cmp["match"], [o for o in cmp["outputs"] if not o["match"]][:5]

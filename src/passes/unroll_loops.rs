@@ -1,7 +1,9 @@
 //! `alpa-unroll-loops`: replaces every counted `stablehlo.while` of the entry function by copies
 //! of its body, so that both planners see the layers of a `lax.scan` / flax `nn.scan` as ops of
 //! their own. What each copy holds (the counter folded to a constant, `dynamic_slice`s by it as
-//! static `slice`s) is decided by `ir::loops::unroll`; this module only copies ops.
+//! static `slice`s) is decided by `ir::loops::unroll`; this module only copies ops. A loop
+//! without a static trip count (a rejection sampler such as `jax.random.gamma`'s, a loop until
+//! convergence) stays a loop, with a warning: the planners take it as one op.
 
 use super::diagnostics::Diagnostic;
 use super::entry::{find_entry, Function};
@@ -12,7 +14,8 @@ use super::PassResult;
 use crate::ir::graph::ValueRef;
 use crate::ir::loops::repeated_slices::repeated_slices;
 use crate::ir::loops::stacks::find_stacks;
-use crate::ir::loops::unroll::{unroll_plan, Copy, Unrolled};
+use crate::ir::loops::unroll::{unroll_plan, Copy, UnrollError, Unrolled};
+use crate::ir::loops::LoopError;
 use mlir_sys::*;
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -38,30 +41,48 @@ pub fn run_if_asked(module: MlirOperation, unroll: bool, entry: &str, pass: &str
 }
 
 /// Unrolls the entry's loops, outermost first (a nested loop is unrolled once its copies are in
-/// the function body); a loop that cannot be unrolled is an error at it.
+/// the function body); a loop without a static trip count stays (a warning at it, and the
+/// loops inside it stay too); another loop that cannot be unrolled is an error at it.
 pub fn unroll_entry(entry: Function, max_ops: u64, pass: &str) -> PassResult {
     let mut unrolled = 0usize;
     let mut copies = 0u64;
+    let mut kept: Vec<MlirOperation> = Vec::new();
     loop {
         let read = read_function(entry)?;
-        let Some(index) = read.graph.ops().iter().position(|op| op.name == "stablehlo.while") else { break };
+        let next = read
+            .graph
+            .ops()
+            .iter()
+            .zip(&read.handles)
+            .position(|(op, handle)| op.name == "stablehlo.while" && !kept.iter().any(|k| k.ptr == handle.ptr));
+        let Some(index) = next else { break };
         let handle = read.handles[index];
-        let plan = unroll_plan(&read.graph.body, index, max_ops).map_err(|e| {
-            let hint = match e {
-                crate::ir::loops::unroll::UnrollError::TooLarge { .. } => {
-                    " (raise it with alpa-unroll-loops{max-ops=N} before planning)"
-                }
-                _ => " (plan it as one op with unroll-loops=false)",
-            };
-            vec![Diagnostic::error(handle, format!("{pass}: {e}{hint}"))]
-        })?;
+        let plan = match unroll_plan(&read.graph.body, index, max_ops) {
+            Ok(plan) => plan,
+            Err(UnrollError::Loop(LoopError::Dynamic(why))) => {
+                Diagnostic::warning(
+                    handle,
+                    format!("{pass}: the loop's trip count is not static ({why}): it stays a loop, planned as one op with its condition and body costed once"),
+                )
+                .emit();
+                kept.push(handle);
+                continue;
+            }
+            Err(e) => {
+                let hint = match e {
+                    UnrollError::TooLarge { .. } => " (raise it with alpa-unroll-loops{max-ops=N} before planning)",
+                    UnrollError::Loop(_) => " (plan it as one op with unroll-loops=false)",
+                };
+                return Err(vec![Diagnostic::error(handle, format!("{pass}: {e}{hint}"))]);
+            }
+        };
         copy_body(handle, &plan).map_err(|e| vec![Diagnostic::error(handle, format!("{pass}: {e}"))])?;
         unrolled += 1;
         copies += plan.counted.trips;
     }
     let nested: Vec<Diagnostic> = mlir::nested_ops(entry.op)
         .into_iter()
-        .filter(|op| mlir::op_name(*op) == "stablehlo.while")
+        .filter(|op| mlir::op_name(*op) == "stablehlo.while" && !within_any(*op, &kept))
         .map(|op| {
             let parent = unsafe { mlirOperationGetParentOperation(op) };
             Diagnostic::error(
@@ -86,6 +107,18 @@ pub fn unroll_entry(entry: Function, max_ops: u64, pass: &str) -> PassResult {
         .emit();
     }
     Ok(())
+}
+
+/// Whether `op` is one of `loops` or nested in one.
+fn within_any(op: MlirOperation, loops: &[MlirOperation]) -> bool {
+    let mut at = op;
+    while !at.ptr.is_null() {
+        if loops.iter().any(|l| l.ptr == at.ptr) {
+            return true;
+        }
+        at = unsafe { mlirOperationGetParentOperation(at) };
+    }
+    false
 }
 
 /// Rewrites the stacks `ir::loops::stacks` finds: each row read becomes the row written, each
