@@ -65,6 +65,24 @@ def test_the_gradient_norm_under_a_summed_loss_is_the_global_batchs(tmp_path):
         MICROBATCH, MICROBATCHES, min_stages=2)
 
 
+
+def _export_net(net, params, metrics, example: tuple, batch: int, reduce=jnp.mean) -> str:
+    """A step training `net(params, examples)` (logits over CLASSES) on a softmax cross entropy
+    `reduce`d over the batch, returning the new parameters, the loss and `metrics(grads)`;
+    exported at `batch` examples of shape `example` with their labels."""
+    def step(params, x, y):
+        def loss_fn(p):
+            return reduce(optax.softmax_cross_entropy_with_integer_labels(net(p, x), y))
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        new = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+        return new, loss, metrics(grads)
+
+    hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES))
+    return export(jax.jit(step, donate_argnums=(0,)), params, SDS((batch, *example), jnp.float32),
+                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+
+
 GROUPS = 4
 
 
@@ -86,17 +104,7 @@ def _grouped_norm_export(metrics, batch: int) -> str:
             x = jnp.tanh((g * p[f"s{i}"]).reshape(x.shape) + p[f"b{i}"])
         return x[:, :CLASSES]
 
-    def step(params, x, y):
-        def loss_fn(p):
-            return jnp.mean(optax.softmax_cross_entropy_with_integer_labels(net(p, x), y))
-
-        loss, grads = jax.value_and_grad(loss_fn)(params)
-        new = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
-        return new, loss, metrics(grads)
-
-    hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES))
-    return export(jax.jit(step, donate_argnums=(0,)), params, SDS((batch, WIDTH), jnp.float32),
-                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+    return _export_net(net, params, metrics, (WIDTH,), batch)
 
 
 GROUPED_METRICS = {
@@ -127,17 +135,7 @@ def _biased_export(metrics, batch: int, reduce=jnp.mean) -> str:
             x = jnp.tanh(x @ p[f"w{i}"] + jnp.broadcast_to(p[f"b{i}"], x.shape))
         return x[:, :CLASSES]
 
-    def step(params, x, y):
-        def loss_fn(p):
-            return reduce(optax.softmax_cross_entropy_with_integer_labels(net(p, x), y))
-
-        loss, grads = jax.value_and_grad(loss_fn)(params)
-        new = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
-        return new, loss, metrics(grads)
-
-    hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES))
-    return export(jax.jit(step, donate_argnums=(0,)), params, SDS((batch, WIDTH), jnp.float32),
-                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+    return _export_net(net, params, metrics, (WIDTH,), batch, reduce)
 
 
 BIAS_METRICS = {
@@ -171,17 +169,7 @@ def _conv_export(metrics, batch: int) -> str:
                                                   feature_group_count=4))
         return h.mean((1, 2)) @ p["head"]
 
-    def step(params, image, y):
-        def loss_fn(p):
-            return optax.softmax_cross_entropy_with_integer_labels(net(p, image), y).mean()
-
-        loss, grads = jax.value_and_grad(loss_fn)(params)
-        new = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
-        return new, loss, metrics(grads)
-
-    hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES))
-    return export(jax.jit(step, donate_argnums=(0,)), params, SDS((batch, 6, 6, 2), jnp.float32),
-                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+    return _export_net(net, params, metrics, (6, 6, 2), batch)
 
 
 CONV_METRICS = {
