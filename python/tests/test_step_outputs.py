@@ -174,3 +174,45 @@ def test_a_mean_loss_through_convolutions_pooling_and_lookups_plans_without_a_wa
     pipe = Pipeline((tmp_path / "plan.mlir").read_text())
     step_module, inputs = global_step_inputs(exported(MICROBATCH * MICROBATCHES))
     assert_pipeline_matches(pipe, step_module, inputs, min_stages=2)
+
+
+def _coupled_export(couple, batch: int) -> str:
+    """The MLP step with `couple(h)` between its first two layers (h: [batch, 32])."""
+    def step(params, x, y):
+        def loss_fn(p):
+            h = jnp.tanh(x @ p["w0"])
+            h = couple(h)
+            for i in range(1, len(WIDTHS) - 1):
+                h = h @ p[f"w{i}"]
+                if i < len(WIDTHS) - 2:
+                    h = jnp.tanh(h)
+            return optax.softmax_cross_entropy_with_integer_labels(h, y).mean()
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss
+
+    params = _params()
+    hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES))
+    return export(jax.jit(step, donate_argnums=(0,)), params, SDS((batch, WIDTHS[0]), jnp.float32),
+                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+
+
+COUPLINGS = {
+    # Batch normalization's centring and scaling by the batch's statistics.
+    "batch-statistics": (lambda h: (h - h.mean(0)) / jnp.sqrt(h.var(0) + 1e-5),
+                         "the examples meet a statistic of the batch here"),
+    # Contrastive logits: every example against every other one of the batch.
+    "every-other-example": (lambda h: jax.nn.softmax(h @ h.T, axis=-1) @ h,
+                            "every example meets every other example of the batch here"),
+}
+
+
+@pytest.mark.parametrize("couple,said", COUPLINGS.values(), ids=COUPLINGS.keys())
+def test_examples_meeting_the_batch_are_warned_about_where_they_meet(tmp_path, couple, said):
+    """Each microbatch sees its own examples only: the step differs from the global batch's.
+    Before, the loss was only called 'neither a sum nor a mean', or (the contrastive logits)
+    nothing was said at all."""
+    planned = _plan(tmp_path, _coupled_export(couple, MICROBATCH))
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    meeting = [line for line in planned.stderr.splitlines() if said in line]
+    assert len(meeting) == 1 and "test_step_outputs.py" in meeting[0], planned.stderr[-3000:]

@@ -29,6 +29,7 @@
 mod baselines;
 mod batch_order;
 mod batch_positions;
+mod batch_statistics;
 mod brute;
 mod cache;
 mod cluster_auto;

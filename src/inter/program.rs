@@ -26,6 +26,7 @@
 
 use super::batch_order::reordered_examples_meeting;
 use super::batch_positions::positions_meeting_examples;
+use super::batch_statistics::statistics_meeting_examples;
 use super::memory::Schedule;
 use super::output_combine::{batch_classes, BatchClass};
 use super::plan::StageId;
@@ -507,6 +508,35 @@ pub fn build_program(
     if let Some(classes) = classes {
         for (_, meeting) in positions_meeting_examples(graph, &batch_dims, classes) {
             warnings.push((OpId::new(meeting), "the examples meet their positions in the microbatch here (an iota over the batch: jnp.arange(batch), the counters of a jax.random draw of the batch's shape or of jax.random.split(key, batch)): positions restart in every microbatch, so each microbatch is numbered (or draws its random values) as the first examples of the global batch do, and the step differs from the global batch's; pass per-example values in with the batch (an argument batched like the inputs), or plan with microbatches=1".to_string()));
+        }
+    }
+    if let Some(classes) = classes {
+        // The first meeting only: every later layer of a batch-normalized model meets its own.
+        let meetings = statistics_meeting_examples(graph, &batch_dims, classes);
+        if let Some(&(meeting, statistic)) = meetings.first() {
+            let (what, instead) = if meeting == statistic {
+                (
+                    "every example meets every other example of the batch here (a product of the batch with itself, as a contrastive loss's logits)".to_string(),
+                    "plan with microbatches=1 to pair every example with the whole batch",
+                )
+            } else {
+                (
+                    format!(
+                        "the examples meet a statistic of the batch here (a {} over the batch, as batch normalization's mean and variance or a baseline subtracted from every example's value)",
+                        match classes[statistic] {
+                            BatchClass::Mean => "mean",
+                            BatchClass::Sum { .. } => "sum",
+                            _ => "contraction",
+                        }
+                    ),
+                    "normalize per example (layer or group normalization), or plan with microbatches=1",
+                )
+            };
+            let more = match meetings.len() - 1 {
+                0 => String::new(),
+                n => format!(" ({n} more such ops follow)"),
+            };
+            warnings.push((OpId::new(meeting), format!("{what}{more}: each microbatch computes it over its own examples only, so the step differs from the global batch's, as under any gradient accumulation; {instead}")));
         }
     }
     if let Some(classes) = classes {

@@ -1,0 +1,139 @@
+//! Examples meeting a statistic of the batch: a value per example combined with a sum, a mean
+//! or a contraction over the batch (batch normalization's mean and variance, a baseline
+//! subtracted from every example's reward), or with every other example of the batch (a
+//! contrastive loss's logits `a @ b.T`). A microbatch computes the statistic over its own
+//! examples, and an example meets only those of its microbatch, so the step differs from the
+//! global batch's, as under any gradient accumulation.
+
+use super::output_combine::BatchClass;
+use crate::ir::attr_text::DotDimensionNumbers;
+use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::op_table::{canonical_name, opaque_text};
+
+/// The ops where values per example first meet a statistic of the batch or the other
+/// examples, in program order: the meeting op, and the op that computed the statistic (the
+/// meeting op itself for examples meeting each other). A meeting downstream of another one (a
+/// normalized activation meeting the next layer's statistics) is included; callers report the
+/// first. `batch_dims` are the batch inputs' dimensions, `classes` the ops' batch classes
+/// (`output_combine::batch_classes`).
+pub fn statistics_meeting_examples(
+    graph: &Graph,
+    batch_dims: &[Option<usize>],
+    classes: &[BatchClass],
+) -> Vec<(usize, usize)> {
+    let class_of = |v: &ValueRef| match *v {
+        ValueRef::Arg(a) => {
+            batch_dims.get(a).copied().flatten().map_or(BatchClass::Independent, |d| BatchClass::PerExample(Some(d)))
+        }
+        ValueRef::Op { op, .. } => classes[op],
+        ValueRef::Outer => BatchClass::Other,
+    };
+    let statistic = |c: BatchClass| matches!(c, BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Contraction);
+    let mut met = Vec::new();
+    for (index, op) in graph.ops().iter().enumerate() {
+        let operands: Vec<BatchClass> = op.operands.iter().map(class_of).collect();
+        if !operands.iter().any(|c| matches!(c, BatchClass::PerExample(_))) {
+            continue;
+        }
+        let statistic_op = op.operands.iter().zip(&operands).find_map(|(v, c)| match *v {
+            ValueRef::Op { op, .. } if statistic(*c) => Some(op),
+            _ => None,
+        });
+        if let Some(at) = statistic_op {
+            met.push((index, at));
+        } else if pairs_every_example_with_every_other(op, &operands) {
+            met.push((index, index));
+        }
+    }
+    met
+}
+
+/// Whether a `dot_general` of two values per example contracts neither their examples together
+/// (a weight gradient) nor keeps them paired as a batching dimension: every example then meets
+/// every example of the other side (`a @ b.T`).
+fn pairs_every_example_with_every_other(op: &crate::ir::graph::OpNode, operands: &[BatchClass]) -> bool {
+    let [BatchClass::PerExample(Some(l)), BatchClass::PerExample(Some(r))] = operands else { return false };
+    if canonical_name(&op.name) != "dot_general" {
+        return false;
+    }
+    let Some(numbers) =
+        op.attr("dot_dimension_numbers").and_then(opaque_text).and_then(|t| DotDimensionNumbers::parse(t).ok())
+    else {
+        return false;
+    };
+    let (l, r) = (*l as i64, *r as i64);
+    let paired = |lhs: &[i64], rhs: &[i64]| lhs.iter().zip(rhs).any(|(&a, &b)| a == l && b == r);
+    !paired(&numbers.lhs_batching_dimensions, &numbers.rhs_batching_dimensions)
+        && !paired(&numbers.lhs_contracting_dimensions, &numbers.rhs_contracting_dimensions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inter::output_combine::batch_classes;
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::test_graphs::{attrs, t, Builder};
+
+    fn meetings(b: Builder, returned: ValueRef) -> Vec<(usize, usize)> {
+        let g = b.graph(
+            vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[4, 4]), attrs: Attrs::new() }],
+            vec![returned],
+        );
+        let dims = [Some(0), None];
+        statistics_meeting_examples(&g, &dims, &batch_classes(&g, &dims))
+    }
+
+    fn op_index(v: ValueRef) -> usize {
+        let ValueRef::Op { op, .. } = v else { unreachable!() };
+        op
+    }
+
+    #[test]
+    fn examples_minus_their_batch_mean_meet_it() {
+        // Batch normalization's centring: x - mean(x over the batch), the mean as x's sum / 8.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let init = b.scalar_constant();
+        let total = b.reduce_sum(x, init, &[0], t(&[4]));
+        let count = b.op(
+            "stablehlo.constant",
+            vec![],
+            t(&[4]),
+            attrs(&[(
+                "value",
+                Attr::FloatScalar {
+                    ty: crate::ir::types::TensorType::new(vec![4], crate::ir::types::ElementType::f32()),
+                    value: 8.0,
+                },
+            )]),
+        );
+        let mean = b.binary("stablehlo.divide", total, count, t(&[4]));
+        let spread = b.op(
+            "stablehlo.broadcast_in_dim",
+            vec![mean],
+            t(&[8, 4]),
+            attrs(&[("broadcast_dimensions", Attr::I64Array(vec![1]))]),
+        );
+        let centred = b.binary("stablehlo.subtract", x, spread, t(&[8, 4]));
+        let loss = b.sum(centred);
+        assert_eq!(meetings(b, loss), vec![(op_index(centred), op_index(spread))]);
+    }
+
+    #[test]
+    fn a_product_of_the_batch_with_itself_pairs_every_example_with_every_other() {
+        // Contrastive logits x @ x.T ([8, 8]) meet; x @ w and x * x and a weight gradient
+        // x.T @ x do not.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let dot = |b: &mut Builder, rhs, l: i64, r: i64, shape: &[i64]| b.dot(x, rhs, l, r, t(shape));
+        let logits = dot(&mut b, x, 1, 1, &[8, 8]);
+        let projected = dot(&mut b, ValueRef::Arg(1), 1, 0, &[8, 4]);
+        let squared = b.binary("stablehlo.multiply", x, x, t(&[8, 4]));
+        let gram = dot(&mut b, x, 0, 0, &[4, 4]);
+        let sums: Vec<ValueRef> = [logits, projected, squared, gram].into_iter().map(|v| b.sum(v)).collect();
+        let a = b.binary("stablehlo.add", sums[0], sums[1], t(&[]));
+        let c = b.binary("stablehlo.add", sums[2], sums[3], t(&[]));
+        let loss = b.binary("stablehlo.add", a, c, t(&[]));
+        assert_eq!(meetings(b, loss), vec![(op_index(logits), op_index(logits))]);
+    }
+}
