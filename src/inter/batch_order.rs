@@ -6,7 +6,7 @@
 //! something other than the global step. Reordering alone changes nothing: the examples stay
 //! apart, and a sum or a mean over them is the same.
 
-use super::output_combine::BatchClass;
+use super::output_combine::{value_class, BatchClass};
 use crate::ir::attr_text::GatherDimensionNumbers;
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
@@ -21,13 +21,7 @@ pub fn reordered_examples_meeting(
     batch_dims: &[Option<usize>],
     classes: &[BatchClass],
 ) -> Vec<(usize, usize)> {
-    let class_of = |v: &ValueRef| match *v {
-        ValueRef::Arg(a) => {
-            batch_dims.get(a).copied().flatten().map_or(BatchClass::Independent, |d| BatchClass::PerExample(Some(d)))
-        }
-        ValueRef::Op { op, .. } => classes[op],
-        ValueRef::Outer => BatchClass::Other,
-    };
+    let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
     // Per op: the op that reordered the examples its result holds (None: the batch's order).
     let mut order: Vec<Option<usize>> = Vec::with_capacity(graph.ops().len());
     let mut met: Vec<(usize, usize)> = Vec::new();

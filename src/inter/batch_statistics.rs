@@ -5,7 +5,7 @@
 //! examples, and an example meets only those of its microbatch, so the step differs from the
 //! global batch's, as under any gradient accumulation.
 
-use super::output_combine::BatchClass;
+use super::output_combine::{value_class, BatchClass};
 use crate::ir::attr_text::DotDimensionNumbers;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::op_table::{canonical_name, opaque_text};
@@ -21,13 +21,7 @@ pub fn statistics_meeting_examples(
     batch_dims: &[Option<usize>],
     classes: &[BatchClass],
 ) -> Vec<(usize, usize)> {
-    let class_of = |v: &ValueRef| match *v {
-        ValueRef::Arg(a) => {
-            batch_dims.get(a).copied().flatten().map_or(BatchClass::Independent, |d| BatchClass::PerExample(Some(d)))
-        }
-        ValueRef::Op { op, .. } => classes[op],
-        ValueRef::Outer => BatchClass::Other,
-    };
+    let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
     let statistic = |c: BatchClass| matches!(c, BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Contraction);
     let mut met = Vec::new();
     for (index, op) in graph.ops().iter().enumerate() {

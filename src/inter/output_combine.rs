@@ -61,15 +61,7 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
     let mut class: Vec<BatchClass> = Vec::with_capacity(ops.len());
     let mut scalar: Vec<Option<f64>> = Vec::with_capacity(ops.len());
     for op in ops {
-        let of = |v: &ValueRef| match *v {
-            ValueRef::Arg(a) => match batch_dims.get(a).copied().flatten() {
-                Some(d) => BatchClass::PerExample(Some(d)),
-                None => BatchClass::Independent,
-            },
-            ValueRef::Op { op, .. } => class[op],
-            ValueRef::Outer => BatchClass::Other,
-        };
-        let operands: Vec<BatchClass> = op.operands.iter().map(of).collect();
+        let operands: Vec<BatchClass> = op.operands.iter().map(|v| value_class(*v, batch_dims, &class)).collect();
         let constant_of = |v: &ValueRef| match *v {
             ValueRef::Op { op, .. } => scalar[op],
             _ => None,
@@ -83,6 +75,18 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
         class.push(c);
     }
     class
+}
+
+/// The class of value `v`: a batch input's examples, a shared argument, or its op's class
+/// (`classes`, of the ops so far).
+pub fn value_class(v: ValueRef, batch_dims: &[Option<usize>], classes: &[BatchClass]) -> BatchClass {
+    match v {
+        ValueRef::Arg(a) => {
+            batch_dims.get(a).copied().flatten().map_or(BatchClass::Independent, |d| BatchClass::PerExample(Some(d)))
+        }
+        ValueRef::Op { op, .. } => classes[op],
+        ValueRef::Outer => BatchClass::Other,
+    }
 }
 
 /// The one value of a constant scalar, or of a broadcast, reshape or conversion of one, or of
