@@ -119,6 +119,46 @@ def test_a_metric_microbatches_cannot_recover_is_refused_at_its_op(tmp_path, met
     assert "panicked" not in planned.stderr
 
 
+def _count(per_example):
+    """The number of per-example losses, computed in the step from their shape as Keras does."""
+    return jnp.prod(jnp.asarray(per_example.shape)).astype(jnp.float32)
+
+
+def _divide_no_nan(total, count):
+    return jnp.where(count == 0, 0.0, total / jnp.where(count == 0, 1.0, count))
+
+
+# Means whose divisor the step computes from constants (XLA would fold it; the export keeps it).
+COMPUTED_MEANS = {
+    "product-of-the-shape": lambda per: jnp.sum(per) / _count(per),
+    "product-of-a-2d-shape": lambda per: jnp.sum(per) / _count(per.reshape(-1, 2)),
+    "keras-divide-no-nan": lambda per: _divide_no_nan(jnp.sum(per), _count(per)),
+    "times-the-inverse-square-root": lambda per: jnp.sum(per) * jax.lax.rsqrt(_count(per) ** 2),
+}
+
+
+@pytest.mark.parametrize("reduce", COMPUTED_MEANS.values(), ids=COMPUTED_MEANS.keys())
+def test_a_mean_whose_count_the_step_computes_from_constants_is_a_mean(tmp_path, reduce):
+    """Keras' losses divide by `prod(shape(values))`, guarded by `divide_no_nan`: the count was
+    not folded, so the loss was taken for a sum and its gradients added up over the microbatches:
+    loss and gradients twice the global batch's, unwarned."""
+    planned, _ = assert_pipelined_step_matches(
+        tmp_path, lambda batch: _export(lambda *_: {}, batch, reduce=reduce), MICROBATCH, MICROBATCHES,
+        min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+
+
+def test_a_loss_scaled_by_a_constant_it_cannot_fold_is_warned_about(tmp_path):
+    """A divisor computed from constants by an op the analysis does not fold (here the count,
+    rounded) may be the batch's size: the loss is not taken for a sum, and the warning says so."""
+    rounded = lambda per: jnp.sum(per) / jnp.round(_count(per) + 0.25)
+    planned = _plan(tmp_path, _export(lambda *_: {}, MICROBATCH, reduce=rounded))
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    warnings = [line for line in planned.stderr.splitlines() if "warning:" in line]
+    assert any("the loss is neither a sum nor a mean over the batch" in w and "test_step_outputs.py" in w
+               for w in warnings), planned.stderr[-3000:]
+
+
 def test_a_masked_mean_loss_plans_with_a_warning_at_its_op(tmp_path):
     """sum(loss * mask) / sum(mask): the microbatches' normalisers differ from the global one,
     so averaging their losses and gradients is not the global step; it is planned (as any
@@ -211,8 +251,11 @@ COUPLINGS = {
 def test_examples_meeting_the_batch_are_warned_about_where_they_meet(tmp_path, couple, said):
     """Each microbatch sees its own examples only: the step differs from the global batch's.
     Before, the loss was only called 'neither a sum nor a mean', or (the contrastive logits)
-    nothing was said at all."""
+    nothing was said at all; then both were said."""
     planned = _plan(tmp_path, _coupled_export(couple, MICROBATCH))
     assert planned.returncode == 0, planned.stderr[-3000:]
     meeting = [line for line in planned.stderr.splitlines() if said in line]
     assert len(meeting) == 1 and "test_step_outputs.py" in meeting[0], planned.stderr[-3000:]
+    # The loss computed from the coupled examples is explained by the meeting, not called a
+    # masked mean.
+    assert "the loss is neither a sum nor a mean" not in planned.stderr, planned.stderr[-3000:]

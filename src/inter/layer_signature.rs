@@ -40,7 +40,7 @@ fn hash_attr(attr: &Attr, h: &mut Fnv) {
             items.iter().for_each(|a| hash_attr(a, h));
         }
         Attr::Dict(map) => hash_attrs(map, h),
-        Attr::Elements { ty, splat } => {
+        Attr::Elements { ty, splat, .. } => {
             ty.hash(h);
             splat.hash(h);
         }

@@ -16,9 +16,10 @@
 //! `divide_no_nan`, whose guarded divisor is folded from constants). Anything else is `Other`.
 
 use crate::ir::attr_text::{
-    ComparisonDirection, ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
+    ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
 };
 use crate::ir::batch_inputs::examples_per_microbatch;
+use crate::ir::constant_fold::{folded_constants, Folded};
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
 use crate::ir::types::ValueType;
@@ -58,20 +59,19 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
             .map(|(_, p)| &p.ty)
             .collect(),
     };
+    let folded = folded_constants(graph);
     let mut class: Vec<BatchClass> = Vec::with_capacity(ops.len());
-    let mut scalar: Vec<Option<f64>> = Vec::with_capacity(ops.len());
     for op in ops {
         let operands: Vec<BatchClass> = op.operands.iter().map(|v| value_class(*v, batch_dims, &class)).collect();
-        let constant_of = |v: &ValueRef| match *v {
-            ValueRef::Op { op, .. } => scalar[op],
+        let folded_of = |v: &ValueRef| match *v {
+            ValueRef::Op { op, result: 0 } => folded[op].clone(),
             _ => None,
         };
         let c = if operands.iter().all(|c| *c == BatchClass::Independent) {
             BatchClass::Independent
         } else {
-            classify(graph, op, &operands, &inputs, constant_of)
+            classify(graph, op, &operands, &inputs, folded_of)
         };
-        scalar.push(scalar_value(op, &op.operands.iter().map(constant_of).collect::<Vec<_>>()));
         class.push(c);
     }
     class
@@ -89,26 +89,6 @@ pub fn value_class(v: ValueRef, batch_dims: &[Option<usize>], classes: &[BatchCl
     }
 }
 
-/// The one value of a constant scalar, or of a broadcast, reshape or conversion of one, or of
-/// a comparison of two or a choice between two by one (a divisor guarded against zero:
-/// `jnp.where(n == 0, 1, n)`), booleans being 0 and 1.
-fn scalar_value(op: &OpNode, operands: &[Option<f64>]) -> Option<f64> {
-    let known = |i: usize| operands.get(i).copied().flatten();
-    match canonical_name(&op.name).as_str() {
-        "constant" => op.attr("value").and_then(|a| a.as_f64_scalar()),
-        "broadcast_in_dim" | "reshape" | "convert" => known(0),
-        "compare" => {
-            let direction = op
-                .attr("comparison_direction")
-                .and_then(opaque_text)
-                .and_then(|t| ComparisonDirection::parse(t).ok())?;
-            Some(if direction.holds(known(0)?, known(1)?) { 1.0 } else { 0.0 })
-        }
-        "select" => known(if known(0)? != 0.0 { 1 } else { 2 }),
-        _ => None,
-    }
-}
-
 fn rank_of(graph: &Graph, v: ValueRef) -> Option<usize> {
     graph.value_type(v).and_then(ValueType::tensor).map(|t| t.shape.len())
 }
@@ -118,7 +98,7 @@ fn classify(
     op: &OpNode,
     operands: &[BatchClass],
     inputs: &BatchInputs,
-    constant_of: impl Fn(&ValueRef) -> Option<f64>,
+    folded_of: impl Fn(&ValueRef) -> Option<Folded>,
 ) -> BatchClass {
     use BatchClass::*;
     let name = canonical_name(&op.name);
@@ -176,19 +156,26 @@ fn classify(
         "convert" | "negate" | "reshape" | "broadcast_in_dim" | "copy" | "transpose" | "slice" | "reverse" => kinds[0],
         // A vector of metrics (`jnp.stack` of means): the microbatches' vectors combine element by
         // element, so pieces all of one kind combine as that kind (`pieces_class`).
-        "concatenate" => pieces_class(op.operands.iter().zip(operands), &constant_of),
-        "multiply" if one => match (kinds[0], op.operands.iter().find_map(&constant_of)) {
-            (Sum { count }, Some(c)) if is_close(c * count, 1.0) => Mean,
-            (k, _) => k,
-        },
-        "divide" if one && operands[0] != Independent => match (kinds[0], op.operands.get(1).and_then(&constant_of)) {
-            (Sum { count }, Some(c)) if is_close(c, count) => Mean,
+        "concatenate" => pieces_class(op.operands.iter().zip(operands), &folded_of),
+        "multiply" if one => {
+            let scale =
+                op.operands.iter().zip(operands).find(|(_, c)| **c == Independent).and_then(|(v, _)| folded_of(v));
+            match (kinds[0], scale) {
+                (Sum { count }, Some(Folded::Uniform(c))) if is_close(c * count, 1.0) => Mean,
+                // A number computed from constants that is not folded may be the batch's size.
+                (Sum { .. } | Mean, Some(Folded::UniformUnfolded)) => Other,
+                (k, _) => k,
+            }
+        }
+        "divide" if one && operands[0] != Independent => match (kinds[0], op.operands.get(1).and_then(&folded_of)) {
+            (Sum { count }, Some(Folded::Uniform(c))) if is_close(c, count) => Mean,
+            (Sum { .. } | Mean, Some(Folded::UniformUnfolded)) => Other,
             (k, _) => k,
         },
         // A choice the microbatches all make alike (`jnp.where(count == 0, 0, total / count)`,
         // Keras' divide_no_nan): its branches are the pieces.
         "select" if operands.first() == Some(&Independent) => {
-            pieces_class(op.operands.iter().zip(operands).skip(1), &constant_of)
+            pieces_class(op.operands.iter().zip(operands).skip(1), &folded_of)
         }
         // A mean shifted by a constant averages to the global mean shifted; a sum does not.
         "add" | "subtract" => match kinds.as_slice() {
@@ -206,7 +193,7 @@ fn classify(
 /// zero, are a sum; anything else is `Other`.
 fn pieces_class<'a>(
     pieces: impl Iterator<Item = (&'a ValueRef, &'a BatchClass)>,
-    constant_of: impl Fn(&ValueRef) -> Option<f64>,
+    folded_of: impl Fn(&ValueRef) -> Option<Folded>,
 ) -> BatchClass {
     use BatchClass::*;
     let mut class = Independent;
@@ -214,7 +201,7 @@ fn pieces_class<'a>(
     for (value, piece) in pieces {
         class = match (class, *piece) {
             (_, Independent) => {
-                zeros_only &= constant_of(value) == Some(0.0);
+                zeros_only &= folded_of(value) == Some(Folded::Uniform(0.0));
                 class
             }
             (Independent, k @ (Mean | Sum { .. })) => k,
@@ -478,6 +465,40 @@ mod tests {
             got,
             [Sum { count: 32.0 }, Mean, Mean, Sum { count: 32.0 }, Sum { count: 32.0 }, Mean, Sum { count: 32.0 }]
         );
+    }
+
+    #[test]
+    fn a_sum_divided_by_a_count_folded_from_constants_is_a_mean_and_by_an_unfolded_one_other() {
+        // Keras: sum / cast(prod(shape(values))); a divisor this analysis cannot fold may be the
+        // batch's size, so what it makes of a sum or a mean is unknown.
+        let i32 = ValueType::Tensor(TensorType::new(vec![], ElementType::Int(32)));
+        let splat = |b: &mut Builder, value: f64, ty: &ValueType| {
+            let tensor = ty.tensor().cloned().expect("a tensor type");
+            let value = Attr::Elements { ty: tensor, splat: true, values: Some(vec![value]) };
+            b.op("stablehlo.constant", vec![], ty.clone(), attrs(&[("value", value)]))
+        };
+        let mut b = Builder::new();
+        let total = b.sum(ValueRef::Arg(0));
+        let twos = splat(&mut b, 2.0, &ValueType::Tensor(TensorType::new(vec![5], ElementType::Int(32))));
+        let one = splat(&mut b, 1.0, &i32);
+        let product =
+            b.op("stablehlo.reduce", vec![twos, one], i32.clone(), attrs(&[("dimensions", Attr::I64Array(vec![0]))]));
+        let mut body = crate::ir::op_table::test_util::add_body();
+        body.blocks[0].ops[0].name = "stablehlo.multiply".into();
+        b.ops.last_mut().expect("the reduce").regions.push(body);
+        let count = b.unary("stablehlo.convert", product, t(&[]));
+        let half = constant(&mut b, 0.5);
+        let two = constant(&mut b, 2.0);
+        let quarter = b.binary("stablehlo.divide", half, two, t(&[]));
+        let cosine = b.unary("stablehlo.cosine", two, t(&[]));
+        let mean = b.binary("stablehlo.divide", total, count, t(&[]));
+        let scaled = b.binary("stablehlo.multiply", quarter, total, t(&[]));
+        let by_unknown = b.binary("stablehlo.divide", total, cosine, t(&[]));
+        let times_unknown = b.binary("stablehlo.multiply", cosine, total, t(&[]));
+        let mean_by_unknown = b.binary("stablehlo.divide", mean, cosine, t(&[]));
+        let mean_by_argument = b.binary("stablehlo.divide", mean, ValueRef::Arg(1), t(&[]));
+        let got = classes_of(b, vec![mean, scaled, by_unknown, times_unknown, mean_by_unknown, mean_by_argument]);
+        assert_eq!(got, [Mean, Sum { count: 32.0 }, Other, Other, Other, Mean]);
     }
 
     #[test]

@@ -466,6 +466,12 @@ pub fn build_program(
         }
         _ => combine,
     };
+    // The first meeting only: every later layer of a batch-normalized model meets its own.
+    let meetings = classes.map(|c| statistics_meeting_examples(graph, &batch_dims, c)).unwrap_or_default();
+    // A loss computed from examples that met a statistic of the batch is explained by that.
+    let loss_met_statistic = meetings.first().is_some_and(|&(meeting, _)| {
+        ancestors(graph, [graph.returned[step.loss]]).get(meeting).copied().unwrap_or(false)
+    });
     for v in outlives {
         let ValueRef::Op { op, .. } = v else { continue };
         // A result is combined as what it is over the batch: a sum adds up, a mean averages.
@@ -480,6 +486,7 @@ pub fn build_program(
                 BatchClass::Sum { .. } => Accumulate::Sum,
                 BatchClass::Mean => Accumulate::Mean,
                 BatchClass::Independent => Accumulate::Last,
+                _ if result == step.loss && loss_met_statistic => combined(combine, graph, v),
                 _ if result == step.loss => {
                     warnings.push((
                         OpId::new(op),
@@ -511,8 +518,6 @@ pub fn build_program(
         }
     }
     if let Some(classes) = classes {
-        // The first meeting only: every later layer of a batch-normalized model meets its own.
-        let meetings = statistics_meeting_examples(graph, &batch_dims, classes);
         if let Some(&(meeting, statistic)) = meetings.first() {
             let (what, instead) = if meeting == statistic {
                 (

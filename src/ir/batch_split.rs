@@ -355,7 +355,7 @@ fn rewrite_attrs(
         "constant" => {
             let ty = op.results.first().and_then(ValueType::tensor).cloned();
             match (op.attrs.get_mut("value"), ty) {
-                (Some(Attr::Elements { ty: t, splat: true }), Some(new)) => *t = new,
+                (Some(Attr::Elements { ty: t, splat: true, .. }), Some(new)) => *t = new,
                 (Some(Attr::Elements { splat: false, .. }), _) => {
                     return Err(op_error(graph, i, "a constant with batch-sized contents"));
                 }

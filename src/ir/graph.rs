@@ -34,10 +34,13 @@ pub enum Attr {
     BoolArray(Vec<bool>),
     Array(Vec<Attr>),
     Dict(BTreeMap<String, Attr>),
-    /// Dense or resource elements: only the type is kept, never the payload.
+    /// Dense or resource elements: only the type is kept, never the payload, but for the
+    /// finite numbers of a splat (its one number: a count or scale of any element type) or of a
+    /// constant of a few elements (a shape), row-major.
     Elements {
         ty: TensorType,
         splat: bool,
+        values: Option<Vec<f64>>,
     },
     /// A rank-0 integer constant keeps its value: loop counters, trip bounds and indices are
     /// read from these (src/ir/loops.rs).
@@ -85,6 +88,15 @@ impl Attr {
             Attr::IntScalar { value, .. } => Some(*value as f64),
             Attr::FloatScalar { value, .. } => Some(*value),
             _ => None,
+        }
+    }
+
+    /// The value every element of a constant has: a rank-0 integer or float, or a splat.
+    pub fn uniform_value(&self) -> Option<f64> {
+        match self {
+            Attr::Elements { splat: true, values: Some(values), .. } => values.first().copied(),
+            Attr::Elements { .. } => None,
+            other => other.as_f64_scalar(),
         }
     }
 

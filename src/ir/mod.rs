@@ -2,6 +2,7 @@ pub mod attr_text;
 pub mod batch_inputs;
 pub mod batch_split;
 pub mod compute_type;
+pub mod constant_fold;
 pub mod constant_values;
 pub mod conv_taps;
 pub mod cost;

@@ -57,7 +57,7 @@ impl Builder {
 
     /// A scalar f32 splat constant.
     pub fn scalar_constant(&mut self) -> ValueRef {
-        let value = Attr::Elements { ty: TensorType::new(vec![], ElementType::f32()), splat: true };
+        let value = Attr::Elements { ty: TensorType::new(vec![], ElementType::f32()), splat: true, values: None };
         self.op("stablehlo.constant", vec![], t(&[]), attrs(&[("value", value)]))
     }
 

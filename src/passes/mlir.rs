@@ -180,8 +180,9 @@ fn element_type(ty: MlirType) -> ElementType {
     })
 }
 
-/// Converts an attribute to plain data. Elements attributes keep only their type: a tensor
-/// constant's payload is never read or copied.
+/// Converts an attribute to plain data. Elements attributes keep only their type (and the
+/// numbers of a splat or of a constant of at most [`LISTED_ELEMENTS`]): a tensor constant's
+/// payload is never read or copied.
 pub fn attr_value(attr: MlirAttribute) -> Attr {
     unsafe {
         if mlirAttributeIsAElements(attr) {
@@ -189,8 +190,9 @@ pub fn attr_value(attr: MlirAttribute) -> Attr {
             if let Some(scalar) = int_scalar(attr).or_else(|| float_scalar(attr)) {
                 return scalar;
             }
+            let values = dense_numbers(attr, splat);
             return match value_type(mlirAttributeGetType(attr)) {
-                Ok(ValueType::Tensor(ty)) => Attr::Elements { ty, splat },
+                Ok(ValueType::Tensor(ty)) => Attr::Elements { ty, splat, values },
                 _ => Attr::Other("elements".into()),
             };
         }
@@ -287,6 +289,65 @@ unsafe fn int_scalar(attr: MlirAttribute) -> Option<Attr> {
         _ => return None,
     };
     Some(Attr::IntScalar { ty, value })
+}
+
+/// Most elements of a constant whose numbers are kept (a shape, a few counts).
+pub const LISTED_ELEMENTS: i64 = 16;
+
+/// The numbers of dense elements: a splat's one number, or every number of a small constant of
+/// f32, f64 or integers (row-major); `None` when one is not finite or cannot be read.
+unsafe fn dense_numbers(attr: MlirAttribute, splat: bool) -> Option<Vec<f64>> {
+    if splat {
+        return splat_number(mlirDenseElementsAttrGetSplatValue(attr)).map(|v| vec![v]);
+    }
+    if !mlirAttributeIsADenseElements(attr) {
+        return None;
+    }
+    let count = mlirElementsAttrGetNumElements(attr);
+    if !(1..=LISTED_ELEMENTS).contains(&count) {
+        return None;
+    }
+    let element = mlirShapedTypeGetElementType(mlirAttributeGetType(attr));
+    let read = |i: isize| -> Option<f64> {
+        let value = if mlirTypeIsAF32(element) {
+            mlirDenseElementsAttrGetFloatValue(attr, i) as f64
+        } else if mlirTypeIsAF64(element) {
+            mlirDenseElementsAttrGetDoubleValue(attr, i)
+        } else if mlirTypeIsAInteger(element) && !mlirIntegerTypeIsUnsigned(element) {
+            match mlirIntegerTypeGetWidth(element) {
+                1 => mlirDenseElementsAttrGetBoolValue(attr, i) as u8 as f64,
+                32 => mlirDenseElementsAttrGetInt32Value(attr, i) as f64,
+                64 => mlirDenseElementsAttrGetInt64Value(attr, i) as f64,
+                _ => return None,
+            }
+        } else {
+            return None;
+        };
+        value.is_finite().then_some(value)
+    };
+    (0..count as isize).map(read).collect()
+}
+
+/// The number a splat's element attribute holds (any float or integer type; booleans 0 and 1),
+/// when finite.
+unsafe fn splat_number(element: MlirAttribute) -> Option<f64> {
+    let value = if mlirAttributeIsAFloat(element) {
+        mlirFloatAttrGetValueDouble(element)
+    } else if mlirAttributeIsAInteger(element) {
+        let ty = mlirAttributeGetType(element);
+        if mlirIntegerTypeGetWidth(ty) == 1 {
+            (mlirIntegerAttrGetValueUInt(element) & 1) as f64
+        } else if mlirIntegerTypeIsUnsigned(ty) {
+            mlirIntegerAttrGetValueUInt(element) as f64
+        } else {
+            mlirIntegerAttrGetValueSInt(element) as f64
+        }
+    } else if mlirAttributeIsABool(element) {
+        mlirBoolAttrGetValue(element) as u8 as f64
+    } else {
+        return None;
+    };
+    value.is_finite().then_some(value)
 }
 
 /// A dense rank-0 f32 or f64 attribute as [`Attr::FloatScalar`] (a mean's divisor, a scale).

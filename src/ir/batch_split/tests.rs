@@ -62,7 +62,7 @@ fn created_tensors_that_meet_the_batch_are_split_too() {
     let mut value = Attrs::new();
     value.insert(
         "value".into(),
-        Attr::Elements { ty: TensorType::new(vec![], crate::ir::types::ElementType::f32()), splat: true },
+        Attr::Elements { ty: TensorType::new(vec![], crate::ir::types::ElementType::f32()), splat: true, values: None },
     );
     let c = b.op("stablehlo.constant", vec![], t(&[]), value);
     let mut bcast = Attrs::new();

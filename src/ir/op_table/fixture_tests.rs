@@ -45,7 +45,7 @@ fn conv(dn: &str, out: &[i64], strides: &[i64], lhs_dilation: &[i64], rhs_dilati
             ("dimension_numbers", opaque(dn)),
             ("feature_group_count", Attr::Int(1)),
             ("lhs_dilation", ints(lhs_dilation)),
-            ("padding", Attr::Elements { ty: typed(&[2, 2], "i64"), splat: false }),
+            ("padding", Attr::Elements { ty: typed(&[2, 2], "i64"), splat: false, values: None }),
             precision(),
             ("rhs_dilation", ints(rhs_dilation)),
             ("window_reversal", Attr::BoolArray(vec![false, false])),
@@ -168,7 +168,7 @@ fn wresnet_max_pool_and_its_gradient() {
             &[f32t(&[8, 8, 8, 16])],
             &[
                 ("base_dilations", ints(&[1, 1, 1, 1])),
-                ("padding", Attr::Elements { ty: typed(&[4, 2], "i64"), splat: false }),
+                ("padding", Attr::Elements { ty: typed(&[4, 2], "i64"), splat: false, values: None }),
                 ("window_dilations", ints(&[1, 1, 1, 1])),
                 ("window_dimensions", ints(&[1, 3, 3, 1])),
                 ("window_strides", ints(&[1, 2, 2, 1])),
@@ -187,7 +187,7 @@ fn wresnet_max_pool_and_its_gradient() {
         "stablehlo.select_and_scatter",
         &[f32t(&[8, 16, 16, 16])],
         &[
-            ("padding", Attr::Elements { ty: typed(&[4, 2], "i64"), splat: true }),
+            ("padding", Attr::Elements { ty: typed(&[4, 2], "i64"), splat: true, values: None }),
             ("window_dimensions", ints(&[1, 3, 3, 1])),
             ("window_strides", ints(&[1, 2, 2, 1])),
         ],
@@ -208,7 +208,7 @@ fn cumsum_reduce_window_needs_replication_along_the_scan() {
         &[f32t(&[4, 32, 8])],
         &[
             ("base_dilations", ints(&[1, 1, 1])),
-            ("padding", Attr::Elements { ty: typed(&[3, 2], "i64"), splat: false }),
+            ("padding", Attr::Elements { ty: typed(&[3, 2], "i64"), splat: false, values: None }),
             ("window_dilations", ints(&[1, 1, 1])),
             ("window_dimensions", ints(&[1, 32, 1])),
             ("window_strides", ints(&[1, 1, 1])),

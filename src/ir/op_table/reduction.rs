@@ -249,7 +249,7 @@ mod tests {
         let r = checked(&o, &[&f32t(&[8, 32]), &f32t(&[])]);
         assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![NeedReplication]);
         // Unreadable (dense) window attributes are treated as non-unit.
-        let dense = Attr::Elements { ty: typed(&[2], "i64"), splat: false };
+        let dense = Attr::Elements { ty: typed(&[2], "i64"), splat: false, values: None };
         let o = op("stablehlo.reduce_window", &[f32t(&[8, 32])], &[("window_dimensions", dense)]);
         let r = checked(&o, &[&f32t(&[8, 32]), &f32t(&[])]);
         assert_eq!(kinds(&r, &r.result_dims[0][0]), vec![NeedReplication]);

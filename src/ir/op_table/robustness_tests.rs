@@ -96,7 +96,7 @@ fn attr_strategy() -> impl Strategy<Value = (String, Attr)> {
     prop_oneof![
         (int_names, -2i64..20).prop_map(|(n, v)| (n.to_string(), Attr::Int(v))),
         (array_names.clone(), small_ints()).prop_map(|(n, v)| (n.to_string(), Attr::I64Array(v))),
-        array_names.prop_map(|n| (n.to_string(), Attr::Elements { ty: typed(&[2], "i64"), splat: false })),
+        array_names.prop_map(|n| (n.to_string(), Attr::Elements { ty: typed(&[2], "i64"), splat: false, values: None })),
         (small_ints(), small_ints(), small_ints(), small_ints()).prop_map(|(a, b, c, d)| (
             "dot_dimension_numbers".to_string(),
             opaque(&format!(

@@ -38,7 +38,11 @@ fn convolution_window_attributes_are_checked() {
         ("window_strides", ints(&[0, 1]), "window_strides`: 0 is below 1"),
         ("window_strides", ints(&[1]), "window_strides`: 1 entries, expected 2"),
         ("padding", ints(&[1, 1]), "padding`: 2 values, expected 2 (low, high) pairs"),
-        ("padding", Attr::Elements { ty: typed(&[3, 2], "i64"), splat: false }, "has shape [3, 2], expected [2, 2]"),
+        (
+            "padding",
+            Attr::Elements { ty: typed(&[3, 2], "i64"), splat: false, values: None },
+            "has shape [3, 2], expected [2, 2]",
+        ),
         ("lhs_dilation", ints(&[1, -1]), "lhs_dilation`: -1 is below 1"),
         ("rhs_dilation", ints(&[0, 1]), "rhs_dilation`: 0 is below 1"),
         ("feature_group_count", Attr::Int(0), "feature_group_count`: 0 is not positive"),

@@ -1,0 +1,194 @@
+"""Train steps written with other model libraries than flax (Keras 3 on its JAX backend,
+Equinox, Haiku), exported as their users write them, planned by `alpa-auto-shard` over 2
+microbatches and run pipelined on 8 devices: each equals the step exported at the global batch
+run on one device, and planning says nothing to warn about.
+
+- Keras: a `Sequential` MLP (and an `Embedding` + `LSTM` model) trained with
+  `model.stateless_call`, `SparseCategoricalCrossentropy` and the Keras optimizer's
+  `stateless_apply`. Keras' loss divides by a count it computes from the shape
+  (`prod(shape(values))`, guarded by `divide_no_nan`); that count was not folded, so the loss was
+  taken for a sum: loss and gradients were twice the global batch's, with no warning.
+- Equinox: a transformer whose modules see one example (`jax.vmap` over the batch, causal
+  attention), trained with `optax.adamw`.
+- Haiku: a transformer whose blocks are one `hk.experimental.layer_stack` (a `lax.scan`), with
+  `clip_by_global_norm` before Adam.
+
+alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
+unless ``ALPA_REQUIRE_OPT=1``."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("KERAS_BACKEND", "jax")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import optax  # noqa: E402
+import pytest  # noqa: E402
+
+from alpa_mlir.export import export  # noqa: E402
+from alpa_mlir.hints import ANY, int_bound  # noqa: E402
+from pipeline_fixtures import assert_pipelined_step_matches  # noqa: E402
+
+MICROBATCH, MICROBATCHES = 8, 2
+VOCAB, SEQ, WIDTH, CLASSES = 32, 8, 16, 4
+SDS = jax.ShapeDtypeStruct
+
+
+def _exporter(step, state, batch_args):
+    """`batch -> text` of `step(state, *batch)` jitted with the state donated; `batch_args` are
+    (batch -> ShapeDtypeStruct, hint) pairs."""
+    def at(batch: int) -> str:
+        shapes = jax.tree.map(lambda a: SDS(a.shape, a.dtype), state)
+        args = (shapes, *(shape(batch) for shape, _ in batch_args))
+        hints = (jax.tree.map(lambda _: ANY, state), *(hint for _, hint in batch_args))
+        return export(jax.jit(step, donate_argnums=(0,), keep_unused=True), *args, hints=hints,
+                      debug_info=True)
+    return at
+
+
+def _features():
+    return (lambda b: SDS((b, WIDTH), jnp.float32), ANY)
+
+
+def _tokens():
+    return (lambda b: SDS((b, SEQ), jnp.int32), int_bound(VOCAB))
+
+
+def _labels(bound: int, *shape: int):
+    return (lambda b: SDS((b, *shape), jnp.int32), int_bound(bound))
+
+
+def _optax_step(loss_of, opt):
+    """A step of `loss_of(params, *batch)` updating params by the optax transformation `opt`."""
+    def step(state, *batch):
+        params, opt_state = state
+        loss, grads = jax.value_and_grad(loss_of)(params, *batch)
+        updates, opt_state = opt.update(grads, opt_state, params)
+        return (optax.apply_updates(params, updates), opt_state), loss
+    return step
+
+
+def _keras(layers, batch_args):
+    import keras
+
+    model = keras.Sequential(layers)
+    opt = keras.optimizers.Adam(1e-3)
+    opt.build(model.trainable_variables)
+    state = tuple([v.value for v in variables]
+                  for variables in (model.trainable_variables, model.non_trainable_variables, opt.variables))
+    loss_object = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+    def step(state, x, y):
+        trainable, non_trainable, opt_vars = state
+
+        def loss_of(trainable):
+            logits, non_trainable_after = model.stateless_call(trainable, non_trainable, x, training=True)
+            return loss_object(y, logits), non_trainable_after
+
+        (loss, non_trainable), grads = jax.value_and_grad(loss_of, has_aux=True)(trainable)
+        trainable, opt_vars = opt.stateless_apply(opt_vars, grads, trainable)
+        return (trainable, non_trainable, opt_vars), loss
+
+    return _exporter(step, state, batch_args)
+
+
+def keras_mlp():
+    import keras
+
+    dense = [keras.layers.Dense(32, activation="relu") for _ in range(4)]
+    return _keras([keras.Input((WIDTH,)), *dense, keras.layers.Dense(CLASSES)], [_features(), _labels(CLASSES)])
+
+
+def keras_lstm():
+    import keras
+
+    layers = keras.layers
+    return _keras([keras.Input((SEQ,), dtype="int32"), layers.Embedding(VOCAB, WIDTH),
+                   layers.LSTM(WIDTH, return_sequences=True), layers.LSTM(WIDTH),
+                   layers.Dense(WIDTH, activation="relu"), layers.Dense(CLASSES)],
+                  [_tokens(), _labels(CLASSES)])
+
+
+def _causal_mask():
+    return jnp.tril(jnp.ones((SEQ, SEQ), bool))
+
+
+def equinox_transformer():
+    import equinox as eqx
+
+    class Block(eqx.Module):
+        attention: eqx.nn.MultiheadAttention
+        norm1: eqx.nn.LayerNorm
+        norm2: eqx.nn.LayerNorm
+        mlp: eqx.nn.MLP
+
+        def __init__(self, key):
+            k1, k2 = jax.random.split(key)
+            self.attention = eqx.nn.MultiheadAttention(2, WIDTH, key=k1)
+            self.norm1, self.norm2 = eqx.nn.LayerNorm(WIDTH), eqx.nn.LayerNorm(WIDTH)
+            self.mlp = eqx.nn.MLP(WIDTH, WIDTH, 2 * WIDTH, depth=1, activation=jax.nn.gelu, key=k2)
+
+        def __call__(self, h):
+            n = jax.vmap(self.norm1)(h)
+            h = h + self.attention(n, n, n, mask=_causal_mask())
+            return h + jax.vmap(self.mlp)(jax.vmap(self.norm2)(h))
+
+    class Net(eqx.Module):
+        embedding: eqx.nn.Embedding
+        blocks: list
+        head: eqx.nn.Linear
+
+        def __init__(self, key):
+            keys = jax.random.split(key, 6)
+            self.embedding = eqx.nn.Embedding(VOCAB, WIDTH, key=keys[0])
+            self.blocks = [Block(k) for k in keys[1:5]]
+            self.head = eqx.nn.Linear(WIDTH, VOCAB, key=keys[5])
+
+        def __call__(self, ids):
+            h = jax.vmap(self.embedding)(ids)
+            for block in self.blocks:
+                h = block(h)
+            return jax.vmap(self.head)(h)
+
+    params, static = eqx.partition(Net(jax.random.PRNGKey(0)), eqx.is_array)
+
+    def loss_of(params, ids, targets):
+        logits = jax.vmap(eqx.combine(params, static))(ids)
+        return optax.softmax_cross_entropy_with_integer_labels(logits, targets).mean()
+
+    opt = optax.adamw(1e-3)
+    return _exporter(_optax_step(loss_of, opt), (params, opt.init(params)), [_tokens(), _labels(VOCAB, SEQ)])
+
+
+def haiku_layer_stack():
+    import haiku as hk
+
+    def block(h):
+        n = hk.LayerNorm(-1, True, True)(h)
+        h = h + hk.MultiHeadAttention(2, WIDTH // 2, w_init=hk.initializers.VarianceScaling(1.0))(
+            n, n, n, mask=_causal_mask()[None, None])
+        return h + hk.nets.MLP([2 * WIDTH, WIDTH], activation=jax.nn.gelu)(hk.LayerNorm(-1, True, True)(h))
+
+    def forward(ids):
+        h = hk.experimental.layer_stack(4)(block)(hk.Embed(VOCAB, WIDTH)(ids))
+        return hk.Linear(VOCAB)(hk.LayerNorm(-1, True, True)(h))
+
+    net = hk.without_apply_rng(hk.transform(forward))
+    params = net.init(jax.random.PRNGKey(0), jnp.zeros((1, SEQ), jnp.int32))
+
+    def loss_of(params, ids, targets):
+        return optax.softmax_cross_entropy_with_integer_labels(net.apply(params, ids), targets).mean()
+
+    opt = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(1e-3))
+    return _exporter(_optax_step(loss_of, opt), (params, opt.init(params)), [_tokens(), _labels(VOCAB, SEQ)])
+
+
+STEPS = {f.__name__: f for f in (keras_mlp, keras_lstm, equinox_transformer, haiku_layer_stack)}
+
+
+@pytest.mark.parametrize("model", STEPS.values(), ids=STEPS.keys())
+def test_a_step_written_with_another_library_pipelines_to_the_global_step(tmp_path, model):
+    planned, _ = assert_pipelined_step_matches(tmp_path, model(), MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
