@@ -80,11 +80,21 @@ def _stacked(logits, per_example, y):
             "sums": jnp.concatenate([jnp.sum(logits, 0), jnp.sum(logits * logits, 0)])}
 
 
+def _counted(logits, per_example, y):
+    """Counts of the examples computed from the batch's shape, as CLU's metrics keep them
+    (`jnp.ones(batch).sum()` beside the total): constants of the microbatch's export, they were
+    returned as the microbatch's count, half the global batch's, unwarned."""
+    mask = jnp.ones((y.shape[0],), jnp.int32)
+    correct = jnp.argmax(logits, -1) == y
+    return {"total": jnp.where(mask, correct, 0).sum(), "count": mask.sum(),
+            "examples": jnp.float32(y.shape[0]), "losses": jnp.float32(per_example.size)}
+
+
 def _plan(tmp_path, text: str) -> subprocess.CompletedProcess:
     return auto_shard_step(tmp_path, text, MICROBATCHES)
 
 
-@pytest.mark.parametrize("metrics", [_combinable, _stacked], ids=["scalars", "vectors"])
+@pytest.mark.parametrize("metrics", [_combinable, _stacked, _counted], ids=["scalars", "vectors", "counts"])
 def test_sums_means_and_counts_of_an_adam_step_combine_over_microbatches(tmp_path, metrics):
     assert_pipelined_step_matches(tmp_path, lambda batch: _export(metrics, batch), MICROBATCH,
                                   MICROBATCHES)
@@ -157,6 +167,41 @@ def test_a_loss_scaled_by_a_constant_it_cannot_fold_is_warned_about(tmp_path):
     warnings = [line for line in planned.stderr.splitlines() if "warning:" in line]
     assert any("the loss is neither a sum nor a mean over the batch" in w and "test_step_outputs.py" in w
                for w in warnings), planned.stderr[-3000:]
+
+
+def _export_running_totals(batch: int) -> str:
+    """A step keeping running totals in donated state beside its parameters: the summed loss
+    (also as the mean loss times the batch's size), the examples seen (`x.shape[0]`, a constant of the export) and the correct predictions."""
+    params = _params()
+    totals = {"loss_sum": SDS((), jnp.float32), "weighted": SDS((), jnp.float32), "seen": SDS((), jnp.float32),
+              "correct": SDS((), jnp.int32)}
+
+    def step(params, totals, x, y):
+        def loss_fn(p):
+            logits = _logits(p, x)
+            per_example = optax.softmax_cross_entropy_with_integer_labels(logits, y)
+            return per_example.mean(), (logits, per_example)
+
+        (loss, (logits, per_example)), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)
+        totals = {"loss_sum": totals["loss_sum"] + jnp.sum(per_example),
+                  # Keras' loss tracker: the mean loss weighted by the batch's size.
+                  "weighted": totals["weighted"] + loss * x.shape[0],
+                  "seen": totals["seen"] + x.shape[0],
+                  "correct": totals["correct"] + jnp.sum(jnp.argmax(logits, -1) == y)}
+        return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), totals, loss
+
+    hints = (jax.tree.map(lambda _: ANY, params), jax.tree.map(lambda _: ANY, totals), ANY, int_bound(CLASSES))
+    return export(jax.jit(step, donate_argnums=(0, 1)), params, totals, SDS((batch, WIDTHS[0]), jnp.float32),
+                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+
+
+def test_running_totals_kept_in_the_state_add_up_over_microbatches(tmp_path):
+    """total + sum over the batch and seen + x.shape[0], kept in donated state: the sum was
+    averaged over the microbatches as the gradients are (under a mean loss), and the examples
+    seen were added once, the microbatch's count; both unwarned."""
+    planned, _ = assert_pipelined_step_matches(tmp_path, _export_running_totals, MICROBATCH, MICROBATCHES,
+                                               min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
 
 
 def test_a_masked_mean_loss_plans_with_a_warning_at_its_op(tmp_path):

@@ -40,6 +40,7 @@ mod compose;
 mod deadline;
 pub mod driver;
 mod error;
+mod examples_count;
 mod graph_oracle;
 mod html;
 mod layer_assignment;

@@ -157,11 +157,22 @@ fn classify(
         // A vector of metrics (`jnp.stack` of means): the microbatches' vectors combine element by
         // element, so pieces all of one kind combine as that kind (`pieces_class`).
         "concatenate" => pieces_class(op.operands.iter().zip(operands), &folded_of),
+        // Adding up elements of sums (or of means) from zero, or none (Keras reduces a scalar
+        // over no dimension), adds sums (means), which combine as they do.
+        "reduce" if one && adds(op) && op.operands.get(1).and_then(&folded_of) == Some(Folded::Uniform(0.0)) => {
+            kinds[0]
+        }
         "multiply" if one => {
             let scale =
                 op.operands.iter().zip(operands).find(|(_, c)| **c == Independent).and_then(|(v, _)| folded_of(v));
             match (kinds[0], scale) {
                 (Sum { count }, Some(Folded::Uniform(c))) if is_close(c * count, 1.0) => Mean,
+                // A mean times the microbatch's examples (Keras' `total += loss * batch_size`) is
+                // the sum it averaged, as a sum divided by its count is a mean (one example is no
+                // count: a mean times 1 is that mean).
+                (Mean, Some(Folded::Uniform(c))) if inputs.examples.is_some_and(|n| n > 1 && is_close(c, n as f64)) => {
+                    Sum { count: c }
+                }
                 // A number computed from constants that is not folded may be the batch's size.
                 (Sum { .. } | Mean, Some(Folded::UniformUnfolded)) => Other,
                 (k, _) => k,
@@ -499,6 +510,30 @@ mod tests {
         let mean_by_argument = b.binary("stablehlo.divide", mean, ValueRef::Arg(1), t(&[]));
         let got = classes_of(b, vec![mean, scaled, by_unknown, times_unknown, mean_by_unknown, mean_by_argument]);
         assert_eq!(got, [Mean, Sum { count: 32.0 }, Other, Other, Other, Mean]);
+    }
+
+    #[test]
+    fn a_mean_times_the_examples_is_their_sum_and_adding_up_sums_keeps_a_sum() {
+        // Keras' metric total: reduce(loss * batch_size) over no dimension; a sum of per-class
+        // sums; a maximum of sums is neither.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let n = constant(&mut b, 32.0);
+        let total = b.sum(x);
+        let mean = b.binary("stablehlo.divide", total, n, t(&[]));
+        let examples = constant(&mut b, 8.0);
+        let weighted = b.binary("stablehlo.multiply", mean, examples, t(&[]));
+        let zero = constant(&mut b, 0.0);
+        let kept = b.reduce_sum(weighted, zero, &[], t(&[]));
+        let columns = b.reduce_sum(x, zero, &[0], t(&[4]));
+        let all = b.reduce_sum(columns, zero, &[0], t(&[]));
+        let largest =
+            b.op("stablehlo.reduce", vec![columns, zero], t(&[]), attrs(&[("dimensions", Attr::I64Array(vec![0]))]));
+        let mut max_body = crate::ir::op_table::test_util::add_body();
+        max_body.blocks[0].ops[0].name = "stablehlo.maximum".into();
+        b.ops.last_mut().expect("the reduce").regions.push(max_body);
+        let got = classes_of(b, vec![weighted, kept, all, largest]);
+        assert_eq!(got, [Sum { count: 8.0 }, Sum { count: 8.0 }, Sum { count: 8.0 }, Other]);
     }
 
     #[test]

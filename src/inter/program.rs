@@ -27,10 +27,12 @@
 use super::batch_order::reordered_examples_meeting;
 use super::batch_positions::positions_meeting_examples;
 use super::batch_statistics::statistics_meeting_examples;
+use super::examples_count::examples_counts;
 use super::memory::Schedule;
 use super::output_combine::{batch_classes, BatchClass};
 use super::plan::StageId;
 use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
+use crate::ir::constant_fold::folded_constants;
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpId, ValueRef};
 use crate::ir::op_table::canonical_name;
@@ -350,7 +352,10 @@ pub fn build_program(
     let dependent = batch_dependent(graph, &batch_dims);
     let classes = batch_classes(graph, &batch_dims);
     let apply = apply_ops(graph, step, &batch_dims, &dependent, &classes);
+    let examples_count = examples_counts(graph, &batch_dims, &dependent, &classes, &folded_constants(graph));
     let kind_of = |index: usize| match (step.phase[index], apply[index]) {
+        // Computed per microbatch, so that the microbatches' counts add up.
+        _ if examples_count[index] => FunctionKind::Forward,
         (_, true) => FunctionKind::Apply,
         (Phase::Forward, _) => FunctionKind::Forward,
         _ => FunctionKind::Backward,
@@ -359,7 +364,11 @@ pub fn build_program(
     // Values of constants are computed by every function that reads them (see
     // ir/constant_values.rs): an op of constants stays in its own function only when the step
     // returns it or nothing reads it.
-    let constant = constant_ops(graph);
+    let mut constant = constant_ops(graph);
+    // A count of the examples is computed per microbatch and accumulated, not recomputed.
+    for (index, count) in examples_count.iter().enumerate() {
+        constant[index] &= !count;
+    }
     let users = graph.body.users();
     let returned: BTreeSet<usize> = graph.returned.iter().filter_map(|v| producer(*v)).collect();
     let stays_home =
@@ -479,6 +488,10 @@ pub fn build_program(
         // mean: a ratio of two sums), combine as `combine` says; another result that is
         // neither has no global-batch value to give.
         let result = graph.returned.iter().position(|r| *r == v);
+        if examples_count[op] && classes.is_some() {
+            accumulated.push((v, Accumulate::Sum));
+            continue;
+        }
         if let (Some(result), Some(classes), true) = (result, &classes, dependent[op]) {
             let mode = match classes[op] {
                 // A gradient returned as it is combines as the gradients do.
@@ -508,7 +521,15 @@ pub fn build_program(
             accumulated.push((v, mode));
             continue;
         }
-        let mode = if dependent[op] { combined(combine, graph, v) } else { Accumulate::Last };
+        // What the apply functions read: the gradients combine as `combine` says; a sum or a mean
+        // over the batch that is no gradient (a running total kept in the state: total + sum of
+        // the losses) as what it is.
+        let mode = match classes.map(|c| c[op]) {
+            _ if !dependent[op] => Accumulate::Last,
+            Some(BatchClass::Sum { .. }) if !gradient[op] => Accumulate::Sum,
+            Some(BatchClass::Mean) if !gradient[op] => Accumulate::Mean,
+            _ => combined(combine, graph, v),
+        };
         accumulated.push((v, mode));
     }
 

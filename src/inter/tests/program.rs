@@ -174,6 +174,73 @@ fn results_combine_as_sums_and_means_over_the_batch_and_integers_add_up() {
     assert_eq!((op.index(), result), (root_op, g.returned.len() - 1));
 }
 
+#[test]
+fn a_returned_count_of_the_examples_computed_from_the_shape_adds_up() {
+    // CLU counts a metric's examples as jnp.ones(batch).sum(): in the export at microbatch size
+    // a constant, the microbatch's count (4 here), which was returned as the last microbatch's.
+    use crate::ir::graph::Attr;
+    use crate::ir::types::{ElementType, TensorType, ValueType};
+    let mut g = tanh_mlp_step(2, 4, 8);
+    let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
+    let constant = |g: &mut crate::ir::graph::Graph, value: f64, name: &str| {
+        let mut c = op("stablehlo.constant", vec![], scalar.clone());
+        let ty = TensorType::new(vec![], ElementType::f32());
+        c.attrs.insert("value".into(), Attr::FloatScalar { ty, value });
+        returning(g, c, name)
+    };
+    let count = constant(&mut g, 4.0, "count");
+    let other = constant(&mut g, 3.0, "other");
+    let step = analyze(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let p = build_program(&g, &step, &stage_of, 1, 2, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
+    let mode = |v: ValueRef| p.accumulated.iter().find(|(w, _)| *w == v).map(|(_, m)| *m);
+    assert_eq!(mode(count), Some(Accumulate::Sum));
+    assert_ne!(mode(other), Some(Accumulate::Sum));
+}
+
+#[test]
+fn running_totals_kept_in_the_state_add_up_over_the_microbatches() {
+    // total' = total + sum(x) and seen' = seen + 4 (the microbatch's examples, a constant of
+    // the export), both kept in donated arguments, under gradient-accumulation=mean: the sum
+    // was averaged as the gradients are, and the count added once.
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::types::{ElementType, TensorType, ValueType};
+    let mut g = tanh_mlp_step(2, 4, 8);
+    let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
+    let number = |value: f64| {
+        let mut c = op("stablehlo.constant", vec![], scalar.clone());
+        c.attrs.insert("value".into(), Attr::FloatScalar { ty: TensorType::new(vec![], ElementType::f32()), value });
+        c
+    };
+    let push = |g: &mut crate::ir::graph::Graph, node: crate::ir::graph::OpNode| {
+        g.body.ops.push(node);
+        ValueRef::Op { op: g.body.ops.len() - 1, result: 0 }
+    };
+    // A sum over the batch that reads the examples (x, argument 2), so it runs per microbatch.
+    let zero = push(&mut g, number(0.0));
+    let mut sum = op("stablehlo.reduce", vec![ValueRef::Arg(2), zero], scalar.clone());
+    sum.attrs.insert("dimensions".into(), Attr::I64Array(vec![0, 1]));
+    sum.regions.push(crate::ir::op_table::test_util::add_body());
+    let doubled = push(&mut g, sum);
+    let examples = push(&mut g, number(4.0));
+    let keep = |g: &mut crate::ir::graph::Graph, read: ValueRef, name: &str| {
+        let arg = g.args.len();
+        let result = g.returned.len();
+        let donated = Attrs::from([("tf.aliasing_output".to_string(), Attr::Int(result as i64))]);
+        g.args.push(Param { ty: scalar.clone(), attrs: donated });
+        g.body.args.push(scalar.clone());
+        returning(g, op("stablehlo.add", vec![ValueRef::Arg(arg), read], scalar.clone()), name)
+    };
+    keep(&mut g, doubled, "total");
+    keep(&mut g, examples, "seen");
+    let step = analyze(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let p = build_program(&g, &step, &stage_of, 1, 2, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
+    let mode = |v: ValueRef| p.accumulated.iter().find(|(w, _)| *w == v).map(|(_, m)| *m);
+    assert_eq!(mode(doubled), Some(Accumulate::Sum));
+    assert_eq!(mode(examples), Some(Accumulate::Sum));
+}
+
 /// DP-SGD's clipping by the norm across layers, on `tanh_mlp_step`'s layers: per-example
 /// gradients pe_k = a_k (x) g_k (a dot_general batched over the examples), n = sum_k |pe_k|^2
 /// per example, w_k' = w_k - sum over the batch of pe_k / n (elementwise: update-phase ops).
