@@ -126,6 +126,28 @@ fn returning(g: &mut crate::ir::graph::Graph, op: crate::ir::graph::OpNode, name
     v
 }
 
+/// How each accumulated value of `g`, planned as one stage over `microbatches` under
+/// gradient-accumulation=mean, combines.
+fn accumulation_modes(g: &crate::ir::graph::Graph, microbatches: usize) -> Vec<(ValueRef, Accumulate)> {
+    let step = analyze(g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    build_program(g, &step, &stage_of, 1, microbatches, Schedule::OneFOneB, GradientCombine::Mean).unwrap().accumulated
+}
+
+fn mode_in(modes: &[(ValueRef, Accumulate)], v: ValueRef) -> Option<Accumulate> {
+    modes.iter().find(|(w, _)| *w == v).map(|(_, m)| *m)
+}
+
+/// An f32 scalar constant of `value`.
+fn f32_constant(value: f64) -> crate::ir::graph::OpNode {
+    use crate::ir::graph::Attr;
+    use crate::ir::types::{ElementType, TensorType, ValueType};
+    let ty = TensorType::new(vec![], ElementType::f32());
+    let mut c = op("stablehlo.constant", vec![], ValueType::Tensor(ty.clone()));
+    c.attrs.insert("value".into(), Attr::FloatScalar { ty, value });
+    c
+}
+
 fn op(name: &str, operands: Vec<ValueRef>, result: crate::ir::types::ValueType) -> crate::ir::graph::OpNode {
     crate::ir::graph::OpNode {
         name: name.into(),
@@ -149,10 +171,7 @@ fn results_combine_as_sums_and_means_over_the_batch_and_integers_add_up() {
     // The loss is returned directly, the metrics in a dictionary: the loss is told apart.
     g.results.last_mut().unwrap().attrs.insert("jax.result_info".into(), Attr::Str("result[2]".into()));
     let scalar = |e: ElementType| ValueType::Tensor(TensorType::new(vec![], e));
-    let mut constant = op("stablehlo.constant", vec![], scalar(ElementType::f32()));
-    let value = Attr::FloatScalar { ty: TensorType::new(vec![], ElementType::f32()), value: 32.0 };
-    constant.attrs.insert("value".into(), value);
-    g.body.ops.push(constant);
+    g.body.ops.push(f32_constant(32.0));
     let n = ValueRef::Op { op: g.body.ops.len() - 1, result: 0 };
     let mean = returning(&mut g, op("stablehlo.divide", vec![loss, n], scalar(ElementType::f32())), "mean");
     let count = returning(&mut g, op("stablehlo.convert", vec![loss], scalar(ElementType::Int(32))), "count");
@@ -178,24 +197,12 @@ fn results_combine_as_sums_and_means_over_the_batch_and_integers_add_up() {
 fn a_returned_count_of_the_examples_computed_from_the_shape_adds_up() {
     // CLU counts a metric's examples as jnp.ones(batch).sum(): in the export at microbatch size
     // a constant, the microbatch's count (4 here), which was returned as the last microbatch's.
-    use crate::ir::graph::Attr;
-    use crate::ir::types::{ElementType, TensorType, ValueType};
     let mut g = tanh_mlp_step(2, 4, 8);
-    let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
-    let constant = |g: &mut crate::ir::graph::Graph, value: f64, name: &str| {
-        let mut c = op("stablehlo.constant", vec![], scalar.clone());
-        let ty = TensorType::new(vec![], ElementType::f32());
-        c.attrs.insert("value".into(), Attr::FloatScalar { ty, value });
-        returning(g, c, name)
-    };
-    let count = constant(&mut g, 4.0, "count");
-    let other = constant(&mut g, 3.0, "other");
-    let step = analyze(&g).unwrap();
-    let stage_of = vec![StageId::new(0); g.ops().len()];
-    let p = build_program(&g, &step, &stage_of, 1, 2, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
-    let mode = |v: ValueRef| p.accumulated.iter().find(|(w, _)| *w == v).map(|(_, m)| *m);
-    assert_eq!(mode(count), Some(Accumulate::Sum));
-    assert_ne!(mode(other), Some(Accumulate::Sum));
+    let count = returning(&mut g, f32_constant(4.0), "count");
+    let other = returning(&mut g, f32_constant(3.0), "other");
+    let modes = accumulation_modes(&g, 2);
+    assert_eq!(mode_in(&modes, count), Some(Accumulate::Sum));
+    assert_ne!(mode_in(&modes, other), Some(Accumulate::Sum));
 }
 
 #[test]
@@ -207,22 +214,17 @@ fn running_totals_kept_in_the_state_add_up_over_the_microbatches() {
     use crate::ir::types::{ElementType, TensorType, ValueType};
     let mut g = tanh_mlp_step(2, 4, 8);
     let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
-    let number = |value: f64| {
-        let mut c = op("stablehlo.constant", vec![], scalar.clone());
-        c.attrs.insert("value".into(), Attr::FloatScalar { ty: TensorType::new(vec![], ElementType::f32()), value });
-        c
-    };
     let push = |g: &mut crate::ir::graph::Graph, node: crate::ir::graph::OpNode| {
         g.body.ops.push(node);
         ValueRef::Op { op: g.body.ops.len() - 1, result: 0 }
     };
     // A sum over the batch that reads the examples (x, argument 2), so it runs per microbatch.
-    let zero = push(&mut g, number(0.0));
+    let zero = push(&mut g, f32_constant(0.0));
     let mut sum = op("stablehlo.reduce", vec![ValueRef::Arg(2), zero], scalar.clone());
     sum.attrs.insert("dimensions".into(), Attr::I64Array(vec![0, 1]));
     sum.regions.push(crate::ir::op_table::test_util::add_body());
     let doubled = push(&mut g, sum);
-    let examples = push(&mut g, number(4.0));
+    let examples = push(&mut g, f32_constant(4.0));
     let keep = |g: &mut crate::ir::graph::Graph, read: ValueRef, name: &str| {
         let arg = g.args.len();
         let result = g.returned.len();
@@ -233,12 +235,9 @@ fn running_totals_kept_in_the_state_add_up_over_the_microbatches() {
     };
     keep(&mut g, doubled, "total");
     keep(&mut g, examples, "seen");
-    let step = analyze(&g).unwrap();
-    let stage_of = vec![StageId::new(0); g.ops().len()];
-    let p = build_program(&g, &step, &stage_of, 1, 2, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
-    let mode = |v: ValueRef| p.accumulated.iter().find(|(w, _)| *w == v).map(|(_, m)| *m);
-    assert_eq!(mode(doubled), Some(Accumulate::Sum));
-    assert_eq!(mode(examples), Some(Accumulate::Sum));
+    let modes = accumulation_modes(&g, 2);
+    assert_eq!(mode_in(&modes, doubled), Some(Accumulate::Sum));
+    assert_eq!(mode_in(&modes, examples), Some(Accumulate::Sum));
 }
 
 /// DP-SGD's clipping by the norm across layers, on `tanh_mlp_step`'s layers: per-example
