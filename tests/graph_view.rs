@@ -19,11 +19,16 @@ func.func @main(%a: tensor<2xi1>, %b: tensor<2xi4>, %c: tensor<2xi8>, %d: tensor
 }
 "#;
 
+/// The graph view of the entry of a module in MLIR text.
+fn graph_of(text: &str) -> alpa_mlir::ir::graph::Graph {
+    let module = ParsedModule::parse_text(text).expect("parses");
+    let entry = find_entry(module.operation(), DEFAULT_ENTRY).expect("entry");
+    read_function(entry).expect("reads").graph
+}
+
 #[test]
 fn every_stablehlo_element_type_is_read() {
-    let module = ParsedModule::parse_text(ELEMENT_TYPES).expect("parses");
-    let entry = find_entry(module.operation(), DEFAULT_ENTRY).expect("entry");
-    let graph = read_function(entry).expect("reads").graph;
+    let graph = graph_of(ELEMENT_TYPES);
     let read: Vec<(String, u32)> =
         graph.args.iter().filter_map(|a| a.ty.tensor().map(|t| (t.element.to_string(), t.element.bits()))).collect();
     let expected = [
@@ -126,4 +131,51 @@ fn gpt_train_step_reads_as_one_function_with_donation_and_regions() {
         }
         other => panic!("dot_dimension_numbers read as {other:?}"),
     }
+}
+
+const CONSTANTS: &str = r#"
+func.func @main() -> (tensor<2xbf16>, tensor<3xi1>, tensor<2xui8>, tensor<2xi32>, tensor<3xi8>, tensor<2xf32>,
+                      tensor<17xi32>, tensor<2xf32>, tensor<2xcomplex<f32>>, tensor<2xf16>, tensor<i1>) {
+  %0 = "stablehlo.constant"() <{value = dense<2.5> : tensor<2xbf16>}> : () -> tensor<2xbf16>
+  %1 = "stablehlo.constant"() <{value = dense<true> : tensor<3xi1>}> : () -> tensor<3xi1>
+  %2 = "stablehlo.constant"() <{value = dense<200> : tensor<2xui8>}> : () -> tensor<2xui8>
+  %3 = "stablehlo.constant"() <{value = dense<[2, 8]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %4 = "stablehlo.constant"() <{value = dense<[-1, 0, 7]> : tensor<3xi8>}> : () -> tensor<3xi8>
+  %5 = "stablehlo.constant"() <{value = dense<[0.5, 4.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %6 = "stablehlo.constant"() <{value = dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]> : tensor<17xi32>}> : () -> tensor<17xi32>
+  %7 = "stablehlo.constant"() <{value = dense<0xFF800000> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %8 = "stablehlo.constant"() <{value = dense<(1.0, 2.0)> : tensor<2xcomplex<f32>>}> : () -> tensor<2xcomplex<f32>>
+  %9 = "stablehlo.constant"() <{value = dense<[1.0, 2.0]> : tensor<2xf16>}> : () -> tensor<2xf16>
+  %10 = "stablehlo.constant"() <{value = dense<true> : tensor<i1>}> : () -> tensor<i1>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : tensor<2xbf16>, tensor<3xi1>, tensor<2xui8>, tensor<2xi32>, tensor<3xi8>, tensor<2xf32>, tensor<17xi32>, tensor<2xf32>, tensor<2xcomplex<f32>>, tensor<2xf16>, tensor<i1>
+}
+"#;
+
+#[test]
+fn constants_keep_the_numbers_of_a_splat_of_any_type_or_of_a_few_elements() {
+    let graph = graph_of(CONSTANTS);
+    let values: Vec<Option<Vec<f64>>> = graph
+        .ops()
+        .iter()
+        .map(|op| match op.attr("value") {
+            Some(Attr::Elements { values, .. }) => values.clone(),
+            Some(Attr::IntScalar { value, .. }) => Some(vec![*value as f64]),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let expected = [
+        Some(vec![2.5]),
+        Some(vec![1.0]),
+        Some(vec![200.0]),
+        Some(vec![2.0, 8.0]),
+        Some(vec![-1.0, 0.0, 7.0]),
+        Some(vec![0.5, 4.0]),
+        // More than 16 elements, a non-finite splat, complex and f16 lists keep no numbers.
+        None,
+        None,
+        None,
+        None,
+        Some(vec![1.0]),
+    ];
+    assert_eq!(values, expected);
 }

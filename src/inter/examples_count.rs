@@ -10,38 +10,27 @@
 //! count: with microbatches of one, 1 is also every step counter's increment.
 
 use super::output_combine::{value_class, BatchClass};
-use crate::ir::batch_inputs::examples_per_microbatch;
+use crate::ir::batch_inputs::examples_counts;
 use crate::ir::constant_fold::Folded;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::op_table::canonical_name;
-use crate::ir::types::ValueType;
 
 /// Per op: whether its result is a count of the microbatch's examples that the step returns,
 /// adds to a value computed without the batch and not from constants, or multiplies a mean over
 /// the batch by (`dependent`: the ops that read the batch; `classes`: their batch classes;
 /// `folded`: `constant_fold::folded_constants` of the graph; `batch_dims`: the batch inputs').
-pub fn examples_counts(
+pub fn counting_ops(
     graph: &Graph,
     batch_dims: &[Option<usize>],
     dependent: &[bool],
     classes: &[BatchClass],
     folded: &[Option<Folded>],
 ) -> Vec<bool> {
-    let mut counts: Vec<f64> = graph
-        .args
-        .iter()
-        .zip(batch_dims)
-        .filter(|(_, d)| d.is_some())
-        .filter_map(|(param, _)| match &param.ty {
-            ValueType::Tensor(t) => t.checked_elements().map(|n| n as f64),
-            _ => None,
-        })
-        .collect();
-    counts.extend(examples_per_microbatch(graph, batch_dims).map(|n| n as f64));
+    let counts = examples_counts(graph, batch_dims);
     let is_count = |v: ValueRef| match v {
         ValueRef::Op { op, result: 0 } => {
             let one_number = graph.ops()[op].results[0].tensor().is_some_and(|t| t.checked_elements() == Some(1));
-            matches!(folded[op], Some(Folded::Uniform(n)) if one_number && n > 1.0 && counts.contains(&n))
+            matches!(folded[op], Some(Folded::Uniform(n)) if one_number && counts.contains(&n))
         }
         _ => false,
     };
@@ -106,7 +95,7 @@ mod tests {
         let graph = b.graph(args, returned);
         let dependent = vec![false; graph.ops().len()];
         let classes = vec![BatchClass::Independent; graph.ops().len()];
-        let counts = examples_counts(&graph, &[Some(0), None], &dependent, &classes, &folded_constants(&graph));
+        let counts = counting_ops(&graph, &[Some(0), None], &dependent, &classes, &folded_constants(&graph));
         // The shared argument's 12 elements count nothing; 16 is no count of this batch; a vector
         // is no count.
         assert_eq!(counts, [true, true, false, false, false, false]);
@@ -130,7 +119,7 @@ mod tests {
         let graph = b.graph(args, vec![seen, doubled]);
         let dependent = vec![false; graph.ops().len()];
         let classes = vec![BatchClass::Independent; graph.ops().len()];
-        let counts = examples_counts(&graph, &[Some(0), None, None], &dependent, &classes, &folded_constants(&graph));
+        let counts = counting_ops(&graph, &[Some(0), None, None], &dependent, &classes, &folded_constants(&graph));
         assert_eq!(counts, [true, false, false, false]);
     }
 
@@ -159,7 +148,7 @@ mod tests {
         let dims = [Some(0), None, None];
         let classes = batch_classes(&graph, &dims);
         let dependent: Vec<bool> = classes.iter().map(|c| *c != BatchClass::Independent).collect();
-        let counts = examples_counts(&graph, &dims, &dependent, &classes, &folded_constants(&graph));
+        let counts = counting_ops(&graph, &dims, &dependent, &classes, &folded_constants(&graph));
         let marked: Vec<usize> = (0..counts.len()).filter(|&i| counts[i]).collect();
         assert_eq!(marked, [4]);
     }
@@ -176,7 +165,7 @@ mod tests {
         let graph = b.graph(args, vec![counter, one]);
         let dependent = vec![false; graph.ops().len()];
         let classes = vec![BatchClass::Independent; graph.ops().len()];
-        let counts = examples_counts(&graph, &[Some(0), None], &dependent, &classes, &folded_constants(&graph));
+        let counts = counting_ops(&graph, &[Some(0), None], &dependent, &classes, &folded_constants(&graph));
         assert_eq!(counts, [false, false]);
     }
 }

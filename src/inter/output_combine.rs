@@ -18,7 +18,7 @@
 use crate::ir::attr_text::{
     ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
 };
-use crate::ir::batch_inputs::examples_per_microbatch;
+use crate::ir::batch_inputs::{examples_counts, examples_per_microbatch};
 use crate::ir::constant_fold::{folded_constants, Folded};
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
@@ -51,6 +51,7 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
     let ops = graph.ops();
     let inputs = BatchInputs {
         examples: examples_per_microbatch(graph, batch_dims),
+        counts: examples_counts(graph, batch_dims),
         shared_types: graph
             .args
             .iter()
@@ -167,12 +168,9 @@ fn classify(
                 op.operands.iter().zip(operands).find(|(_, c)| **c == Independent).and_then(|(v, _)| folded_of(v));
             match (kinds[0], scale) {
                 (Sum { count }, Some(Folded::Uniform(c))) if is_close(c * count, 1.0) => Mean,
-                // A mean times the microbatch's examples (Keras' `total += loss * batch_size`) is
-                // the sum it averaged, as a sum divided by its count is a mean (one example is no
-                // count: a mean times 1 is that mean).
-                (Mean, Some(Folded::Uniform(c))) if inputs.examples.is_some_and(|n| n > 1 && is_close(c, n as f64)) => {
-                    Sum { count: c }
-                }
+                // A mean times a count of the examples (Keras' `total += loss * batch_size`) is
+                // the sum it averaged, as a sum divided by its count is a mean.
+                (Mean, Some(Folded::Uniform(c))) if inputs.counts.contains(&c) => Sum { count: c },
                 // A number computed from constants that is not folded may be the batch's size.
                 (Sum { .. } | Mean, Some(Folded::UniformUnfolded)) => Other,
                 (k, _) => k,
@@ -383,6 +381,8 @@ fn gathered_batch(graph: &Graph, op: &OpNode, operands: &[BatchClass], d: usize)
 struct BatchInputs<'a> {
     /// The number of examples, when the batch inputs agree on one.
     examples: Option<i64>,
+    /// The numbers that count the examples (`batch_inputs::examples_counts`).
+    counts: Vec<f64>,
     /// The types of the arguments that are no batch input (parameters, state).
     shared_types: Vec<&'a ValueType>,
 }

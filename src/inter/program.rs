@@ -27,7 +27,7 @@
 use super::batch_order::reordered_examples_meeting;
 use super::batch_positions::positions_meeting_examples;
 use super::batch_statistics::statistics_meeting_examples;
-use super::examples_count::examples_counts;
+use super::examples_count::counting_ops;
 use super::memory::Schedule;
 use super::output_combine::{batch_classes, BatchClass};
 use super::plan::StageId;
@@ -352,7 +352,7 @@ pub fn build_program(
     let dependent = batch_dependent(graph, &batch_dims);
     let classes = batch_classes(graph, &batch_dims);
     let apply = apply_ops(graph, step, &batch_dims, &dependent, &classes);
-    let examples_count = examples_counts(graph, &batch_dims, &dependent, &classes, &folded_constants(graph));
+    let examples_count = counting_ops(graph, &batch_dims, &dependent, &classes, &folded_constants(graph));
     let kind_of = |index: usize| match (step.phase[index], apply[index]) {
         // Computed per microbatch, so that the microbatches' counts add up.
         _ if examples_count[index] => FunctionKind::Forward,

@@ -130,6 +130,19 @@ pub fn examples_per_microbatch(graph: &Graph, dims: &[Option<usize>]) -> Option<
     sizes.all(|s| s == first).then_some(first)
 }
 
+/// The numbers that count a microbatch's examples as a step computes them from the batch's shape
+/// (`x.shape[0]`, `values.size`): the examples, when the batch inputs agree on them, and each
+/// batch input's elements. One is no count: with microbatches of one example, 1 is also every
+/// step counter's increment.
+pub fn examples_counts(graph: &Graph, dims: &[Option<usize>]) -> Vec<f64> {
+    let elements = graph.args.iter().zip(dims).filter(|(_, d)| d.is_some()).filter_map(|(param, _)| match &param.ty {
+        ValueType::Tensor(t) => t.checked_elements().map(|n| n as f64),
+        _ => None,
+    });
+    let examples = examples_per_microbatch(graph, dims).map(|n| n as f64);
+    elements.chain(examples).filter(|&n| n > 1.0).collect()
+}
+
 /// Arguments the rule shares although a dim other than dim 0 has the batch size: time-major
 /// inputs (`[T, B, F]`) look like that, and so can a frozen table whose width happens to be the
 /// batch size. `(argument, that dim, the batch size)`; the caller says which with a warning.

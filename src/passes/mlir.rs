@@ -270,29 +270,43 @@ unsafe fn int_scalar(attr: MlirAttribute) -> Option<Attr> {
     if !ty.shape.is_empty() || !mlirAttributeIsADenseIntElements(attr) {
         return None;
     }
-    let element = mlirShapedTypeGetElementType(mlirAttributeGetType(attr));
-    if !mlirTypeIsAInteger(element) {
-        return None;
-    }
-    let unsigned = mlirIntegerTypeIsUnsigned(element);
-    let value = match (mlirIntegerTypeGetWidth(element), unsigned) {
-        (1, _) => mlirDenseElementsAttrGetBoolValue(attr, 0) as i64,
-        (8, false) => mlirDenseElementsAttrGetInt8Value(attr, 0) as i64,
-        (8, true) => mlirDenseElementsAttrGetUInt8Value(attr, 0) as i64,
-        (16, false) => mlirDenseElementsAttrGetInt16Value(attr, 0) as i64,
-        (16, true) => mlirDenseElementsAttrGetUInt16Value(attr, 0) as i64,
-        (32, false) => mlirDenseElementsAttrGetInt32Value(attr, 0) as i64,
-        (32, true) => mlirDenseElementsAttrGetUInt32Value(attr, 0) as i64,
-        (64, false) => mlirDenseElementsAttrGetInt64Value(attr, 0),
-        // a u64 above i64::MAX is no counter or index we can fold
-        (64, true) => i64::try_from(mlirDenseElementsAttrGetUInt64Value(attr, 0)).ok()?,
-        _ => return None,
-    };
+    let value = dense_int_at(attr, mlirShapedTypeGetElementType(mlirAttributeGetType(attr)), 0)?;
     Some(Attr::IntScalar { ty, value })
 }
 
+/// Element `i` of dense integer elements of type `element`, read by its width and signedness.
+unsafe fn dense_int_at(attr: MlirAttribute, element: MlirType, i: isize) -> Option<i64> {
+    if !mlirTypeIsAInteger(element) {
+        return None;
+    }
+    Some(match (mlirIntegerTypeGetWidth(element), mlirIntegerTypeIsUnsigned(element)) {
+        (1, _) => mlirDenseElementsAttrGetBoolValue(attr, i) as i64,
+        (8, false) => mlirDenseElementsAttrGetInt8Value(attr, i) as i64,
+        (8, true) => mlirDenseElementsAttrGetUInt8Value(attr, i) as i64,
+        (16, false) => mlirDenseElementsAttrGetInt16Value(attr, i) as i64,
+        (16, true) => mlirDenseElementsAttrGetUInt16Value(attr, i) as i64,
+        (32, false) => mlirDenseElementsAttrGetInt32Value(attr, i) as i64,
+        (32, true) => mlirDenseElementsAttrGetUInt32Value(attr, i) as i64,
+        (64, false) => mlirDenseElementsAttrGetInt64Value(attr, i),
+        // a u64 above i64::MAX is no counter, index or count we can fold
+        (64, true) => i64::try_from(mlirDenseElementsAttrGetUInt64Value(attr, i)).ok()?,
+        _ => return None,
+    })
+}
+
+/// Element `i` of dense f32 or f64 elements of type `element`.
+unsafe fn dense_float_at(attr: MlirAttribute, element: MlirType, i: isize) -> Option<f64> {
+    if mlirTypeIsAF32(element) {
+        Some(mlirDenseElementsAttrGetFloatValue(attr, i) as f64)
+    } else if mlirTypeIsAF64(element) {
+        Some(mlirDenseElementsAttrGetDoubleValue(attr, i))
+    } else {
+        None
+    }
+}
+
 /// Most elements of a constant whose numbers are kept (a shape, a few counts).
-pub const LISTED_ELEMENTS: i64 = 16;
+const LISTED_ELEMENTS: i64 = 16;
 
 /// The numbers of dense elements: a splat's one number, or every number of a small constant of
 /// f32, f64 or integers (row-major); `None` when one is not finite or cannot be read.
@@ -309,43 +323,20 @@ unsafe fn dense_numbers(attr: MlirAttribute, splat: bool) -> Option<Vec<f64>> {
     }
     let element = mlirShapedTypeGetElementType(mlirAttributeGetType(attr));
     let read = |i: isize| -> Option<f64> {
-        let value = if mlirTypeIsAF32(element) {
-            mlirDenseElementsAttrGetFloatValue(attr, i) as f64
-        } else if mlirTypeIsAF64(element) {
-            mlirDenseElementsAttrGetDoubleValue(attr, i)
-        } else if mlirTypeIsAInteger(element) && !mlirIntegerTypeIsUnsigned(element) {
-            match mlirIntegerTypeGetWidth(element) {
-                1 => mlirDenseElementsAttrGetBoolValue(attr, i) as u8 as f64,
-                32 => mlirDenseElementsAttrGetInt32Value(attr, i) as f64,
-                64 => mlirDenseElementsAttrGetInt64Value(attr, i) as f64,
-                _ => return None,
-            }
-        } else {
-            return None;
-        };
+        let value = dense_float_at(attr, element, i).or_else(|| dense_int_at(attr, element, i).map(|v| v as f64))?;
         value.is_finite().then_some(value)
     };
     (0..count as isize).map(read).collect()
 }
 
 /// The number a splat's element attribute holds (any float or integer type; booleans 0 and 1),
-/// when finite.
-unsafe fn splat_number(element: MlirAttribute) -> Option<f64> {
-    let value = if mlirAttributeIsAFloat(element) {
-        mlirFloatAttrGetValueDouble(element)
-    } else if mlirAttributeIsAInteger(element) {
-        let ty = mlirAttributeGetType(element);
-        if mlirIntegerTypeGetWidth(ty) == 1 {
-            (mlirIntegerAttrGetValueUInt(element) & 1) as f64
-        } else if mlirIntegerTypeIsUnsigned(ty) {
-            mlirIntegerAttrGetValueUInt(element) as f64
-        } else {
-            mlirIntegerAttrGetValueSInt(element) as f64
-        }
-    } else if mlirAttributeIsABool(element) {
-        mlirBoolAttrGetValue(element) as u8 as f64
-    } else {
-        return None;
+/// when finite: read as [`attr_value`] reads a scalar attribute.
+fn splat_number(element: MlirAttribute) -> Option<f64> {
+    let value = match attr_value(element) {
+        Attr::Int(v) => v as f64,
+        Attr::Float(v) => v,
+        Attr::Bool(b) => b as u8 as f64,
+        _ => return None,
     };
     value.is_finite().then_some(value)
 }
@@ -356,14 +347,7 @@ unsafe fn float_scalar(attr: MlirAttribute) -> Option<Attr> {
     if !ty.shape.is_empty() || !mlirAttributeIsADenseFPElements(attr) {
         return None;
     }
-    let element = mlirShapedTypeGetElementType(mlirAttributeGetType(attr));
-    let value = if mlirTypeIsAF32(element) {
-        mlirDenseElementsAttrGetFloatValue(attr, 0) as f64
-    } else if mlirTypeIsAF64(element) {
-        mlirDenseElementsAttrGetDoubleValue(attr, 0)
-    } else {
-        return None;
-    };
+    let value = dense_float_at(attr, mlirShapedTypeGetElementType(mlirAttributeGetType(attr)), 0)?;
     // NaN would make the attribute unequal to itself; infinities are no divisor or scale.
     value.is_finite().then_some(Attr::FloatScalar { ty, value })
 }
