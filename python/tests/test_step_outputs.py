@@ -1,11 +1,12 @@
 """What a pipelined train step returns besides its loss and state, run over microbatches: an
 optax.adam step (its step counter and bias correction shared by every stage's update, and the
 dead `convert` of the counter JAX leaves in the export) returning metrics of every combinable
-kind (a sum over the batch, a mean, a scaled and shifted mean, an integer count, and vectors of
-means or of sums built with `jnp.stack` / `jnp.concatenate`) runs on 8
-devices in several stages with 2 microbatches and equals the global-batch step on one device;
-a metric that is neither a sum nor a mean over the batch (a norm, a maximum) or that keeps the
-batch dimension is refused by `alpa-auto-shard` with a diagnostic at the op that computes it.
+kind (a sum over the batch, a mean, a scaled and shifted mean, an integer count, vectors of
+means or of sums built with `jnp.stack` / `jnp.concatenate`, and values per example, which
+@main concatenates along the batch) runs on 8 devices in several stages with 2 microbatches and
+equals the global-batch step on one device; a metric that is neither a sum nor a mean over the
+batch (a norm, a maximum), or a value per example whose examples moved along the batch, is
+refused by `alpa-auto-shard` with a diagnostic at the op that computes it.
 
 alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
 unless ``ALPA_REQUIRE_OPT=1``."""
@@ -90,11 +91,20 @@ def _counted(logits, per_example, y):
             "examples": jnp.float32(y.shape[0]), "losses": jnp.float32(per_example.size)}
 
 
+def _per_example(logits, per_example, y):
+    """Values per example (refused before as keeping the batch dimension): the per-example
+    losses, the predicted classes, the probabilities, and the logits class by class (the batch
+    in dimension 1)."""
+    return {"per_example": per_example, "predicted": jnp.argmax(logits, -1),
+            "probabilities": jax.nn.softmax(logits), "by_class": logits.T}
+
+
 def _plan(tmp_path, text: str) -> subprocess.CompletedProcess:
     return auto_shard_step(tmp_path, text, MICROBATCHES)
 
 
-@pytest.mark.parametrize("metrics", [_combinable, _stacked, _counted], ids=["scalars", "vectors", "counts"])
+@pytest.mark.parametrize("metrics", [_combinable, _stacked, _counted, _per_example],
+                         ids=["scalars", "vectors", "counts", "per-example"])
 def test_sums_means_and_counts_of_an_adam_step_combine_over_microbatches(tmp_path, metrics):
     assert_pipelined_step_matches(tmp_path, lambda batch: _export(metrics, batch), MICROBATCH,
                                   MICROBATCHES)
@@ -113,7 +123,10 @@ def test_a_summed_loss_adds_up_its_gradients_over_microbatches(tmp_path):
 @pytest.mark.parametrize("metric, why", [
     (lambda logits, per, y: {"norm": jnp.linalg.norm(logits)}, "is neither a sum nor a mean"),
     (lambda logits, per, y: {"largest": jnp.max(per)}, "is neither a sum nor a mean"),
-    (lambda logits, per, y: {"per_example": per}, "keeps the batch dimension"),
+    # Values per example whose examples moved along the batch: the global batch's last first.
+    (lambda logits, per, y: {"flipped": jnp.flip(per)}, "keeps the batch dimension with its examples moved"),
+    (lambda logits, per, y: {"both": jnp.concatenate([per, 2 * per])},
+     "keeps the batch dimension with its examples moved"),
     # Contractions over the batch, but no gradients: they do not combine as the gradients do.
     (lambda logits, per, y: {"gram": logits.T @ logits}, "is neither a sum nor a mean"),
     (lambda logits, per, y: {"gram_norm": jnp.linalg.norm(logits.T @ logits)},

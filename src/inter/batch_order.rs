@@ -22,41 +22,96 @@ pub fn reordered_examples_meeting(
     classes: &[BatchClass],
 ) -> Vec<(usize, usize)> {
     let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
-    // Per op: the op that reordered the examples its result holds (None: the batch's order).
-    let mut order: Vec<Option<usize>> = Vec::with_capacity(graph.ops().len());
+    let order = examples_moved_by(graph, batch_dims, classes, |op, d_in, _| {
+        d_in.is_some_and(|d| reorders(graph, op, d, &class_of))
+    });
     let mut met: Vec<(usize, usize)> = Vec::new();
     for (index, op) in graph.ops().iter().enumerate() {
-        let operand_order = |v: &ValueRef| match *v {
-            ValueRef::Op { op, .. } => order[op],
-            _ => None,
-        };
-        let per_example: Vec<Option<usize>> = op
+        if elementwise_info(&canonical_name(&op.name)).is_none() {
+            continue;
+        }
+        let orders: BTreeSet<Option<usize>> = op
             .operands
             .iter()
             .filter(|v| matches!(class_of(v), BatchClass::PerExample(_)))
-            .map(operand_order)
+            .map(|v| producer(*v).and_then(|p| order[p]))
             .collect();
-        let here = match classes[index] {
-            BatchClass::PerExample(_) => match op.operands.first().map(&class_of) {
-                Some(BatchClass::PerExample(Some(d))) if reorders(graph, op, d, &class_of) => Some(index),
-                _ => per_example.iter().find_map(|o| *o),
-            },
-            _ => None,
-        };
-        if elementwise_info(&canonical_name(&op.name)).is_some() {
-            let orders: BTreeSet<Option<usize>> = per_example.iter().copied().collect();
-            if orders.len() > 1 {
-                for reordering in orders.into_iter().flatten() {
-                    if !met.iter().any(|&(r, _)| r == reordering) {
-                        met.push((reordering, index));
-                    }
+        if orders.len() > 1 {
+            for reordering in orders.into_iter().flatten() {
+                if !met.iter().any(|&(r, _)| r == reordering) {
+                    met.push((reordering, index));
                 }
             }
         }
-        order.push(here);
     }
     met.sort_by_key(|&(_, meeting)| meeting);
     met
+}
+
+/// Per op: the op that moved the examples its result holds away from where the batch has them
+/// (`None`: each at its own position along the batch's dimension), counting, beside
+/// reorderings, what joins values per example along the batch or overwrites some examples
+/// there (`jnp.concatenate([x, y])`, `x.at[0].set(...)`). A value per example is the
+/// concatenation of the microbatches' values only if nothing moved its examples.
+pub fn examples_moved(graph: &Graph, batch_dims: &[Option<usize>], classes: &[BatchClass]) -> Vec<Option<usize>> {
+    let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
+    examples_moved_by(graph, batch_dims, classes, |op, d_in, d_out| {
+        d_in.is_some_and(|d| reorders(graph, op, d, &class_of)) || joins_along(graph, op, d_out)
+    })
+}
+
+/// Per op: the last op before it, itself included, that `moves` (given the op, its first
+/// operand's batch dimension and its result's) says moved the examples.
+fn examples_moved_by(
+    graph: &Graph,
+    batch_dims: &[Option<usize>],
+    classes: &[BatchClass],
+    moves: impl Fn(&OpNode, Option<usize>, Option<usize>) -> bool,
+) -> Vec<Option<usize>> {
+    let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
+    let mut order: Vec<Option<usize>> = Vec::with_capacity(graph.ops().len());
+    for (index, op) in graph.ops().iter().enumerate() {
+        let here = match classes[index] {
+            BatchClass::PerExample(d_out) => {
+                let d_in = match op.operands.first().map(&class_of) {
+                    Some(BatchClass::PerExample(d)) => d,
+                    _ => None,
+                };
+                if moves(op, d_in, d_out) {
+                    Some(index)
+                } else {
+                    op.operands
+                        .iter()
+                        .filter(|v| matches!(class_of(v), BatchClass::PerExample(_)))
+                        .find_map(|v| producer(*v).and_then(|p| order[p]))
+                }
+            }
+            _ => None,
+        };
+        order.push(here);
+    }
+    order
+}
+
+fn producer(v: ValueRef) -> Option<usize> {
+    match v {
+        ValueRef::Op { op, .. } => Some(op),
+        _ => None,
+    }
+}
+
+/// Whether `op`, whose result holds the examples in dimension `d`, puts other values beside
+/// them along it or overwrites some of them.
+fn joins_along(graph: &Graph, op: &OpNode, d: Option<usize>) -> bool {
+    let Some(d) = d else { return false };
+    let size = |v: Option<&ValueType>| v.and_then(ValueType::tensor).and_then(|t| t.shape.get(d).copied());
+    match canonical_name(&op.name).as_str() {
+        "concatenate" => op.attr("dimension").and_then(|a| a.as_int()).is_none_or(|dim| dim == d as i64),
+        "dynamic_update_slice" => {
+            op.operands.get(1).is_none_or(|u| size(graph.value_type(*u)) != size(op.results.first()))
+        }
+        _ => false,
+    }
 }
 
 /// Whether `op` moves the examples of its first operand, batched in dimension `d`, along it.
@@ -128,6 +183,44 @@ mod tests {
             b.op("stablehlo.concatenate", vec![tail, head], t(&[8, 4]), dim)
         });
         assert_eq!(rolled, vec![(0, 3)]);
+    }
+
+    /// Which ops `examples_moved` says moved the examples of `x: [8, 4]` (batched in dimension
+    /// 0) on the way to the returned value `moving(b, x)`.
+    fn moved(moving: impl Fn(&mut Builder, ValueRef) -> ValueRef) -> Vec<Option<usize>> {
+        let mut b = Builder::new();
+        let returned = moving(&mut b, ValueRef::Arg(0));
+        let g = b.graph(vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }], vec![returned]);
+        let dims = [Some(0)];
+        examples_moved(&g, &dims, &batch_classes(&g, &dims))
+    }
+
+    #[test]
+    fn joining_values_along_the_batch_or_overwriting_some_examples_moves_them() {
+        let concatenated = |dimension: i64, shape: [i64; 2]| {
+            move |b: &mut Builder, x: ValueRef| {
+                let joined =
+                    b.op("stablehlo.concatenate", vec![x, x], t(&shape), attrs(&[("dimension", Attr::Int(dimension))]));
+                b.unary("stablehlo.tanh", joined, t(&shape))
+            }
+        };
+        // Along the batch: moved there, and so is what is computed from it.
+        assert_eq!(moved(concatenated(0, [16, 4])), vec![Some(0), Some(0)]);
+        // Along the features: every example keeps its place.
+        assert_eq!(moved(concatenated(1, [8, 8])), vec![None, None]);
+        // An update of the first example only, or of all of them.
+        let updated = |rows: i64| {
+            move |b: &mut Builder, x: ValueRef| {
+                let update = b.op("stablehlo.constant", vec![], t(&[rows, 4]), Attrs::new());
+                let zero = b.op("stablehlo.constant", vec![], t(&[]), Attrs::new());
+                b.op("stablehlo.dynamic_update_slice", vec![x, update, zero, zero], t(&[8, 4]), Attrs::new())
+            }
+        };
+        assert_eq!(moved(updated(1)), vec![None, None, Some(2)]);
+        assert_eq!(moved(updated(8)), vec![None, None, None]);
+        // A reversal along the batch moves them, as it reorders them.
+        assert_eq!(moved(|b, x| reverse(b, x, 0)), vec![Some(0)]);
+        assert_eq!(moved(|b, x| reverse(b, x, 1)), vec![None]);
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! How a value a train step returns combines over microbatches. A pipeline runs the step once
 //! per microbatch; the global batch's value of a result is recovered only when the result is a
 //! sum over the batch's examples (the microbatches' values add up) or a mean of one (they
-//! average, the microbatches being of one size). A result that keeps the batch dimension, or
-//! that is some other function of the batch (a norm, a ratio of two sums, the exponential of a
-//! mean), has no such combination: planning it with microbatches would return a wrong value.
+//! average, the microbatches being of one size), or when it keeps a value per example (the
+//! microbatches' values side by side, unless its examples moved along the batch:
+//! `batch_order::examples_moved`). A result that is some other function of the batch (a norm, a
+//! ratio of two sums, the exponential of a mean) has no such combination: planning it with
+//! microbatches would return a wrong value.
 //!
 //! The classes are propagated forward from the batch inputs: elementwise ops and data movement
 //! keep a value per example (tracking which dimension is the batch's; a reshape that merges the

@@ -24,7 +24,7 @@
 //!   dependency, so a stage assignment that would need a cycle is an error, never a wrong
 //!   program.
 
-use super::batch_order::reordered_examples_meeting;
+use super::batch_order::{examples_moved, reordered_examples_meeting};
 use super::batch_positions::positions_meeting_examples;
 use super::batch_statistics::statistics_meeting_examples;
 use super::examples_count::counting_ops;
@@ -89,6 +89,11 @@ pub enum Accumulate {
     Sum,
     /// Batch-independent: every microbatch computes the same value.
     Last,
+    /// A value per example, the examples in dimension `dim` in the batch's order: the
+    /// microbatches' values side by side along it.
+    Concatenate {
+        dim: usize,
+    },
 }
 
 /// How the gradients of the microbatches combine into the global-batch gradient.
@@ -151,7 +156,7 @@ impl std::fmt::Display for ProgramError {
             }
             ProgramError::Combine { result, why, .. } => write!(
                 f,
-                "result {result} of the step {why}: microbatches cannot give its value for the whole batch (only sums and means over the batch combine); return sums or means over the batch, or plan with microbatches=1"
+                "result {result} of the step {why}: microbatches cannot give its value for the whole batch (sums and means over the batch combine, and values per example in the batch's order concatenate); return sums or means over the batch or values per example, or plan with microbatches=1"
             ),
             ProgramError::BadBatchDim { arg, dim } => {
                 write!(f, "argument {arg} has alpa.batch_dim = {dim}, not one of its dims (or -1)")
@@ -437,10 +442,13 @@ pub fn build_program(
     let mut accumulated: Vec<(ValueRef, Accumulate)> = Vec::new();
     let per_microbatch = |v: ValueRef| owner(v).is_some_and(|f| functions[f].kind != FunctionKind::Apply);
     let mut outlives: BTreeSet<ValueRef> = graph.returned.iter().copied().filter(|v| per_microbatch(*v)).collect();
+    let mut read_by_apply = BTreeSet::new();
     for function in functions.iter().filter(|f| f.kind == FunctionKind::Apply) {
-        outlives.extend(function.inputs.iter().copied().filter(|v| per_microbatch(*v)));
+        read_by_apply.extend(function.inputs.iter().copied().filter(|v| per_microbatch(*v)));
     }
+    outlives.extend(read_by_apply.iter().copied());
     let gradient = gradients(graph, step, &classes);
+    let moved = examples_moved(graph, &batch_dims, &classes);
     let classes = (microbatches > 1).then_some(&classes);
     let mut warnings = Vec::new();
     let loss = classes.and_then(|c| loss_class(graph, step, &dependent, c));
@@ -507,8 +515,18 @@ pub fn build_program(
                     ));
                     combined(combine, graph, v)
                 }
+                BatchClass::PerExample(Some(dim)) if moved[op].is_none() && !read_by_apply.contains(&v) => {
+                    Accumulate::Concatenate { dim }
+                }
                 BatchClass::PerExample(_) => {
-                    return Err(ProgramError::Combine { op: OpId::new(op), result, why: "keeps the batch dimension" })
+                    return Err(ProgramError::Combine {
+                        op: OpId::new(op),
+                        result,
+                        why: match moved[op] {
+                            Some(_) => "keeps the batch dimension with its examples moved along it (reordered, joined with other values or partly overwritten), so the microbatches' values side by side are not the global batch's",
+                            None => "keeps the batch dimension in a layout this analysis lost track of",
+                        },
+                    })
                 }
                 BatchClass::Contraction | BatchClass::Other => {
                     return Err(ProgramError::Combine {
@@ -571,6 +589,9 @@ pub fn build_program(
             warnings.push((OpId::new(meeting), format!("examples meet other examples of the batch here, reordered along the batch by a {how} (jnp.flip, a roll, x[permutation]): within a microbatch each example meets one of the same microbatch, where the global batch pairs it with one of the whole batch (mixup, differences between neighbours), so the step differs from the global batch's; pass the partners in with the batch (an argument batched like the inputs), or plan with microbatches=1")));
         }
     }
+    // Copies of one source line (layers a loop unrolled) say the same thing at the same place.
+    let mut said = BTreeSet::new();
+    warnings.retain(|(op, message)| said.insert((ops[op.index()].location.clone(), message.clone())));
     let calls = schedule_calls(&functions, &index_of, num_stages, microbatches, schedule);
     let program = PipelineProgram {
         warnings,

@@ -285,6 +285,21 @@ pub fn emit(
                     }
                     sum
                 }
+                Accumulate::Concatenate { dim } => {
+                    let mut shape = tensor_shape(ty).ok_or("a value per example is not a ranked tensor")?;
+                    let size = shape.get_mut(dim).ok_or("a value per example without its batch dimension")?;
+                    *size = size
+                        .checked_mul(program.microbatches as i64)
+                        .ok_or("a value per example's global size does not fit in 64 bits")?;
+                    let dimension = emitter.attr(&format!("{dim} : i64"))?;
+                    let joined = emitter.op(
+                        "stablehlo.concatenate",
+                        &parts,
+                        &[with_shape(ty, &shape)],
+                        &[("dimension", dimension)],
+                    );
+                    mlir::results(joined)[0]
+                }
             };
             accumulated.insert(v, result);
         }

@@ -526,3 +526,58 @@ fn a_returned_sum_over_the_batch_on_the_way_to_a_parameter_combines_as_the_gradi
     assert_eq!(mode(bias_gradient), Some(Accumulate::Mean), "a gradient, averaged as gradient-accumulation=mean says");
     assert_eq!(mode(statistic), Some(Accumulate::Sum), "no parameter's gradient: a sum over the batch");
 }
+
+#[test]
+fn returned_values_per_example_are_concatenated_along_their_batch_dimension() {
+    // tanh_mlp_step(2, 4, 8) with its batch input x [4, 8] squared and returned (the batch in
+    // dimension 0), transposed (in dimension 1) and reversed along the batch (moved: refused).
+    use crate::ir::graph::Attr;
+    use crate::ir::test_graphs::t;
+    let mut g = tanh_mlp_step(2, 4, 8);
+    let x = ValueRef::Arg(2);
+    let squared = returning(&mut g, op("stablehlo.multiply", vec![x, x], t(&[4, 8])), "squared");
+    let mut transpose = op("stablehlo.transpose", vec![squared], t(&[8, 4]));
+    transpose.attrs.insert("permutation".into(), Attr::I64Array(vec![1, 0]));
+    let columns = returning(&mut g, transpose, "columns");
+    let modes = accumulation_modes(&g, 3);
+    assert_eq!(mode_in(&modes, squared), Some(Accumulate::Concatenate { dim: 0 }));
+    assert_eq!(mode_in(&modes, columns), Some(Accumulate::Concatenate { dim: 1 }));
+
+    let mut reverse = op("stablehlo.reverse", vec![squared], t(&[4, 8]));
+    reverse.attrs.insert("dimensions".into(), Attr::I64Array(vec![0]));
+    let flipped = returning(&mut g, reverse, "flipped");
+    let step = analyze(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let e = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap_err();
+    let ProgramError::Combine { op, result, why } = e else { panic!("{e:?}") };
+    assert_eq!((ValueRef::Op { op: op.index(), result: 0 }, result), (flipped, g.returned.len() - 1));
+    assert!(why.contains("moved along it"), "{why}");
+}
+
+#[test]
+fn a_warning_repeated_at_one_place_is_given_once() {
+    // tanh_mlp_step(2, 4, 8)'s batch x [4, 8] weighted by its positions (an iota over the
+    // batch) three times: twice at one source line (a layer a loop unrolled), once elsewhere.
+    use crate::ir::graph::Attr;
+    use crate::ir::test_graphs::t;
+    let mut g = tanh_mlp_step(2, 4, 8);
+    for (k, place) in ["dropout.py:107", "dropout.py:107", "mixup.py:3"].into_iter().enumerate() {
+        let mut positions = op("stablehlo.iota", vec![], t(&[4, 8]));
+        positions.attrs.insert("iota_dimension".into(), Attr::Int(0));
+        g.body.ops.push(positions);
+        let positions = ValueRef::Op { op: g.body.ops.len() - 1, result: 0 };
+        let mut weighted = op("stablehlo.multiply", vec![ValueRef::Arg(2), positions], t(&[4, 8]));
+        weighted.location = place.into();
+        returning(&mut g, weighted, &format!("weighted{k}"));
+    }
+    let step = analyze(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
+    let places: Vec<&str> = p
+        .warnings
+        .iter()
+        .filter(|(_, message)| message.contains("their positions in the microbatch"))
+        .map(|(op, _)| g.ops()[op.index()].location.as_str())
+        .collect();
+    assert_eq!(places, ["dropout.py:107", "mixup.py:3"]);
+}
