@@ -22,9 +22,10 @@ _COMPARE = {"EQ": "eq", "NE": "ne", "LT": "lt", "LE": "le", "GT": "gt", "GE": "g
 
 
 def _ints(attr) -> tuple[int, ...]:
-    """Integers of ``array<i64: 1, 2>``, ``3 : i64`` or ``dense<[1, 2]> : tensor<2xi64>``."""
+    """Integers of ``array<i64: 1, 2>`` (``array<i64>``: none), ``3 : i64`` or
+    ``dense<[1, 2]> : tensor<2xi64>``."""
     text = str(attr)
-    text = text.split(":", 1)[1] if text.startswith("array<") else text.split(":", 1)[0]
+    text = text.partition(":")[2] if text.startswith("array<") else text.partition(":")[0]
     return tuple(int(x) for x in re.findall(r"-?\d+", text))
 
 

@@ -191,3 +191,13 @@ def test_plan_lowered_by_alpa_opt_matches_the_global_batch_step(mlp, mode, tmp_p
     r = _cli("run", out, "--devices", 8, "--reference", mlp["step"], "--json")
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
     assert json.loads(r.stdout)["reference"]["match"]
+
+
+def test_main_ops_read_integer_arrays_empty_ones_too():
+    """A scalar broadcast in @main has `broadcast_dimensions = array<i64>`: no integers."""
+    from alpa_mlir.main_ops import _ints
+
+    assert _ints("array<i64>") == ()
+    assert _ints("array<i64: 1, 2>") == (1, 2)
+    assert _ints("3 : i64") == (3,)
+    assert _ints("dense<[1, 2]> : tensor<2xi64>") == (1, 2)

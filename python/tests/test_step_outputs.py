@@ -217,25 +217,57 @@ def test_running_totals_kept_in_the_state_add_up_over_microbatches(tmp_path):
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
 
 
-def test_a_masked_mean_loss_plans_with_a_warning_at_its_op(tmp_path):
-    """sum(loss * mask) / sum(mask): the microbatches' normalisers differ from the global one,
-    so averaging their losses and gradients is not the global step; it is planned (as any
-    gradient accumulation does it) and the warning says so."""
+def _masked_export(reduce, batch: int) -> str:
+    """An SGD step at ``batch`` examples whose loss is ``reduce(per-example losses, labels,
+    weights)``, the weights a float batch input."""
     params = _params()
 
-    def step(params, x, y, mask):
+    def step(params, x, y, weights):
         def loss_fn(p):
             per = optax.softmax_cross_entropy_with_integer_labels(_logits(p, x), y)
-            return jnp.sum(per * mask) / jnp.sum(mask)
+            return reduce(p, per, y, weights)
 
         loss, grads = jax.value_and_grad(loss_fn)(params)
         return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss
 
-    args = (params, SDS((MICROBATCH, WIDTHS[0]), jnp.float32), SDS((MICROBATCH,), jnp.int32),
-            SDS((MICROBATCH,), jnp.float32))
+    args = (params, SDS((batch, WIDTHS[0]), jnp.float32), SDS((batch,), jnp.int32),
+            SDS((batch,), jnp.float32))
     hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES), ANY)
-    planned = _plan(tmp_path, export(jax.jit(step, donate_argnums=(0,)), *args, hints=hints,
-                                     debug_info=True))
+    return export(jax.jit(step, donate_argnums=(0,), keep_unused=True), *args, hints=hints,
+                  debug_info=True)
+
+
+def _kept(y):
+    return (y != 0).astype(jnp.float32)
+
+
+RATIOS_OF_SUMS = {
+    # Sample weights: sum(l * w) / sum(w).
+    "sample-weights": lambda p, per, y, w: jnp.sum(per * w) / jnp.sum(w),
+    # A padding mask from the labels, the count guarded: sum(l * m) / max(sum(m), 1).
+    "guarded-mask": lambda p, per, y, w: jnp.sum(per * _kept(y)) / jnp.maximum(jnp.sum(_kept(y)), 1.0),
+    # The labels kept counted as integers, converted, plus an epsilon.
+    "counted-labels": lambda p, per, y, w: jnp.sum(per * _kept(y)) / (jnp.sum(y != 0).astype(jnp.float32) + 1e-6),
+}
+
+
+@pytest.mark.parametrize("reduce", RATIOS_OF_SUMS.values(), ids=RATIOS_OF_SUMS.keys())
+def test_a_masked_or_weighted_mean_loss_pipelines_to_the_global_step(tmp_path, reduce):
+    """sum(loss * weights) / sum(weights): the microbatches' denominators differ from the
+    global one, so averaging their losses and gradients was not the global step (planned with
+    a warning); weighted by their denominators and divided by the global batch's, they are."""
+    planned, _ = assert_pipelined_step_matches(tmp_path, lambda batch: _masked_export(reduce, batch),
+                                               MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+
+
+def test_a_loss_beside_a_masked_mean_plans_with_a_warning_at_its_op(tmp_path):
+    """A masked mean plus a penalty of the parameters is no ratio of sums: averaged over the
+    microbatches as any gradient accumulation does, and the warning says so."""
+    def reduce(p, per, y, w):
+        return jnp.sum(per * w) / jnp.sum(w) + 1e-3 * sum(jnp.sum(v * v) for v in p.values())
+
+    planned = _plan(tmp_path, _masked_export(reduce, MICROBATCH))
     assert planned.returncode == 0, planned.stderr[-3000:]
     warnings = [line for line in planned.stderr.splitlines() if "warning:" in line]
     assert any("the loss is neither a sum nor a mean over the batch" in w for w in warnings), \

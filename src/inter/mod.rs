@@ -71,6 +71,7 @@ mod table;
 mod table_prune;
 #[cfg(test)]
 pub(crate) mod tests;
+pub mod weighted_loss;
 
 pub use baselines::{
     best_megatron, equal_layer, equal_layer_equal_mesh, inter_op_only, intra_op_only, megatron_grid, standard_submesh,

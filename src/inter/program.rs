@@ -31,6 +31,7 @@ use super::examples_count::counting_ops;
 use super::memory::Schedule;
 use super::output_combine::{batch_classes, BatchClass};
 use super::plan::StageId;
+use super::weighted_loss::{weighted_loss, WeightedLoss};
 use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
 use crate::ir::constant_fold::folded_constants;
 use crate::ir::constant_values::constant_ops;
@@ -94,12 +95,17 @@ pub enum Accumulate {
     Concatenate {
         dim: usize,
     },
+    /// Under a loss that is a ratio of sums (`PipelineProgram::weighted_loss`): the
+    /// microbatches' values weighted by their denominators, added up and divided by the
+    /// denominator of the summed weights.
+    WeightedMean,
 }
 
 /// How the gradients of the microbatches combine into the global-batch gradient.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GradientCombine {
-    /// As the loss combines: `Sum` for a sum over the batch, `Mean` otherwise.
+    /// As the loss combines: `Sum` for a sum over the batch, by the denominators for a ratio of
+    /// sums (`weighted_loss`), `Mean` otherwise.
     Auto,
     /// The loss is a mean over the batch (JAX's usual `mean` loss).
     Mean,
@@ -118,6 +124,9 @@ pub struct PipelineProgram {
     pub batch_dims: Vec<Option<usize>>,
     /// Values accumulated over the microbatches, with how.
     pub accumulated: Vec<(ValueRef, Accumulate)>,
+    /// The loss's weights and denominator when it is a ratio of sums and the gradients combine
+    /// as [`Accumulate::WeightedMean`] (both are outputs of their functions).
+    pub weighted_loss: Option<WeightedLoss>,
     /// Stage of every op of the entry body.
     pub stage_of_op: Vec<StageId>,
     /// Function of every op of the entry body (an op of constants is also in the `ops` of
@@ -429,7 +438,16 @@ pub fn build_program(
             }
         }
     }
-    for &v in &graph.returned {
+    // A loss that is a ratio of sums combines exactly by its denominators, which the
+    // microbatches' functions then return beside the weights.
+    let kinds: Vec<FunctionKind> = functions.iter().map(|f| f.kind).collect();
+    let per_microbatch = |v: ValueRef| owner(v).is_some_and(|f| kinds[f] != FunctionKind::Apply);
+    let weighted = (microbatches > 1 && combine == GradientCombine::Auto)
+        .then(|| weighted_loss(graph, graph.returned[step.loss], &batch_dims, &classes))
+        .flatten()
+        .filter(|w| per_microbatch(w.weights) && per_microbatch(w.denominator));
+    let kept = weighted.iter().flat_map(|w| [w.weights, w.denominator]);
+    for v in graph.returned.iter().copied().chain(kept) {
         if let ValueRef::Op { op, result } = v {
             outputs[function_of_op[op]].insert((op, result));
         }
@@ -440,7 +458,6 @@ pub fn build_program(
 
     // Accumulated values: per-microbatch results that apply functions read or the step returns.
     let mut accumulated: Vec<(ValueRef, Accumulate)> = Vec::new();
-    let per_microbatch = |v: ValueRef| owner(v).is_some_and(|f| functions[f].kind != FunctionKind::Apply);
     let mut outlives: BTreeSet<ValueRef> = graph.returned.iter().copied().filter(|v| per_microbatch(*v)).collect();
     let mut read_by_apply = BTreeSet::new();
     for function in functions.iter().filter(|f| f.kind == FunctionKind::Apply) {
@@ -455,7 +472,9 @@ pub fn build_program(
     let combine = match (combine, loss) {
         (GradientCombine::Auto, _) => {
             let summed = matches!(loss, Some((_, BatchClass::Sum { .. })));
-            if let (Some((op, _)), Some(classes)) = (loss, classes) {
+            // A ratio of sums is told by its form: a sum returned beside it (the count of the
+            // tokens it divides by) is no candidate.
+            if let (Some((op, _)), Some(classes), None) = (loss, classes, &weighted) {
                 // Another scalar result over the batch of the other kind could be the loss.
                 let other = loss_candidates(graph).into_iter().filter(|&r| r != step.loss).find(|&r| {
                     matches!(graph.returned[r], ValueRef::Op { op, .. } if dependent[op]
@@ -483,6 +502,12 @@ pub fn build_program(
         }
         _ => combine,
     };
+    // How the gradients (and what combines as they do) combine.
+    let gradient_mode = match (combine, &weighted) {
+        (GradientCombine::Sum, _) => Accumulate::Sum,
+        (_, Some(_)) => Accumulate::WeightedMean,
+        _ => Accumulate::Mean,
+    };
     // The first meeting only: every later layer of a batch-normalized model meets its own.
     let meetings = classes.map(|c| statistics_meeting_examples(graph, &batch_dims, c)).unwrap_or_default();
     // A loss computed from examples that met a statistic of the batch is explained by that.
@@ -503,17 +528,18 @@ pub fn build_program(
         if let (Some(result), Some(classes), true) = (result, &classes, dependent[op]) {
             let mode = match classes[op] {
                 // A gradient returned as it is combines as the gradients do.
-                _ if gradient[op] => combined(combine, graph, v),
+                _ if gradient[op] => combined(gradient_mode, graph, v),
                 BatchClass::Sum { .. } => Accumulate::Sum,
                 BatchClass::Mean => Accumulate::Mean,
                 BatchClass::Independent => Accumulate::Last,
-                _ if result == step.loss && loss_met_statistic => combined(combine, graph, v),
+                _ if result == step.loss && weighted.is_some() => Accumulate::WeightedMean,
+                _ if result == step.loss && loss_met_statistic => combined(gradient_mode, graph, v),
                 _ if result == step.loss => {
                     warnings.push((
                         OpId::new(op),
                         "the loss is neither a sum nor a mean over the batch (a mean over a batch-dependent count, such as a masked mean): the microbatches' losses and gradients are combined as gradient-accumulation says, which differs from the global batch's unless the microbatches' counts are equal".to_string(),
                     ));
-                    combined(combine, graph, v)
+                    combined(gradient_mode, graph, v)
                 }
                 BatchClass::PerExample(Some(dim)) if moved[op].is_none() && !read_by_apply.contains(&v) => {
                     Accumulate::Concatenate { dim }
@@ -546,7 +572,7 @@ pub fn build_program(
             _ if !dependent[op] => Accumulate::Last,
             Some(BatchClass::Sum { .. }) if !gradient[op] => Accumulate::Sum,
             Some(BatchClass::Mean) if !gradient[op] => Accumulate::Mean,
-            _ => combined(combine, graph, v),
+            _ => combined(gradient_mode, graph, v),
         };
         accumulated.push((v, mode));
     }
@@ -600,6 +626,7 @@ pub fn build_program(
         microbatches,
         batch_dims,
         accumulated,
+        weighted_loss: weighted,
         stage_of_op: stage_of_op.to_vec(),
         function_of_op,
     };
@@ -620,13 +647,14 @@ fn loss_class(
     }
 }
 
-/// How a batch-dependent value combines under `combine`. A mean of integers does not exist in
-/// the value's type: integer per-microbatch results (counts) add up.
-fn combined(combine: GradientCombine, graph: &Graph, v: ValueRef) -> Accumulate {
+/// How a batch-dependent value combines when the gradients combine as `gradients`. A mean of
+/// integers does not exist in the value's type: integer per-microbatch results (counts) add up.
+fn combined(gradients: Accumulate, graph: &Graph, v: ValueRef) -> Accumulate {
     let float = graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.element.is_float());
-    match (combine, float) {
-        (GradientCombine::Mean | GradientCombine::Auto, true) => Accumulate::Mean,
-        _ => Accumulate::Sum,
+    if float {
+        gradients
+    } else {
+        Accumulate::Sum
     }
 }
 

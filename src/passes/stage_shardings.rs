@@ -20,7 +20,8 @@ pub fn stage_mesh(index: usize, logical_mesh: [usize; 2]) -> Result<NamedMesh, S
 }
 
 /// The shardings a value crossing from stage `from` to stage `to` has on each side, as
-/// `#sdy.sharding` texts on the stages' meshes (for `alpa.transfer`).
+/// `#sdy.sharding` texts on the stages' meshes (for `alpa.transfer`). A value no op of the
+/// destination reads (one `@main` combines there, as a loss's weights) arrives replicated.
 pub fn transfer_shardings(
     stages: &[StageShardings],
     op: usize,
@@ -31,7 +32,8 @@ pub fn transfer_shardings(
     let source = stages.get(from)?;
     let destination = stages.get(to)?;
     let produced = source.result_specs.get(op)?.as_ref()?.get(result)?.as_ref()?;
-    let consumed = destination.input_specs.get(&(op, result))?;
+    let replicated = ShardingSpec::replicated(produced.rank());
+    let consumed = destination.input_specs.get(&(op, result)).unwrap_or(&replicated);
     let source_mesh = stage_mesh(from, source.logical_mesh).ok()?;
     let destination_mesh = stage_mesh(to, destination.logical_mesh).ok()?;
     Some((produced.to_sdy(&source_mesh).to_string(), consumed.to_sdy(&destination_mesh).to_string()))

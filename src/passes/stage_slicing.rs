@@ -166,6 +166,10 @@ pub fn emit(
         }
     }
 
+    // What @main computes again on the global batch's weights, read before the ops go.
+    let replayed: Vec<Replayed> =
+        program.weighted_loss.iter().flat_map(|w| &w.steps).map(|&op| replayed(handles[op])).collect();
+
     // The entry: erase the old body (users first), retype the batch arguments.
     let old_ops = mlir::block_ops(body);
     let terminator = unsafe { mlirBlockGetTerminator(body) };
@@ -259,8 +263,17 @@ pub fn emit(
     let mut per_microbatch: HashMap<(ValueRef, usize), MlirValue> = HashMap::new();
     let mut once: HashMap<ValueRef, MlirValue> = HashMap::new();
     let mut accumulated: HashMap<ValueRef, MlirValue> = HashMap::new();
+    // Per stage, the global batch's denominator of a ratio-of-sums loss, computed there from
+    // the microbatches' weights once they are all in.
+    let mut global_denominators: HashMap<usize, MlirValue> = HashMap::new();
     let accumulate_all = |per_microbatch: &HashMap<(ValueRef, usize), MlirValue>,
-                          accumulated: &mut HashMap<ValueRef, MlirValue>|
+                          accumulated: &mut HashMap<ValueRef, MlirValue>,
+                          global_denominators: &mut HashMap<usize, MlirValue>,
+                          transfer: &mut dyn FnMut(
+        MlirValue,
+        (ValueRef, Option<usize>, usize),
+        usize,
+    ) -> Result<MlirValue, String>|
      -> Result<(), String> {
         for &(v, mode) in &program.accumulated {
             if accumulated.contains_key(&v) {
@@ -273,10 +286,7 @@ pub fn emit(
             let result = match mode {
                 Accumulate::Last => *parts.last().expect("at least one microbatch"),
                 Accumulate::Sum | Accumulate::Mean => {
-                    let mut sum = parts[0];
-                    for &p in &parts[1..] {
-                        sum = mlir::results(emitter.op("stablehlo.add", &[sum, p], &[ty], &[]))[0];
-                    }
+                    let mut sum = add_up(&emitter, &parts);
                     if mode == Accumulate::Mean && program.microbatches > 1 {
                         let splat =
                             emitter.attr(&format!("dense<{}.0> : {}", program.microbatches, mlir::print_type(ty)))?;
@@ -284,6 +294,42 @@ pub fn emit(
                         sum = mlir::results(emitter.op("stablehlo.divide", &[sum, count], &[ty], &[]))[0];
                     }
                     sum
+                }
+                Accumulate::WeightedMean => {
+                    let w = program.weighted_loss.as_ref().ok_or("a weighted mean without a weighted loss")?;
+                    // The weights and denominators, moved to where the value is.
+                    let to = stage_of(v).ok_or("a weighted mean of an argument")?;
+                    let mut here = |u: ValueRef| -> Result<Option<Vec<MlirValue>>, String> {
+                        let from = stage_of(u).ok_or("a weight that is an argument")?;
+                        (0..program.microbatches)
+                            .map(|k| match per_microbatch.get(&(u, k)) {
+                                Some(&value) => transfer(value, (u, Some(k), to), from).map(Some),
+                                None => Ok(None),
+                            })
+                            .collect::<Result<Option<Vec<_>>, String>>()
+                    };
+                    let (Some(weights), Some(denominators)) = (here(w.weights)?, here(w.denominator)?) else {
+                        continue;
+                    };
+                    let total = match global_denominators.get(&to) {
+                        Some(&total) => total,
+                        None => {
+                            let total = replay(&emitter, &replayed, add_up(&emitter, &weights));
+                            global_denominators.insert(to, total);
+                            total
+                        }
+                    };
+                    let weighted: Vec<MlirValue> = parts
+                        .iter()
+                        .zip(&denominators)
+                        .map(|(&part, &d)| {
+                            let d = spread(&emitter, d, ty)?;
+                            Ok(mlir::results(emitter.op("stablehlo.multiply", &[part, d], &[ty], &[]))[0])
+                        })
+                        .collect::<Result<_, String>>()?;
+                    let sum = add_up(&emitter, &weighted);
+                    let total = spread(&emitter, total, ty)?;
+                    mlir::results(emitter.op("stablehlo.divide", &[sum, total], &[ty], &[]))[0]
                 }
                 Accumulate::Concatenate { dim } => {
                     let mut shape = tensor_shape(ty).ok_or("a value per example is not a ranked tensor")?;
@@ -309,7 +355,7 @@ pub fn emit(
     for call in &program.calls {
         let function = &program.functions[call.function];
         if call.microbatch.is_none() {
-            accumulate_all(&per_microbatch, &mut accumulated)?;
+            accumulate_all(&per_microbatch, &mut accumulated, &mut global_denominators, &mut transfer)?;
         }
         let mut operands = Vec::with_capacity(function.inputs.len());
         for &v in &function.inputs {
@@ -345,7 +391,7 @@ pub fn emit(
             }
         }
     }
-    accumulate_all(&per_microbatch, &mut accumulated)?;
+    accumulate_all(&per_microbatch, &mut accumulated, &mut global_denominators, &mut transfer)?;
 
     // What the step returns.
     let mut returned = Vec::new();
@@ -373,4 +419,68 @@ pub fn emit(
         );
     }
     Ok(clones)
+}
+
+/// An op of a ratio-of-sums loss's denominator, to compute again in `@main`: its name, result
+/// type, and per operand the value before it (`None`) or a constant's value and type.
+struct Replayed {
+    name: String,
+    result: MlirType,
+    operands: Vec<Option<(MlirAttribute, MlirType)>>,
+}
+
+fn replayed(op: MlirOperation) -> Replayed {
+    let operands = mlir::operands(op)
+        .into_iter()
+        .map(|v| unsafe {
+            if !mlirValueIsAOpResult(v) {
+                return None;
+            }
+            let owner = mlirOpResultGetOwner(v);
+            let value =
+                (mlir::op_name(owner) == "stablehlo.constant").then(|| mlir::attribute(owner, "value")).flatten();
+            value.map(|value| (value, value_type(v)))
+        })
+        .collect();
+    Replayed { name: mlir::op_name(op), result: value_type(mlir::results(op)[0]), operands }
+}
+
+/// `steps` computed again from `value`.
+fn replay(emitter: &Emitter, steps: &[Replayed], mut value: MlirValue) -> MlirValue {
+    for step in steps {
+        let operands: Vec<MlirValue> = step
+            .operands
+            .iter()
+            .map(|operand| match operand {
+                None => value,
+                Some((attr, ty)) => {
+                    mlir::results(emitter.op("stablehlo.constant", &[], &[*ty], &[("value", *attr)]))[0]
+                }
+            })
+            .collect();
+        value = mlir::results(emitter.op(&step.name, &operands, &[step.result], &[]))[0];
+    }
+    value
+}
+
+/// The sum of `values` (one type).
+fn add_up(emitter: &Emitter, values: &[MlirValue]) -> MlirValue {
+    let ty = value_type(values[0]);
+    values[1..].iter().fold(values[0], |sum, &v| mlir::results(emitter.op("stablehlo.add", &[sum, v], &[ty], &[]))[0])
+}
+
+/// The scalar `value` converted to `ty`'s element type and broadcast to its shape.
+fn spread(emitter: &Emitter, value: MlirValue, ty: MlirType) -> Result<MlirValue, String> {
+    let scalar = with_shape(ty, &[]);
+    let mut value = value;
+    if !unsafe { mlirTypeEqual(value_type(value), scalar) } {
+        value = mlir::results(emitter.op("stablehlo.convert", &[value], &[scalar], &[]))[0];
+    }
+    if tensor_shape(ty).is_some_and(|shape| !shape.is_empty()) {
+        let dims = emitter.attr(&mlir::i64_array_text([]))?;
+        value =
+            mlir::results(emitter.op("stablehlo.broadcast_in_dim", &[value], &[ty], &[("broadcast_dimensions", dims)]))
+                [0];
+    }
+    Ok(value)
 }

@@ -188,7 +188,7 @@ defvar InterOpStageOptions = [
     AlpaOption<"transfers", "transfers", "bool", /*default=*/"true",
            "Mark values crossing stages with alpa.transfer (false: plain values, runnable on one device)">,
     AlpaOption<"gradientAccumulation", "gradient-accumulation", "std::string", /*default=*/"\"auto\"",
-           "How microbatch gradients combine: auto (as the loss does: a sum adds up, a mean or anything else averages), mean or sum">,
+           "How microbatch gradients combine: auto (as the loss does: a sum adds up, a ratio of sums (masked or weighted mean) is weighted by its denominators, a mean or anything else averages), mean or sum">,
     DonationOption,
     TransferModeOption,
     AlpaOption<"lowerTransfers", "lower-transfers", "bool", /*default=*/"true",

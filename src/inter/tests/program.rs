@@ -581,3 +581,58 @@ fn a_warning_repeated_at_one_place_is_given_once() {
         .collect();
     assert_eq!(places, ["dropout.py:107", "mixup.py:3"]);
 }
+
+/// tanh_mlp_step(2, 4, 8) whose loss is its sum of squares divided by `max(sum(mask), 1)`, the
+/// mask a batch input [4]: the graph, the mask's sum and the denominator.
+fn masked_mean_step() -> (crate::ir::graph::Graph, ValueRef, ValueRef) {
+    use crate::ir::graph::{Attrs, Param};
+    use crate::ir::test_graphs::{t, tanh_mlp_args, tanh_mlp_gradients, Builder};
+    let (depth, batch, width) = (2, 4, 8);
+    let mut b = Builder::new();
+    let (grads, squares) =
+        tanh_mlp_gradients(&mut b, depth, batch, width, |b, a, g| b.dot(a, g, 0, 0, t(&[width, width])));
+    let mut args = tanh_mlp_args(depth, batch, width);
+    args.push(Param { ty: t(&[batch]), attrs: Attrs::new() });
+    let total = b.sum(ValueRef::Arg(args.len() - 1));
+    b.ops.push(f32_constant(1.0));
+    let one = ValueRef::Op { op: b.ops.len() - 1, result: 0 };
+    let denominator = b.binary("stablehlo.maximum", total, one, t(&[]));
+    let loss = b.binary("stablehlo.divide", squares, denominator, t(&[]));
+    let mut returned: Vec<ValueRef> = grads
+        .iter()
+        .enumerate()
+        .map(|(k, grad)| b.binary("stablehlo.subtract", ValueRef::Arg(k), *grad, t(&[width, width])))
+        .collect();
+    returned.push(loss);
+    (b.graph(args, returned), total, denominator)
+}
+
+#[test]
+fn a_loss_that_is_a_ratio_of_sums_combines_by_its_denominators() {
+    use crate::inter::weighted_loss::WeightedLoss;
+    let (g, total, denominator) = masked_mean_step();
+    let step = analyze(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let plan = |combine| build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, combine).unwrap();
+    let p = plan(GradientCombine::Auto);
+    let ValueRef::Op { op: maximum, .. } = denominator else { unreachable!() };
+    assert_eq!(p.weighted_loss, Some(WeightedLoss { weights: total, denominator, steps: vec![maximum] }));
+    // The loss and the gradients the apply function reads, by their denominators; unwarned.
+    let loss = *g.returned.last().unwrap();
+    assert_eq!(mode_in(&p.accumulated, loss), Some(Accumulate::WeightedMean));
+    assert!(
+        p.accumulated.len() > 1 && p.accumulated.iter().all(|(_, m)| *m == Accumulate::WeightedMean),
+        "{:?}",
+        p.accumulated
+    );
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    // The microbatches' functions return the weights and the denominator.
+    for v in [total, denominator] {
+        assert!(p.functions.iter().any(|f| f.kind != FunctionKind::Apply && f.outputs.contains(&v)), "{v:?}");
+    }
+    // gradient-accumulation=mean, as set: averaged, and warned about as before.
+    let averaged = plan(GradientCombine::Mean);
+    assert_eq!(averaged.weighted_loss, None);
+    assert_eq!(mode_in(&averaged.accumulated, loss), Some(Accumulate::Mean));
+    assert!(averaged.warnings.iter().any(|(_, m)| m.contains("neither a sum nor a mean")));
+}
