@@ -246,6 +246,9 @@ RATIOS_OF_SUMS = {
     "sample-weights": lambda p, per, y, w: jnp.sum(per * w) / jnp.sum(w),
     # A padding mask from the labels, the count guarded: sum(l * m) / max(sum(m), 1).
     "guarded-mask": lambda p, per, y, w: jnp.sum(per * _kept(y)) / jnp.maximum(jnp.sum(_kept(y)), 1.0),
+    # A z-loss beside the cross-entropy, each divided by its own count of the same mask.
+    "z-loss-beside": lambda p, per, y, w: (jnp.sum(per * _kept(y)) / jnp.sum(_kept(y))
+                                           + 1e-2 * jnp.sum(per * per * _kept(y)) / jnp.sum(_kept(y))),
     # The labels kept counted as integers, converted, plus an epsilon.
     "counted-labels": lambda p, per, y, w: jnp.sum(per * _kept(y)) / (jnp.sum(y != 0).astype(jnp.float32) + 1e-6),
 }

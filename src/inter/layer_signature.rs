@@ -4,84 +4,11 @@
 
 use super::error::InterError;
 use super::layer_assignment::LayerId;
-use crate::ir::graph::{Attr, Graph, Param, Region, ValueRef};
+use crate::ir::graph::{Graph, Param, ValueRef};
+use crate::ir::structural_hash::{hash_attrs, hash_region, Fnv};
 use crate::ir::train_step::{Phase, TrainStep};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-
-/// A deterministic 64-bit FNV-1a hasher (the std hasher's output may change between Rust
-/// releases; signatures only need to be stable within a run, but reproducible is better).
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= b as u64;
-            self.0 = self.0.wrapping_mul(0x100_0000_01b3);
-        }
-    }
-}
-
-fn hash_attr(attr: &Attr, h: &mut Fnv) {
-    std::mem::discriminant(attr).hash(h);
-    match attr {
-        Attr::Unit => {}
-        Attr::Bool(b) => b.hash(h),
-        Attr::Int(v) => v.hash(h),
-        Attr::Float(f) => f.to_bits().hash(h),
-        Attr::Str(s) | Attr::SymbolRef(s) | Attr::Other(s) => s.hash(h),
-        Attr::I64Array(v) => v.hash(h),
-        Attr::BoolArray(v) => v.hash(h),
-        Attr::Array(items) => {
-            items.len().hash(h);
-            items.iter().for_each(|a| hash_attr(a, h));
-        }
-        Attr::Dict(map) => hash_attrs(map, h),
-        Attr::Elements { ty, splat, .. } => {
-            ty.hash(h);
-            splat.hash(h);
-        }
-        Attr::IntScalar { ty, value } => {
-            ty.hash(h);
-            value.hash(h);
-        }
-        Attr::FloatScalar { ty, value } => {
-            ty.hash(h);
-            value.to_bits().hash(h);
-        }
-        Attr::Opaque { dialect, data } => {
-            dialect.hash(h);
-            data.hash(h);
-        }
-        Attr::Type(ty) => ty.hash(h),
-    }
-}
-
-fn hash_attrs(attrs: &BTreeMap<String, Attr>, h: &mut Fnv) {
-    attrs.len().hash(h);
-    for (name, attr) in attrs {
-        name.hash(h);
-        hash_attr(attr, h);
-    }
-}
-
-/// Nested bodies: their ops, types and attributes, with values by their local position.
-fn hash_region(region: &Region, h: &mut Fnv) {
-    region.blocks.len().hash(h);
-    for block in &region.blocks {
-        block.args.hash(h);
-        for op in block.ops.iter().chain(&block.terminator) {
-            op.name.hash(h);
-            op.operands.hash(h);
-            op.results.hash(h);
-            hash_attrs(&op.attrs, h);
-            op.regions.iter().for_each(|r| hash_region(r, h));
-        }
-    }
-}
 
 /// A hash of every layer's structure, equal for layers that are copies of each other: over the
 /// layer's ops in program order, their names, phases, attributes (not locations), result types,
@@ -139,7 +66,7 @@ pub(super) fn signatures(graph: &Graph, layer_of: &[usize], layers: usize, phase
         }
     }
 
-    let mut hashers: Vec<Fnv> = (0..layers).map(|_| Fnv(0xcbf2_9ce4_8422_2325)).collect();
+    let mut hashers: Vec<Fnv> = (0..layers).map(|_| Fnv::new()).collect();
     let mut external: Vec<HashMap<ValueRef, usize>> = vec![HashMap::new(); layers];
     for (index, op) in graph.ops().iter().enumerate() {
         let layer = layer_of[index];

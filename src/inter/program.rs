@@ -440,11 +440,14 @@ pub fn build_program(
     }
     // A loss that is a ratio of sums combines exactly by its denominators, which the
     // microbatches' functions then return beside the weights.
+    let loss_neither_sum_nor_mean = producer(graph.returned[step.loss])
+        .is_some_and(|op| !matches!(classes[op], BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Independent));
     let kinds: Vec<FunctionKind> = functions.iter().map(|f| f.kind).collect();
     let per_microbatch = |v: ValueRef| owner(v).is_some_and(|f| kinds[f] != FunctionKind::Apply);
     let weighted = (microbatches > 1 && combine == GradientCombine::Auto)
         .then(|| weighted_loss(graph, graph.returned[step.loss], &batch_dims, &classes))
         .flatten()
+        .filter(|_| loss_neither_sum_nor_mean)
         .filter(|w| per_microbatch(w.weights) && per_microbatch(w.denominator));
     let kept = weighted.iter().flat_map(|w| [w.weights, w.denominator]);
     for v in graph.returned.iter().copied().chain(kept) {

@@ -1,6 +1,8 @@
 //! A loss that is a ratio of two sums over the batch: a weighted or masked mean,
 //! `sum(l * w) / sum(w)` (padding masks over tokens, sample weights), the denominator perhaps
-//! guarded (`jnp.maximum(sum(w), 1)`, `+ eps`) or converted (a count of the labels kept). The
+//! guarded (`jnp.maximum(sum(w), 1)`, `+ eps`) or converted (a count of the labels kept), or
+//! several such ratios over one denominator added up or scaled (a z-loss beside the
+//! cross-entropy, each divided by the tokens' weight). The
 //! microbatches' losses neither add up nor average into the global batch's: each divides by
 //! its own weights. But the weights come from the batch inputs alone, so the gradient of a
 //! microbatch's loss is its numerator's divided by a number the microbatch knows; weighting
@@ -10,6 +12,7 @@
 use super::output_combine::BatchClass;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::op_table::canonical_name;
+use crate::ir::structural_hash::value_numbers;
 use crate::ir::train_step::ancestors;
 
 /// How a ratio-of-sums loss divides.
@@ -24,14 +27,18 @@ pub struct WeightedLoss {
     pub steps: Vec<usize>,
 }
 
+/// How deep the terms of a loss over one denominator are followed.
+const MAX_TERMS_DEPTH: usize = 256;
+
 /// Ops a denominator may pass through on its way from the sum of the weights: they take no
 /// attributes, so `@main` can compute them again on the global batch's weights.
 const STEP_OPS: [&str; 7] = ["convert", "add", "subtract", "multiply", "divide", "maximum", "minimum"];
 
-/// The loss `loss` as a ratio of sums, when it is one: a `divide` of a sum over the batch by a
-/// function (`STEP_OPS` with constants) of another sum over the batch that depends on no
-/// argument but the batch inputs. `batch_dims` are the arguments' batch dimensions, `classes`
-/// the ops' classes (`output_combine::batch_classes`).
+/// The loss `loss` as a ratio of sums, when it is one: a `divide` of a sum over the batch (or
+/// sums, differences and scalings by constants of such divisions by one value) by a function
+/// (`STEP_OPS` with constants) of another sum over the batch that depends on no argument but the
+/// batch inputs. `batch_dims` are the arguments' batch dimensions, `classes` the ops' classes
+/// (`output_combine::batch_classes`).
 pub fn weighted_loss(
     graph: &Graph,
     loss: ValueRef,
@@ -43,17 +50,14 @@ pub fn weighted_loss(
         ValueRef::Op { op, result: 0 } => Some(op),
         _ => None,
     };
-    let divide = &ops[op_of(loss)?];
-    let [numerator, denominator] = divide.operands[..] else { return None };
-    if canonical_name(&divide.name) != "divide" || !matches!(classes[op_of(numerator)?], BatchClass::Sum { .. }) {
-        return None;
-    }
     let scalar_constant = |v: ValueRef| {
         op_of(v).is_some_and(|op| {
             canonical_name(&ops[op].name) == "constant"
                 && graph.value_type(v).and_then(|t| t.tensor()).is_some_and(|t| t.shape.is_empty())
         })
     };
+    let numbers = value_numbers(graph);
+    let denominator = shared_denominator(graph, loss, classes, &scalar_constant, &numbers, 0)?;
     let mut steps = Vec::new();
     let mut value = denominator;
     let weights = loop {
@@ -79,6 +83,42 @@ pub fn weighted_loss(
             matches!(v, ValueRef::Arg(a) if batch_dims.get(*a).copied().flatten().is_none()) || *v == ValueRef::Outer
         });
     (!shared_argument).then_some(WeightedLoss { weights, denominator, steps })
+}
+
+/// The one value `v`'s sums over the batch are divided by: `v` a `divide` of a sum by it, or
+/// a sum, difference, negation, conversion or scaling by a constant of such values, their
+/// denominators of one value number (`numbers`) (at most
+/// `MAX_TERMS_DEPTH` ops deep: a loss of more nested terms is not taken for one).
+fn shared_denominator(
+    graph: &Graph,
+    v: ValueRef,
+    classes: &[BatchClass],
+    scalar_constant: &impl Fn(ValueRef) -> bool,
+    numbers: &[usize],
+    depth: usize,
+) -> Option<ValueRef> {
+    let ValueRef::Op { op, result: 0 } = v else { return None };
+    if depth > MAX_TERMS_DEPTH {
+        return None;
+    }
+    let node = &graph.ops()[op];
+    let below = |v: ValueRef| shared_denominator(graph, v, classes, scalar_constant, numbers, depth + 1);
+    // Two denominators computed alike are one (each `jnp.sum(mask)` of a step is its own op).
+    let alike = |a: ValueRef, b: ValueRef| match (a, b) {
+        (ValueRef::Op { op: x, result: i }, ValueRef::Op { op: y, result: j }) => numbers[x] == numbers[y] && i == j,
+        _ => a == b,
+    };
+    match (canonical_name(&node.name).as_str(), &node.operands[..]) {
+        ("divide", &[numerator, _]) if scalar_constant(node.operands[1]) => below(numerator),
+        ("divide", &[ValueRef::Op { op: summed, .. }, denominator]) => {
+            matches!(classes[summed], BatchClass::Sum { .. }).then_some(denominator)
+        }
+        ("add" | "subtract", &[a, b]) => below(a).filter(|&d| below(b).is_some_and(|e| alike(d, e))),
+        ("multiply", &[a, b]) if scalar_constant(a) => below(b),
+        ("multiply", &[a, b]) if scalar_constant(b) => below(a),
+        ("negate" | "convert", &[a]) => below(a),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -159,5 +199,34 @@ mod tests {
         assert_eq!(loss_of(|b, total| b.unary("stablehlo.sqrt", total, t(&[]))), None);
         // A sum of the batch multiplied by itself: not one sum passed through steps.
         assert_eq!(loss_of(|b, total| b.binary("stablehlo.multiply", total, total, t(&[]))), None);
+    }
+
+    #[test]
+    fn ratios_over_one_denominator_added_or_scaled_share_it() {
+        // sum(x * w) / sum(w) + 0.5 * (sum(x * x * w) / sum(w)), the second sum(w) computed
+        // again (as two jnp.sum(mask) are), and with the second term over another denominator
+        // (the sum of the squares' weights).
+        let loss_over = |own_denominator: bool| {
+            let mut b = Builder::new();
+            let (x, w) = (ValueRef::Arg(0), ValueRef::Arg(1));
+            let weighted = b.binary("stablehlo.multiply", x, w, t(&[8, 4]));
+            let first = b.sum(weighted);
+            let squares = b.binary("stablehlo.multiply", weighted, x, t(&[8, 4]));
+            let second = b.sum(squares);
+            let total = b.sum(w);
+            let other = if own_denominator { b.sum(squares) } else { b.sum(w) };
+            let ratio = b.binary("stablehlo.divide", first, total, t(&[]));
+            let z = b.binary("stablehlo.divide", second, other, t(&[]));
+            let half = constant(&mut b, 0.5);
+            let scaled = b.binary("stablehlo.multiply", half, z, t(&[]));
+            let loss = b.binary("stablehlo.add", ratio, scaled, t(&[]));
+            let args = [t(&[8, 4]), t(&[8, 4])].map(|ty| Param { ty, attrs: Attrs::new() });
+            let g = b.graph(args.to_vec(), vec![loss]);
+            let dims = [Some(0), Some(0)];
+            (weighted_loss(&g, loss, &dims, &batch_classes(&g, &dims)), total)
+        };
+        let (shared, total) = loss_over(false);
+        assert_eq!(shared, Some(WeightedLoss { weights: total, denominator: total, steps: vec![] }));
+        assert_eq!(loss_over(true).0, None);
     }
 }

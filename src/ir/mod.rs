@@ -13,6 +13,7 @@ pub mod loops;
 pub mod op_table;
 pub mod op_time;
 pub mod state_aliases;
+pub mod structural_hash;
 pub mod summary;
 #[cfg(test)]
 pub(crate) mod test_graphs;
