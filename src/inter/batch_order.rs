@@ -10,6 +10,7 @@ use super::output_combine::{value_class, BatchClass};
 use crate::ir::attr_text::GatherDimensionNumbers;
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
+use crate::ir::train_step::producer;
 use crate::ir::types::ValueType;
 use std::collections::BTreeSet;
 
@@ -91,13 +92,6 @@ fn examples_moved_by(
         order.push(here);
     }
     order
-}
-
-fn producer(v: ValueRef) -> Option<usize> {
-    match v {
-        ValueRef::Op { op, .. } => Some(op),
-        _ => None,
-    }
 }
 
 /// Whether `op`, whose result holds the examples in dimension `d`, puts other values beside

@@ -37,7 +37,7 @@ use crate::ir::constant_fold::folded_constants;
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpId, ValueRef};
 use crate::ir::op_table::canonical_name;
-use crate::ir::train_step::{analyze, ancestors, loss_candidates, updates_state, Phase, TrainStep};
+use crate::ir::train_step::{analyze, ancestors, loss_candidates, producer, updates_state, Phase, TrainStep};
 use crate::ir::types::ValueType;
 use std::collections::{BTreeSet, HashMap};
 
@@ -440,8 +440,9 @@ pub fn build_program(
     }
     // A loss that is a ratio of sums combines exactly by its denominators, which the
     // microbatches' functions then return beside the weights.
-    let loss_neither_sum_nor_mean = producer(graph.returned[step.loss])
-        .is_some_and(|op| !matches!(classes[op], BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Independent));
+    let loss_neither_sum_nor_mean = loss_class(graph, step, &dependent, &classes).is_some_and(|(_, class)| {
+        !matches!(class, BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Independent)
+    });
     let kinds: Vec<FunctionKind> = functions.iter().map(|f| f.kind).collect();
     let per_microbatch = |v: ValueRef| owner(v).is_some_and(|f| kinds[f] != FunctionKind::Apply);
     let weighted = (microbatches > 1 && combine == GradientCombine::Auto)
@@ -658,13 +659,6 @@ fn combined(gradients: Accumulate, graph: &Graph, v: ValueRef) -> Accumulate {
         gradients
     } else {
         Accumulate::Sum
-    }
-}
-
-fn producer(v: ValueRef) -> Option<usize> {
-    match v {
-        ValueRef::Op { op, .. } => Some(op),
-        _ => None,
     }
 }
 

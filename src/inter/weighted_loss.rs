@@ -23,8 +23,16 @@ pub struct WeightedLoss {
     /// What the loss divides by: `weights` passed through `steps`.
     pub denominator: ValueRef,
     /// The ops from `weights` to `denominator`, in program order: each reads the value before
-    /// it and at most one scalar `stablehlo.constant` (its other operand), and has no attributes.
-    pub steps: Vec<usize>,
+    /// it and at most one scalar constant (its other operand), and has no attributes.
+    pub steps: Vec<DenominatorStep>,
+}
+
+/// An op on the way from the weights' sum to the denominator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DenominatorStep {
+    pub op: usize,
+    /// Which operand is the value before it (the other, if any, is a scalar constant).
+    pub from: usize,
 }
 
 /// How deep the terms of a loss over one denominator are followed.
@@ -67,12 +75,12 @@ pub fn weighted_loss(
         }
         let node = &ops[op];
         let name = canonical_name(&node.name);
-        let mut others = node.operands.iter().copied().filter(|v| !scalar_constant(*v));
-        let (Some(before), None) = (others.next(), others.next()) else { return None };
+        let mut others = node.operands.iter().enumerate().filter(|(_, v)| !scalar_constant(**v));
+        let (Some((from, &before)), None) = (others.next(), others.next()) else { return None };
         if !STEP_OPS.contains(&name.as_str()) || !node.attrs.is_empty() || node.operands.len() > 2 {
             return None;
         }
-        steps.push(op);
+        steps.push(DenominatorStep { op, from });
         value = before;
     };
     steps.reverse();
@@ -180,7 +188,12 @@ mod tests {
         );
         let guarded = guarded.unwrap();
         assert_eq!((guarded.weights, guarded.denominator), (total, below));
-        assert_eq!(guarded.steps, vec![op_index(total) + 2, op_index(below)]);
+        // max(sum, one): the sum is operand 0; eps + max: operand 1.
+        let steps = vec![
+            DenominatorStep { op: op_index(total) + 2, from: 0 },
+            DenominatorStep { op: op_index(below), from: 1 },
+        ];
+        assert_eq!(guarded.steps, steps);
     }
 
     #[test]

@@ -80,7 +80,8 @@ pub fn loss_candidates(graph: &Graph) -> Vec<usize> {
         .collect()
 }
 
-fn producer(value: ValueRef) -> Option<usize> {
+/// The op computing `value`, if an op does.
+pub fn producer(value: ValueRef) -> Option<usize> {
     match value {
         ValueRef::Op { op, .. } => Some(op),
         _ => None,

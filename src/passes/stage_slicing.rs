@@ -167,8 +167,12 @@ pub fn emit(
     }
 
     // What @main computes again on the global batch's weights, read before the ops go.
-    let replayed: Vec<Replayed> =
-        program.weighted_loss.iter().flat_map(|w| &w.steps).map(|&op| replayed(handles[op])).collect();
+    let replayed: Vec<Replayed> = program
+        .weighted_loss
+        .iter()
+        .flat_map(|w| &w.steps)
+        .map(|step| replayed(handles[step.op], step.from))
+        .collect::<Result<_, _>>()?;
 
     // The entry: erase the old body (users first), retype the batch arguments.
     let old_ops = mlir::block_ops(body);
@@ -422,27 +426,29 @@ pub fn emit(
 }
 
 /// An op of a ratio-of-sums loss's denominator, to compute again in `@main`: its name, result
-/// type, and per operand the value before it (`None`) or a constant's value and type.
+/// type, and per operand the value before it (`None`, operand `from`) or a constant's value and
+/// type.
 struct Replayed {
     name: String,
     result: MlirType,
     operands: Vec<Option<(MlirAttribute, MlirType)>>,
 }
 
-fn replayed(op: MlirOperation) -> Replayed {
+fn replayed(op: MlirOperation, from: usize) -> Result<Replayed, String> {
     let operands = mlir::operands(op)
         .into_iter()
-        .map(|v| unsafe {
-            if !mlirValueIsAOpResult(v) {
-                return None;
+        .enumerate()
+        .map(|(i, v)| {
+            if i == from {
+                return Ok(None);
             }
-            let owner = mlirOpResultGetOwner(v);
-            let value =
-                (mlir::op_name(owner) == "stablehlo.constant").then(|| mlir::attribute(owner, "value")).flatten();
-            value.map(|value| (value, value_type(v)))
+            let value = unsafe { mlirValueIsAOpResult(v).then(|| mlir::attribute(mlirOpResultGetOwner(v), "value")) };
+            let value = value.flatten().ok_or("a denominator's constant operand without a value")?;
+            Ok(Some((value, value_type(v))))
         })
-        .collect();
-    Replayed { name: mlir::op_name(op), result: value_type(mlir::results(op)[0]), operands }
+        .collect::<Result<_, String>>()?;
+    let result = *mlir::results(op).first().ok_or("a denominator's op without a result")?;
+    Ok(Replayed { name: mlir::op_name(op), result: value_type(result), operands })
 }
 
 /// `steps` computed again from `value`.

@@ -609,14 +609,17 @@ fn masked_mean_step() -> (crate::ir::graph::Graph, ValueRef, ValueRef) {
 
 #[test]
 fn a_loss_that_is_a_ratio_of_sums_combines_by_its_denominators() {
-    use crate::inter::weighted_loss::WeightedLoss;
+    use crate::inter::weighted_loss::{DenominatorStep, WeightedLoss};
     let (g, total, denominator) = masked_mean_step();
     let step = analyze(&g).unwrap();
     let stage_of = vec![StageId::new(0); g.ops().len()];
     let plan = |combine| build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, combine).unwrap();
     let p = plan(GradientCombine::Auto);
     let ValueRef::Op { op: maximum, .. } = denominator else { unreachable!() };
-    assert_eq!(p.weighted_loss, Some(WeightedLoss { weights: total, denominator, steps: vec![maximum] }));
+    assert_eq!(
+        p.weighted_loss,
+        Some(WeightedLoss { weights: total, denominator, steps: vec![DenominatorStep { op: maximum, from: 0 }] })
+    );
     // The loss and the gradients the apply function reads, by their denominators; unwarned.
     let loss = *g.returned.last().unwrap();
     assert_eq!(mode_in(&p.accumulated, loss), Some(Accumulate::WeightedMean));
