@@ -1,5 +1,6 @@
 // A loss that is a ratio of sums, sum(l * mask) / max(sum(mask), 1), with the mask a batch
-// input: each microbatch's loss and gradient are weighted by its denominator, added up, and
+// input, and its gradient (the cotangents divided by the denominator): each microbatch's loss
+// and gradient are weighted by its denominator, added up, and
 // divided by the denominator @main computes again from the summed masks (the guard replayed),
 // which is the global batch's; unwarned. Set to gradient-accumulation=mean, they are averaged
 // and the loss is warned about, as before.
@@ -52,7 +53,9 @@ func.func @main(%w: tensor<4x4xf32> {tf.aliasing_output = 0 : i32}, %x: tensor<4
   %one = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
   %guarded = "stablehlo.maximum"(%count, %one) : (tensor<f32>, tensor<f32>) -> tensor<f32>
   %loss = "stablehlo.divide"(%total, %guarded) : (tensor<f32>, tensor<f32>) -> tensor<f32> loc("masked_mean")
-  %g = "stablehlo.multiply"(%h, %spread) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %seed = "stablehlo.broadcast_in_dim"(%guarded) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x4xf32>
+  %masked_h = "stablehlo.multiply"(%h, %spread) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %g = "stablehlo.divide"(%masked_h, %seed) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   %dw = "stablehlo.dot_general"(%x, %g) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>}> : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   %w2 = "stablehlo.subtract"(%w, %dw) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %w2, %loss : tensor<4x4xf32>, tensor<f32>

@@ -264,6 +264,42 @@ def test_a_masked_or_weighted_mean_loss_pipelines_to_the_global_step(tmp_path, r
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
 
 
+def _divided_after_export(guard, batch: int) -> str:
+    """Hugging Face's Flax scripts' step: the gradient of the masked sum, then the loss and
+    the gradients divided by ``guard(count)`` outside the gradient."""
+    params = _params()
+
+    def step(params, x, y):
+        def loss_fn(p):
+            per = optax.softmax_cross_entropy_with_integer_labels(_logits(p, x), y)
+            return jnp.sum(per * _kept(y)), jnp.sum(_kept(y))
+
+        (total, count), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)
+        count = guard(count)
+        return jax.tree.map(lambda p, g: p - 0.1 * g / count, params, grads), total / count
+
+    args = (params, SDS((batch, WIDTHS[0]), jnp.float32), SDS((batch,), jnp.int32))
+    hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES))
+    return export(jax.jit(step, donate_argnums=(0,)), *args, hints=hints, debug_info=True)
+
+
+def test_gradients_of_a_masked_sum_divided_by_the_count_after_pipeline_to_the_global_step(tmp_path):
+    """grad(sum) / count, the count computed with the loss: the numerator's gradients and the
+    count add up over the microbatches. They were weighted by the microbatches' counts as the
+    ratio's gradients are, unwarned: the update was off by up to 9% of its largest entry."""
+    planned, _ = assert_pipelined_step_matches(tmp_path, lambda batch: _divided_after_export(lambda n: n, batch),
+                                               MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+
+
+def test_gradients_divided_by_a_guarded_count_after_plan_with_a_warning(tmp_path):
+    """grad(sum) / max(count, 1): the microbatches' guarded counts add up to no global one, so
+    what the update divides by is warned about."""
+    planned = _plan(tmp_path, _divided_after_export(lambda n: jnp.maximum(n, 1.0), MICROBATCH))
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    assert "carries neither the loss's 1/denominator" in planned.stderr, planned.stderr[-3000:]
+
+
 def test_a_loss_beside_a_masked_mean_plans_with_a_warning_at_its_op(tmp_path):
     """A masked mean plus a penalty of the parameters is no ratio of sums: averaged over the
     microbatches as any gradient accumulation does, and the warning says so."""

@@ -354,7 +354,7 @@ fn scatters_examples_additively(graph: &Graph, op: &OpNode, operands: &[BatchCla
 }
 
 /// Whether `op`'s region adds its two arguments: a sum.
-fn adds(op: &OpNode) -> bool {
+pub(crate) fn adds(op: &OpNode) -> bool {
     op.regions.first().and_then(|r| r.blocks.first()).is_some_and(|b| {
         b.ops.iter().all(|o| matches!(canonical_name(&o.name).as_str(), "add" | "return"))
             && b.ops.iter().any(|o| canonical_name(&o.name) == "add")

@@ -31,7 +31,7 @@ use super::examples_count::counting_ops;
 use super::memory::Schedule;
 use super::output_combine::{batch_classes, BatchClass};
 use super::plan::StageId;
-use super::weighted_loss::{weighted_loss, WeightedLoss};
+use super::weighted_loss::{denominator_powers, weighted_loss, WeightedLoss};
 use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
 use crate::ir::constant_fold::folded_constants;
 use crate::ir::constant_values::constant_ops;
@@ -512,6 +512,15 @@ pub fn build_program(
         (_, Some(_)) => Accumulate::WeightedMean,
         _ => Accumulate::Mean,
     };
+    let powers =
+        weighted.as_ref().filter(|_| gradient_mode == Accumulate::WeightedMean).map(|w| denominator_powers(graph, w));
+    // What combines as the gradients do: under a ratio-of-sums loss, by the power of its
+    // denominator the value carries; `None`, with the gradients' combination, when none fits.
+    let as_gradient = |op: usize| match (&powers, classes) {
+        (Some(powers), Some(classes)) => by_denominator_power(powers[op], classes[op]),
+        _ => Some(gradient_mode),
+    };
+    const UNSCALED: &str = "under the loss's ratio of sums (a masked or weighted mean), this value the update reads carries neither the loss's 1/denominator, as its gradients do, nor is it a sum or a mean over the batch (a guarded count the update divides by: max(sum(mask), 1)): it is combined by the microbatches' denominators as the gradients are, which differs from the global batch's unless their denominators are equal";
     // The first meeting only: every later layer of a batch-normalized model meets its own.
     let meetings = classes.map(|c| statistics_meeting_examples(graph, &batch_dims, c)).unwrap_or_default();
     // A loss computed from examples that met a statistic of the batch is explained by that.
@@ -532,7 +541,14 @@ pub fn build_program(
         if let (Some(result), Some(classes), true) = (result, &classes, dependent[op]) {
             let mode = match classes[op] {
                 // A gradient returned as it is combines as the gradients do.
-                _ if gradient[op] => combined(gradient_mode, graph, v),
+                _ if gradient[op] => combined(
+                    as_gradient(op).unwrap_or_else(|| {
+                        warnings.push((OpId::new(op), UNSCALED.to_string()));
+                        gradient_mode
+                    }),
+                    graph,
+                    v,
+                ),
                 BatchClass::Sum { .. } => Accumulate::Sum,
                 BatchClass::Mean => Accumulate::Mean,
                 BatchClass::Independent => Accumulate::Last,
@@ -576,7 +592,14 @@ pub fn build_program(
             _ if !dependent[op] => Accumulate::Last,
             Some(BatchClass::Sum { .. }) if !gradient[op] => Accumulate::Sum,
             Some(BatchClass::Mean) if !gradient[op] => Accumulate::Mean,
-            _ => combined(gradient_mode, graph, v),
+            _ => combined(
+                as_gradient(op).unwrap_or_else(|| {
+                    warnings.push((OpId::new(op), UNSCALED.to_string()));
+                    gradient_mode
+                }),
+                graph,
+                v,
+            ),
         };
         accumulated.push((v, mode));
     }
@@ -653,6 +676,24 @@ fn loss_class(
 
 /// How a batch-dependent value combines when the gradients combine as `gradients`. A mean of
 /// integers does not exist in the value's type: integer per-microbatch results (counts) add up.
+/// How a value combines that the update reads (or a gradient returned) under a ratio-of-sums
+/// loss, by the power of the loss's denominator it carries (`denominator_powers`): with the
+/// loss's 1/denominator (the loss's gradients), or through ops that analysis does not follow
+/// (cotangents carried by a loop), by the denominators; without it as what it is over the
+/// batch, a contraction of the examples' terms (the numerator's gradient) adding up; the
+/// denominator itself adds up when it is the weights' sum. `None`: no combination known.
+fn by_denominator_power(power: Option<i32>, class: BatchClass) -> Option<Accumulate> {
+    match (power, class) {
+        (None | Some(-1), _) => Some(Accumulate::WeightedMean),
+        (Some(0), BatchClass::Sum { .. } | BatchClass::Contraction) | (Some(1), BatchClass::Sum { .. }) => {
+            Some(Accumulate::Sum)
+        }
+        (Some(0), BatchClass::Mean) => Some(Accumulate::Mean),
+        (Some(0), BatchClass::Independent) => Some(Accumulate::Last),
+        _ => None,
+    }
+}
+
 fn combined(gradients: Accumulate, graph: &Graph, v: ValueRef) -> Accumulate {
     let float = graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.element.is_float());
     if float {

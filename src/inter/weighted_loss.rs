@@ -8,8 +8,15 @@
 //! microbatch's loss is its numerator's divided by a number the microbatch knows; weighting
 //! each microbatch's loss and gradients by its denominator, adding them up and dividing by the
 //! denominator of the summed weights gives the global batch's loss and gradients exactly.
+//!
+//! Only what carries the loss's `1 / denominator` combines so: `denominator_powers` tells, per
+//! op, which power of the denominator its value is scaled by. A step that takes the gradient
+//! of the numerator and divides it by the count afterwards (`grad(sum) / n`, as Hugging Face's
+//! Flax scripts do) hands the update the numerator's gradient (power 0) and the count (power
+//! 1): sums that add up.
 
-use super::output_combine::BatchClass;
+use super::output_combine::{adds, BatchClass};
+use crate::ir::constant_fold::{folded_constants, Folded};
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::op_table::canonical_name;
 use crate::ir::structural_hash::value_numbers;
@@ -129,6 +136,96 @@ fn shared_denominator(
     }
 }
 
+/// Ops whose value is a sum or a choice of their data operands' values (the other operands, such
+/// as indices or a predicate, must not scale with the denominator): every data operand carries
+/// the same power of it, or is zero.
+fn homogeneous_data_operands(name: &str, operands: usize) -> Option<std::ops::Range<usize>> {
+    Some(match name {
+        "add"
+        | "subtract"
+        | "negate"
+        | "convert"
+        | "broadcast_in_dim"
+        | "reshape"
+        | "transpose"
+        | "slice"
+        | "reverse"
+        | "copy"
+        | "pad"
+        | "concatenate"
+        | "optimization_barrier" => 0..operands,
+        "select" => 1..operands,
+        "gather" | "dynamic_slice" => 0..1,
+        "dynamic_update_slice" => 0..2,
+        // operand, then the forward's values (not scaled), then the cotangents and the zero.
+        "select_and_scatter" => 1..operands,
+        _ => return None,
+    })
+}
+
+/// Per op: the power of the loss's denominator (`weighted.denominator`, or a value computed
+/// alike) its value is scaled by, `None` where it is no such multiple (a nonlinear function of
+/// the denominator). Values that do not read the denominator are of power 0; the cotangents
+/// from the loss `numerator / denominator` back to the parameters are of power -1 (the
+/// backward pass is linear in them), the denominator itself of power 1.
+pub fn denominator_powers(graph: &Graph, weighted: &WeightedLoss) -> Vec<Option<i32>> {
+    let ops = graph.ops();
+    let numbers = value_numbers(graph);
+    let folded = folded_constants(graph);
+    let denominator = match weighted.denominator {
+        ValueRef::Op { op, result: 0 } => numbers[op],
+        _ => return vec![Some(0); ops.len()],
+    };
+    let mut powers: Vec<Option<i32>> = Vec::with_capacity(ops.len());
+    for (index, op) in ops.iter().enumerate() {
+        let power_of = |v: &ValueRef| match *v {
+            ValueRef::Op { op, .. } => powers[op],
+            _ => Some(0),
+        };
+        let zero = |v: &ValueRef| match *v {
+            ValueRef::Op { op, .. } => matches!(folded[op], Some(Folded::Uniform(z)) if z == 0.0),
+            _ => false,
+        };
+        let operand_powers: Option<Vec<i32>> = op.operands.iter().map(power_of).collect();
+        let power = match operand_powers {
+            _ if numbers[index] == denominator && op.results.len() == 1 => Some(1),
+            None => None,
+            Some(p) if p.iter().all(|&p| p == 0) => Some(0),
+            Some(p) => {
+                let name = canonical_name(&op.name);
+                match name.as_str() {
+                    "multiply" | "dot_general" | "dot" | "convolution" => Some(p.iter().sum()),
+                    "divide" => Some(p[0] - p[1]),
+                    "reduce" | "reduce_window" if adds(op) => homogeneous(op, &p, |_| true, &zero),
+                    // The inputs, the indices, then the updates: the indices must not scale.
+                    "scatter" if adds(op) => homogeneous(op, &p, |i| i != p.len() / 2, &zero),
+                    _ => homogeneous_data_operands(&name, p.len())
+                        .and_then(|data| homogeneous(op, &p, |i| data.contains(&i), &zero)),
+                }
+            }
+        };
+        powers.push(power);
+    }
+    powers
+}
+
+/// The power every data operand (`data(index)`) that is not zero carries, when they agree and
+/// the other operands carry none.
+fn homogeneous(
+    op: &crate::ir::graph::OpNode,
+    powers: &[i32],
+    data: impl Fn(usize) -> bool,
+    zero: &impl Fn(&ValueRef) -> bool,
+) -> Option<i32> {
+    let (mut inside, outside): (Vec<usize>, Vec<usize>) = (0..powers.len()).partition(|&i| data(i));
+    if outside.iter().any(|&i| powers[i] != 0) {
+        return None;
+    }
+    inside.retain(|&i| !zero(&op.operands[i]));
+    let first = inside.first().map_or(0, |&i| powers[i]);
+    inside.iter().all(|&i| powers[i] == first).then_some(first)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +309,44 @@ mod tests {
         assert_eq!(loss_of(|b, total| b.unary("stablehlo.sqrt", total, t(&[]))), None);
         // A sum of the batch multiplied by itself: not one sum passed through steps.
         assert_eq!(loss_of(|b, total| b.binary("stablehlo.multiply", total, total, t(&[]))), None);
+    }
+
+    #[test]
+    fn powers_of_the_denominator_follow_the_cotangents_and_stop_at_nonlinear_ops() {
+        let mut b = Builder::new();
+        let (x, w) = (ValueRef::Arg(0), ValueRef::Arg(1));
+        let weighted = b.binary("stablehlo.multiply", x, w, t(&[8, 4]));
+        let numerator = b.sum(weighted);
+        let total = b.sum(w);
+        let loss = b.binary("stablehlo.divide", numerator, total, t(&[]));
+        // The backward pass's seed 1 / total, spread over the examples and contracted with them.
+        let one = constant(&mut b, 1.0);
+        let seed = b.binary("stablehlo.divide", one, total, t(&[]));
+        let everywhere = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]);
+        let spread = b.op("stablehlo.broadcast_in_dim", vec![seed], t(&[8, 4]), everywhere.clone());
+        let cotangent = b.binary("stablehlo.multiply", spread, w, t(&[8, 4]));
+        let gradient = b.dot(x, cotangent, 0, 0, t(&[4, 4]));
+        // relu's transpose: the cotangent where the forward was positive, else zero.
+        let positive = b.binary("stablehlo.compare", x, x, t(&[8, 4]));
+        let zero = constant(&mut b, 0.0);
+        let zeros = b.op("stablehlo.broadcast_in_dim", vec![zero], t(&[8, 4]), everywhere);
+        let chosen = b.binary("stablehlo.select", positive, cotangent, t(&[8, 4]));
+        b.ops.last_mut().unwrap().operands.push(zeros);
+        // The count summed again (a second jnp.sum(mask)) is the denominator too.
+        let again = b.sum(w);
+        let squared = b.binary("stablehlo.multiply", total, again, t(&[]));
+        let exponential = b.unary("stablehlo.exponential", cotangent, t(&[8, 4]));
+        let mixed = b.binary("stablehlo.add", cotangent, x, t(&[8, 4]));
+        let unrelated = b.sum(x);
+        let args = [t(&[8, 4]), t(&[8, 4])].map(|ty| Param { ty, attrs: Attrs::new() });
+        let returned = vec![loss, gradient, chosen, squared, exponential, mixed, unrelated];
+        let g = b.graph(args.to_vec(), returned.clone());
+        let dims = [Some(0), Some(0)];
+        let weighted = weighted_loss(&g, loss, &dims, &batch_classes(&g, &dims)).unwrap();
+        let powers = denominator_powers(&g, &weighted);
+        let got: Vec<Option<i32>> = returned.iter().map(|v| powers[op_index(*v)]).collect();
+        assert_eq!(got, [Some(-1), Some(-1), Some(-1), Some(2), None, None, Some(0)]);
+        assert_eq!(powers[op_index(again)], Some(1));
     }
 
     #[test]

@@ -582,26 +582,59 @@ fn a_warning_repeated_at_one_place_is_given_once() {
     assert_eq!(places, ["dropout.py:107", "mixup.py:3"]);
 }
 
-/// tanh_mlp_step(2, 4, 8) whose loss is its sum of squares divided by `max(sum(mask), 1)`, the
-/// mask a batch input [4]: the graph, the mask's sum and the denominator.
-fn masked_mean_step() -> (crate::ir::graph::Graph, ValueRef, ValueRef) {
-    use crate::ir::graph::{Attrs, Param};
-    use crate::ir::test_graphs::{t, tanh_mlp_args, tanh_mlp_gradients, Builder};
+/// Where a ratio-of-sums step divides its gradients by the loss's denominator.
+#[derive(Clone, Copy)]
+enum RatioGradients {
+    /// The gradients of the ratio: the cotangents divided by it, as the backward pass does.
+    OfTheRatio,
+    /// The numerator's gradients, divided in the update (`grad(sum) / n`).
+    DividedInTheUpdate,
+}
+
+/// tanh_mlp_step(2, 4, 8) whose loss is its sum of squares divided by `sum(mask)` (or
+/// `max(sum(mask), 1)` when `guarded`), the mask a batch input [4], its gradients divided by
+/// that denominator as `gradients` says: the graph, the mask's sum and the denominator.
+fn masked_mean_step(gradients: RatioGradients, guarded: bool) -> (crate::ir::graph::Graph, ValueRef, ValueRef) {
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::test_graphs::{attrs, t, tanh_mlp_args, tanh_mlp_gradients, Builder};
     let (depth, batch, width) = (2, 4, 8);
     let mut b = Builder::new();
-    let (grads, squares) =
-        tanh_mlp_gradients(&mut b, depth, batch, width, |b, a, g| b.dot(a, g, 0, 0, t(&[width, width])));
     let mut args = tanh_mlp_args(depth, batch, width);
     args.push(Param { ty: t(&[batch]), attrs: Attrs::new() });
     let total = b.sum(ValueRef::Arg(args.len() - 1));
-    b.ops.push(f32_constant(1.0));
-    let one = ValueRef::Op { op: b.ops.len() - 1, result: 0 };
-    let denominator = b.binary("stablehlo.maximum", total, one, t(&[]));
+    let denominator = if guarded {
+        b.ops.push(f32_constant(1.0));
+        let one = ValueRef::Op { op: b.ops.len() - 1, result: 0 };
+        b.binary("stablehlo.maximum", total, one, t(&[]))
+    } else {
+        total
+    };
+    let everywhere = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]);
+    let spread = |b: &mut Builder, ty| b.op("stablehlo.broadcast_in_dim", vec![denominator], ty, everywhere.clone());
+    let (grads, squares) = tanh_mlp_gradients(&mut b, depth, batch, width, |b, a, g| {
+        let g = match gradients {
+            RatioGradients::OfTheRatio => {
+                let divisor = spread(b, t(&[batch, width]));
+                b.binary("stablehlo.divide", g, divisor, t(&[batch, width]))
+            }
+            RatioGradients::DividedInTheUpdate => g,
+        };
+        b.dot(a, g, 0, 0, t(&[width, width]))
+    });
     let loss = b.binary("stablehlo.divide", squares, denominator, t(&[]));
     let mut returned: Vec<ValueRef> = grads
         .iter()
         .enumerate()
-        .map(|(k, grad)| b.binary("stablehlo.subtract", ValueRef::Arg(k), *grad, t(&[width, width])))
+        .map(|(k, grad)| {
+            let step = match gradients {
+                RatioGradients::OfTheRatio => *grad,
+                RatioGradients::DividedInTheUpdate => {
+                    let divisor = spread(&mut b, t(&[width, width]));
+                    b.binary("stablehlo.divide", *grad, divisor, t(&[width, width]))
+                }
+            };
+            b.binary("stablehlo.subtract", ValueRef::Arg(k), step, t(&[width, width]))
+        })
         .collect();
     returned.push(loss);
     (b.graph(args, returned), total, denominator)
@@ -610,7 +643,7 @@ fn masked_mean_step() -> (crate::ir::graph::Graph, ValueRef, ValueRef) {
 #[test]
 fn a_loss_that_is_a_ratio_of_sums_combines_by_its_denominators() {
     use crate::inter::weighted_loss::{DenominatorStep, WeightedLoss};
-    let (g, total, denominator) = masked_mean_step();
+    let (g, total, denominator) = masked_mean_step(RatioGradients::OfTheRatio, true);
     let step = analyze(&g).unwrap();
     let stage_of = vec![StageId::new(0); g.ops().len()];
     let plan = |combine| build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, combine).unwrap();
@@ -638,4 +671,35 @@ fn a_loss_that_is_a_ratio_of_sums_combines_by_its_denominators() {
     assert_eq!(averaged.weighted_loss, None);
     assert_eq!(mode_in(&averaged.accumulated, loss), Some(Accumulate::Mean));
     assert!(averaged.warnings.iter().any(|(_, m)| m.contains("neither a sum nor a mean")));
+}
+
+#[test]
+fn gradients_of_the_numerator_divided_in_the_update_add_up() {
+    // grad(sum) / sum(mask) in the update: the numerator's gradients and the mask's sum, which
+    // the update divides, add up over the microbatches; only the loss combines by the
+    // denominators.
+    let (g, ..) = masked_mean_step(RatioGradients::DividedInTheUpdate, false);
+    let step = analyze(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Auto).unwrap();
+    let loss = *g.returned.last().unwrap();
+    assert_eq!(mode_in(&p.accumulated, loss), Some(Accumulate::WeightedMean));
+    let others: Vec<Accumulate> = p.accumulated.iter().filter(|(v, _)| *v != loss).map(|(_, m)| *m).collect();
+    // Two gradients and the two spreads of the count the update divides them by.
+    assert!(others.len() == 4 && others.iter().all(|m| *m == Accumulate::Sum), "{:?}", p.accumulated);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    // Divided by max(sum(mask), 1): the microbatches' guarded counts add up to no global one;
+    // combined as the gradients, and warned about at the update's reading.
+    let (g, _, denominator) = masked_mean_step(RatioGradients::DividedInTheUpdate, true);
+    let step = analyze(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Auto).unwrap();
+    let ValueRef::Op { op: maximum, .. } = denominator else { unreachable!() };
+    let warned: Vec<usize> = p
+        .warnings
+        .iter()
+        .filter(|(_, m)| m.contains("carries neither the loss's 1/denominator"))
+        .map(|(op, _)| op.index())
+        .collect();
+    assert!(!warned.is_empty() && warned.iter().all(|&op| op > maximum), "{:?}", p.warnings);
 }
