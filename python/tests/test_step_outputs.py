@@ -373,7 +373,41 @@ COUPLINGS = {
     # Contrastive logits: every example against every other one of the batch.
     "every-other-example": (lambda h: jax.nn.softmax(h @ h.T, axis=-1) @ h,
                             "every example meets every other example of the batch here"),
+    # The same, each example first pooled at a position of its own (CLIP's text tower picks
+    # each sequence's end token: x[jnp.arange(b), i]).
+    "pooled-every-other-example": (lambda h: jax.nn.softmax(_own_row(h) @ _own_row(h).T, axis=-1) @ h,
+                                   "every example meets every other example of the batch here"),
 }
+
+
+def _own_rows(h):
+    """h: [b, 32] as 4 rows of 8 per example, and a row index per example from its values."""
+    rows = h.reshape(h.shape[0], 4, 8)
+    return rows, jnp.argmax(rows.sum(-1), axis=-1)
+
+
+def _own_row(h):
+    """Each example's row at its own index, picked by position: rows[jnp.arange(b), index]."""
+    rows, index = _own_rows(h)
+    return rows[jnp.arange(h.shape[0]), index]
+
+
+def _own_row_along_axis(h):
+    """The same row by jnp.take_along_axis (a gather with batching dimensions)."""
+    rows, index = _own_rows(h)
+    return jnp.take_along_axis(rows, index[:, None, None], axis=1)[:, 0]
+
+
+@pytest.mark.parametrize("pick", [_own_row, _own_row_along_axis], ids=["by-position", "along-axis"])
+def test_each_example_pooled_at_its_own_position_pipelines_to_the_global_step(tmp_path, pick):
+    """A value picked from each example's own rows stays that example's, through a projection
+    too: the loss is the mean it is, unwarned. Before, the pick by position lost track of the
+    examples, the projection made them 'neither a sum nor a mean', and so was the loss called
+    (`take_along_axis` kept track)."""
+    planned, _ = assert_pipelined_step_matches(
+        tmp_path, lambda batch: _coupled_export(lambda h: h + pick(h) @ jnp.full((8, 32), 0.1), batch), MICROBATCH,
+        MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
 
 
 @pytest.mark.parametrize("couple,said", COUPLINGS.values(), ids=COUPLINGS.keys())

@@ -18,11 +18,11 @@
 //! `divide_no_nan`, whose guarded divisor is folded from constants). Anything else is `Other`.
 
 use crate::ir::attr_text::{
-    ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
+    ComparisonDirection, ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
 };
 use crate::ir::batch_inputs::{examples_counts, examples_per_microbatch};
 use crate::ir::constant_fold::{folded_constants, Folded};
-use crate::ir::graph::{Graph, OpNode, ValueRef};
+use crate::ir::graph::{Attr, Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
 use crate::ir::types::ValueType;
 
@@ -141,7 +141,10 @@ fn classify(
                 // top_k works on the last dimension: the examples stay apart unless they are it.
                 PerExample(d.filter(|&d| rank_of(graph, op.operands[0]).is_some_and(|r| d < r.saturating_sub(1))))
             }
-            "gather" => PerExample(d.and_then(|d| gathered_batch(graph, op, operands, d))),
+            "gather" => PerExample(
+                d.and_then(|d| gathered_batch(graph, op, operands, d))
+                    .or_else(|| own_rows_gathered(graph, op, operands)),
+            ),
             "scatter" if scatters_examples_additively(graph, op, operands, inputs) => Contraction,
             "slice" | "pad" | "reverse" | "concatenate" | "dynamic_slice" | "dynamic_update_slice" => {
                 let same_rank = rank_of(graph, op.operands[0])
@@ -377,6 +380,107 @@ fn gathered_batch(graph: &Graph, op: &OpNode, operands: &[BatchClass], d: usize)
         return None;
     }
     index_dims.iter().position(|&i| i == d).map(|p| result_dims[p])
+}
+
+/// Where a gather that picks each example's elements from the example's own row puts the
+/// examples: the operand and the indices both per example, the operand's batch dimension a
+/// batching dimension paired with the indices' (`jnp.take_along_axis`) or indexed by each
+/// example's position along the indices' (`x[jnp.arange(b), i]`, pooling at each sequence's
+/// last token).
+fn own_rows_gathered(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> Option<usize> {
+    let [BatchClass::PerExample(Some(rows)), BatchClass::PerExample(Some(examples))] = operands[..] else {
+        return None;
+    };
+    let numbers = GatherDimensionNumbers::parse(opaque_text(op.attr("dimension_numbers")?)?).ok()?;
+    let (rows, examples) = (rows as i64, examples as i64);
+    if examples == numbers.index_vector_dim {
+        return None;
+    }
+    let paired =
+        numbers.operand_batching_dims.iter().zip(&numbers.start_indices_batching_dims).any(|p| p == (&rows, &examples));
+    let by_position = || {
+        let component = numbers.start_index_map.iter().position(|&d| d == rows)?;
+        let one_row =
+            op.attr("slice_sizes").and_then(|a| a.as_i64_array()).and_then(|s| s.get(rows as usize)) == Some(&1);
+        let index = index_component(graph, op.operands[1], numbers.index_vector_dim, component)?;
+        (one_row && numbers.collapsed_slice_dims.contains(&rows) && positions_along(graph, index, examples as usize, 0))
+            .then_some(())
+    };
+    if !paired {
+        by_position()?;
+    }
+    let indices_rank = rank_of(graph, op.operands[1])?;
+    let result_rank = op.results.first().and_then(ValueType::tensor)?.shape.len();
+    let index_dims: Vec<usize> = (0..indices_rank).filter(|&i| i as i64 != numbers.index_vector_dim).collect();
+    let result_dims: Vec<usize> = (0..result_rank).filter(|&i| !numbers.offset_dims.contains(&(i as i64))).collect();
+    (index_dims.len() == result_dims.len())
+        .then(|| index_dims.iter().position(|&i| i as i64 == examples).map(|p| result_dims[p]))
+        .flatten()
+}
+
+/// The value holding component `component` of a gather's index vectors (`indices`, the vectors
+/// along `vector_dim`): the indices themselves when the vectors have one component, else the
+/// piece of a concatenation along `vector_dim` that holds it alone.
+fn index_component(graph: &Graph, indices: ValueRef, vector_dim: i64, component: usize) -> Option<ValueRef> {
+    let shape = &graph.value_type(indices)?.tensor()?.shape;
+    let width = usize::try_from(vector_dim).ok().and_then(|d| shape.get(d)).copied().unwrap_or(1);
+    if width == 1 {
+        return (component == 0).then_some(indices);
+    }
+    let ValueRef::Op { op, .. } = indices else { return None };
+    let node = &graph.ops()[op];
+    if canonical_name(&node.name) != "concatenate" || node.attr("dimension").and_then(Attr::as_int) != Some(vector_dim)
+    {
+        return None;
+    }
+    let mut start = 0usize;
+    for &piece in &node.operands {
+        let size = usize::try_from(*graph.value_type(piece)?.tensor()?.shape.get(vector_dim as usize)?).ok()?;
+        if (start..start + size).contains(&component) {
+            return (size == 1).then_some(piece);
+        }
+        start += size;
+    }
+    None
+}
+
+/// Whether every element of `v` is its position along dimension `dim`: an iota, broadcast or
+/// converted, perhaps through jnp's wrapping of negative indices (`where(i < 0, i + n, i)`, never
+/// taken by positions).
+fn positions_along(graph: &Graph, v: ValueRef, dim: usize, depth: usize) -> bool {
+    let ValueRef::Op { op, .. } = v else { return false };
+    if depth > 16 {
+        return false;
+    }
+    let node = &graph.ops()[op];
+    let below = |v: ValueRef, dim: usize| positions_along(graph, v, dim, depth + 1);
+    match canonical_name(&node.name).as_str() {
+        "iota" => node.attr("iota_dimension").and_then(Attr::as_int) == Some(dim as i64),
+        "convert" => below(node.operands[0], dim),
+        "broadcast_in_dim" => {
+            let size = |v: ValueRef, d: usize| {
+                graph.value_type(v).and_then(ValueType::tensor).and_then(|t| t.shape.get(d).copied())
+            };
+            let Some(map) = node.attr("broadcast_dimensions").and_then(|a| a.as_i64_array()) else { return false };
+            map.iter()
+                .position(|&d| d == dim as i64)
+                .is_some_and(|k| size(node.operands[0], k) == size(v, dim) && below(node.operands[0], k))
+        }
+        "select" => {
+            let [predicate, _, otherwise] = node.operands[..] else { return false };
+            let ValueRef::Op { op: compare, .. } = predicate else { return false };
+            let compare = &graph.ops()[compare];
+            let below_zero = canonical_name(&compare.name) == "compare"
+                && compare.operands.first() == Some(&otherwise)
+                && compare
+                    .attr("comparison_direction")
+                    .and_then(opaque_text)
+                    .and_then(|t| ComparisonDirection::parse(t).ok())
+                    == Some(ComparisonDirection::Lt);
+            below_zero && below(otherwise, dim)
+        }
+        _ => false,
+    }
 }
 
 /// What the classes need to know of the batch inputs.
@@ -675,6 +779,69 @@ mod tests {
                 PerExample(None)
             ]
         );
+    }
+
+    #[test]
+    fn a_gather_of_each_examples_own_row_keeps_the_examples() {
+        // rows: [8, 2, 2], each example's two rows; index: [8, 1], a row per example.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let rows = b.unary("stablehlo.reshape", x, t(&[8, 2, 2]));
+        let index = b.op("stablehlo.slice", vec![x], t(&[8, 1]), attrs(&[]));
+        // rows[jnp.arange(8), index]: positions wrapped as jnp wraps negative indices.
+        let positions = b.op("stablehlo.iota", vec![], t(&[8]), attrs(&[("iota_dimension", Attr::Int(0))]));
+        let zero = constant(&mut b, 0.0);
+        let below_zero = b.op(
+            "stablehlo.compare",
+            vec![positions, zero],
+            t(&[8]),
+            attrs(&[("comparison_direction", opaque("<comparison_direction LT>"))]),
+        );
+        let eight = constant(&mut b, 8.0);
+        let wrapped = b.binary("stablehlo.add", positions, eight, t(&[8]));
+        let chosen = b.op("stablehlo.select", vec![below_zero, wrapped, positions], t(&[8]), attrs(&[]));
+        let column = b.op(
+            "stablehlo.broadcast_in_dim",
+            vec![chosen],
+            t(&[8, 1]),
+            attrs(&[("broadcast_dimensions", Attr::I64Array(vec![0]))]),
+        );
+        let by_position =
+            b.op("stablehlo.concatenate", vec![column, index], t(&[8, 2]), attrs(&[("dimension", Attr::Int(1))]));
+        let by_index =
+            b.op("stablehlo.concatenate", vec![index, index], t(&[8, 2]), attrs(&[("dimension", Attr::Int(1))]));
+        let pick = |b: &mut Builder, indices| {
+            b.op(
+                "stablehlo.gather",
+                vec![rows, indices],
+                t(&[8, 2]),
+                attrs(&[
+                    (
+                        "dimension_numbers",
+                        opaque("gather<offset_dims = [1], collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 1>"),
+                    ),
+                    ("slice_sizes", Attr::I64Array(vec![1, 1, 2])),
+                ]),
+            )
+        };
+        let own = pick(&mut b, by_position);
+        let others = pick(&mut b, by_index);
+        // jnp.take_along_axis: the examples a batching dimension of both.
+        let along = b.unary("stablehlo.reshape", index, t(&[8, 1, 1]));
+        let along_axis = b.op(
+            "stablehlo.gather",
+            vec![rows, along],
+            t(&[8, 1, 2]),
+            attrs(&[
+                (
+                    "dimension_numbers",
+                    opaque("gather<offset_dims = [2], collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>"),
+                ),
+                ("slice_sizes", Attr::I64Array(vec![1, 1, 2])),
+            ]),
+        );
+        let got = classes_of(b, vec![own, others, along_axis]);
+        assert_eq!(got, [PerExample(Some(0)), PerExample(None), PerExample(Some(0))]);
     }
 
     #[test]
