@@ -264,6 +264,28 @@ def test_a_masked_or_weighted_mean_loss_pipelines_to_the_global_step(tmp_path, r
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
 
 
+def test_a_microbatch_of_padding_only_adds_nothing_to_a_masked_mean(tmp_path):
+    """sum(l * (y != 0)) / sum(y != 0) with every label of the second microbatch padding: that
+    microbatch's loss is 0/0, and its gradients NaN, where the global batch's are finite. Its
+    weights are a mask (non-negative), so a zero count means no weight at all and its part is
+    zero: the global step's result. Before, the NaN reached the parameters."""
+    from alpa_mlir.pipeline import Pipeline
+
+    def unguarded(p, per, y, w):
+        return jnp.sum(per * _kept(y)) / jnp.sum(_kept(y))
+
+    planned = _plan(tmp_path, _masked_export(unguarded, MICROBATCH))
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+    step, inputs = global_step_inputs(_masked_export(unguarded, MICROBATCH * MICROBATCHES))
+    labels = [i for i, spec in enumerate(step.inputs) if spec.mlir_type == "i32"]
+    assert len(labels) == 1, step.inputs
+    inputs[labels[0]] = inputs[labels[0]].copy()
+    inputs[labels[0]][:MICROBATCH] = 1
+    inputs[labels[0]][MICROBATCH:] = 0
+    assert_pipeline_matches(Pipeline((tmp_path / "plan.mlir").read_text()), step, inputs, min_stages=2)
+
+
 def _divided_after_export(guard, batch: int) -> str:
     """Hugging Face's Flax scripts' step: the gradient of the masked sum, then the loss and
     the gradients divided by ``guard(count)`` outside the gradient."""

@@ -17,10 +17,11 @@
 
 use super::output_combine::{adds, BatchClass};
 use crate::ir::constant_fold::{folded_constants, Folded};
-use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::canonical_name;
 use crate::ir::structural_hash::value_numbers;
 use crate::ir::train_step::ancestors;
+use crate::ir::types::ElementType;
 
 /// How a ratio-of-sums loss divides.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +33,10 @@ pub struct WeightedLoss {
     /// The ops from `weights` to `denominator`, in program order: each reads the value before
     /// it and at most one scalar constant (its other operand), and has no attributes.
     pub steps: Vec<DenominatorStep>,
+    /// Whether the weights are known to be non-negative (a mask from a comparison, `y != pad`):
+    /// a microbatch whose denominator is zero then has only zero weights, its loss 0/0 stands
+    /// for nothing, and its part of the combination is zero.
+    pub nonnegative: bool,
 }
 
 /// An op on the way from the weights' sum to the denominator.
@@ -97,7 +102,61 @@ pub fn weighted_loss(
         ops.iter().enumerate().filter(|(index, _)| from[*index]).flat_map(|(_, op)| &op.operands).any(|v| {
             matches!(v, ValueRef::Arg(a) if batch_dims.get(*a).copied().flatten().is_none()) || *v == ValueRef::Outer
         });
-    (!shared_argument).then_some(WeightedLoss { weights, denominator, steps })
+    let nonnegative = nonnegative_values(graph)[op_of(weights)?];
+    (!shared_argument).then_some(WeightedLoss { weights, denominator, steps, nonnegative })
+}
+
+/// Per op: whether every element of its value is known to be `>= 0` (or NaN): comparisons and
+/// conversions of booleans (masks), iotas, non-negative constants, absolute values and
+/// exponentials, and what adds, multiplies, divides, chooses among, reduces or moves such values.
+fn nonnegative_values(graph: &Graph) -> Vec<bool> {
+    let ops = graph.ops();
+    let folded = folded_constants(graph);
+    let mut nonnegative: Vec<bool> = Vec::with_capacity(ops.len());
+    for (index, op) in ops.iter().enumerate() {
+        let of = |v: &ValueRef| match *v {
+            ValueRef::Op { op, .. } => nonnegative[op],
+            ValueRef::Arg(_) => graph
+                .value_type(*v)
+                .and_then(|t| t.tensor())
+                .is_some_and(|t| matches!(t.element, ElementType::Bool | ElementType::UInt(_))),
+            ValueRef::Outer => false,
+        };
+        let data = |range: std::ops::RangeFrom<usize>| {
+            op.operands.get(range).is_some_and(|d| !d.is_empty() && d.iter().all(of))
+        };
+        let known = match canonical_name(&op.name).as_str() {
+            "compare" | "iota" | "abs" | "exponential" | "sqrt" | "rsqrt" | "logistic" | "popcnt" => true,
+            "constant" => match &folded[index] {
+                Some(Folded::Uniform(c)) => *c >= 0.0,
+                Some(Folded::Listed(values)) => values.iter().all(|c| *c >= 0.0),
+                _ => false,
+            },
+            "convert" => op.operands.first().is_some_and(|v| {
+                of(v) || graph.value_type(*v).and_then(|t| t.tensor()).is_some_and(|t| t.element == ElementType::Bool)
+            }),
+            "maximum" => op.operands.iter().any(of),
+            "select" => data(1..),
+            "gather" | "dynamic_slice" => op.operands.first().is_some_and(of),
+            "reduce" | "reduce_window" => {
+                let body = op.regions.first().and_then(|r| r.blocks.first());
+                let keeps_sign = body.is_some_and(|b| {
+                    b.ops.iter().all(|o| {
+                        matches!(
+                            canonical_name(&o.name).as_str(),
+                            "add" | "multiply" | "maximum" | "minimum" | "return"
+                        )
+                    })
+                });
+                keeps_sign && data(0..)
+            }
+            "add" | "multiply" | "divide" | "minimum" | "broadcast_in_dim" | "reshape" | "transpose" | "slice"
+            | "concatenate" | "pad" | "reverse" | "copy" => data(0..),
+            _ => false,
+        };
+        nonnegative.push(known);
+    }
+    nonnegative
 }
 
 /// The one value `v`'s sums over the batch are divided by: `v` a `divide` of a sum by it, or
@@ -194,8 +253,14 @@ pub fn denominator_powers(graph: &Graph, weighted: &WeightedLoss) -> Vec<Option<
             Some(p) => {
                 let name = canonical_name(&op.name);
                 match name.as_str() {
-                    "multiply" | "dot_general" | "dot" | "convolution" => Some(p.iter().sum()),
-                    "divide" => Some(p[0] - p[1]),
+                    // Checked: a value multiplied by itself over and over doubles its power.
+                    "multiply" | "dot_general" | "dot" | "convolution" => {
+                        p.iter().try_fold(0i32, |sum, &q| sum.checked_add(q))
+                    }
+                    "divide" => match p[..] {
+                        [a, b] => a.checked_sub(b),
+                        _ => None,
+                    },
                     "reduce" | "reduce_window" if adds(op) => homogeneous(op, &p, |_| true, &zero),
                     // The inputs, the indices, then the updates: the indices must not scale.
                     "scatter" if adds(op) => homogeneous(op, &p, |i| i != p.len() / 2, &zero),
@@ -212,7 +277,7 @@ pub fn denominator_powers(graph: &Graph, weighted: &WeightedLoss) -> Vec<Option<
 /// The power every data operand (`data(index)`) that is not zero carries, when they agree and
 /// the other operands carry none.
 fn homogeneous(
-    op: &crate::ir::graph::OpNode,
+    op: &OpNode,
     powers: &[i32],
     data: impl Fn(usize) -> bool,
     zero: &impl Fn(&ValueRef) -> bool,
@@ -246,7 +311,8 @@ mod tests {
         let weighted = b.binary("stablehlo.multiply", x, w, t(&[8, 4]));
         let numerator = b.sum(weighted);
         let summed = weights(&mut b);
-        let total = b.sum(summed);
+        let zero = constant(&mut b, 0.0);
+        let total = b.reduce_sum(summed, zero, &[0, 1], t(&[]));
         let below = denominator(&mut b, total);
         let loss = b.binary("stablehlo.divide", numerator, below, t(&[]));
         let args = [t(&[8, 4]), t(&[8, 4]), t(&[4, 4])].map(|ty| Param { ty, attrs: Attrs::new() });
@@ -272,7 +338,7 @@ mod tests {
     #[test]
     fn a_sum_over_a_guarded_sum_of_the_weights_is_found_with_its_guard() {
         let (plain, total, _) = ratio(|_| ValueRef::Arg(1), |_, total| total);
-        assert_eq!(plain, Some(WeightedLoss { weights: total, denominator: total, steps: vec![] }));
+        assert_eq!(plain, Some(WeightedLoss { weights: total, denominator: total, steps: vec![], nonnegative: false }));
         // jnp.maximum(sum(w), 1.0) + 1e-6: two steps, in program order.
         let (guarded, total, below) = ratio(
             |_| ValueRef::Arg(1),
@@ -291,6 +357,34 @@ mod tests {
             DenominatorStep { op: op_index(below), from: 1 },
         ];
         assert_eq!(guarded.steps, steps);
+    }
+
+    #[test]
+    fn weights_from_comparisons_are_known_non_negative_and_float_inputs_are_not() {
+        let convert = |b: &mut Builder, v| b.unary("stablehlo.convert", v, t(&[8, 4]));
+        // (x != x) as a float mask, times itself; abs of the input; the float input as it is.
+        let mask = |b: &mut Builder| {
+            let kept = b.binary("stablehlo.compare", ValueRef::Arg(0), ValueRef::Arg(1), t(&[8, 4]));
+            convert(b, kept)
+        };
+        let (squared_mask, ..) = ratio(
+            |b| {
+                let m = mask(b);
+                b.binary("stablehlo.multiply", m, m, t(&[8, 4]))
+            },
+            |_, total| total,
+        );
+        let (absolute, ..) = ratio(|b| b.unary("stablehlo.abs", ValueRef::Arg(1), t(&[8, 4])), |_, total| total);
+        let (input, ..) = ratio(|_| ValueRef::Arg(1), |_, total| total);
+        let (signed, ..) = ratio(
+            |b| {
+                let m = mask(b);
+                b.binary("stablehlo.subtract", m, ValueRef::Arg(1), t(&[8, 4]))
+            },
+            |_, total| total,
+        );
+        let known = [squared_mask, absolute, input, signed].map(|w| w.map(|w| w.nonnegative));
+        assert_eq!(known, [Some(true), Some(true), Some(false), Some(false)]);
     }
 
     #[test]
@@ -374,7 +468,10 @@ mod tests {
             (weighted_loss(&g, loss, &dims, &batch_classes(&g, &dims)), total)
         };
         let (shared, total) = loss_over(false);
-        assert_eq!(shared, Some(WeightedLoss { weights: total, denominator: total, steps: vec![] }));
+        assert_eq!(
+            shared,
+            Some(WeightedLoss { weights: total, denominator: total, steps: vec![], nonnegative: false })
+        );
         assert_eq!(loss_over(true).0, None);
     }
 }

@@ -327,8 +327,42 @@ pub fn emit(
                         .iter()
                         .zip(&denominators)
                         .map(|(&part, &d)| {
-                            let d = spread(&emitter, d, ty)?;
-                            Ok(mlir::results(emitter.op("stablehlo.multiply", &[part, d], &[ty], &[]))[0])
+                            let spread_d = spread(&emitter, d, ty)?;
+                            let product =
+                                mlir::results(emitter.op("stablehlo.multiply", &[part, spread_d], &[ty], &[]))[0];
+                            if !w.nonnegative {
+                                return Ok(product);
+                            }
+                            // Non-negative weights summing to zero are all zero: the microbatch's
+                            // 0/0 stands for nothing, so its part is zero, not NaN.
+                            let scalar = with_shape(ty, &[]);
+                            let d = spread(&emitter, d, scalar)?;
+                            let zero = |t: MlirType| -> Result<MlirValue, String> {
+                                let splat = emitter.attr(&format!("dense<0.0> : {}", mlir::print_type(t)))?;
+                                Ok(mlir::results(emitter.op("stablehlo.constant", &[], &[t], &[("value", splat)]))[0])
+                            };
+                            let (none, zeros) = (zero(scalar)?, zero(ty)?);
+                            let eq = emitter.attr("#stablehlo<comparison_direction EQ>")?;
+                            let i1 = mlir::parse_type(emitter.context, "tensor<i1>")?;
+                            let empty = mlir::results(emitter.op(
+                                "stablehlo.compare",
+                                &[d, none],
+                                &[i1],
+                                &[("comparison_direction", eq)],
+                            ))[0];
+                            let shape = tensor_shape(ty).ok_or("a weighted mean of no ranked tensor")?;
+                            let empty = if shape.is_empty() {
+                                empty
+                            } else {
+                                let dims = emitter.attr(&mlir::i64_array_text([]))?;
+                                mlir::results(emitter.op(
+                                    "stablehlo.broadcast_in_dim",
+                                    &[empty],
+                                    &[with_shape(i1, &shape)],
+                                    &[("broadcast_dimensions", dims)],
+                                ))[0]
+                            };
+                            Ok(mlir::results(emitter.op("stablehlo.select", &[empty, zeros, product], &[ty], &[]))[0])
                         })
                         .collect::<Result<_, String>>()?;
                     let sum = add_up(&emitter, &weighted);

@@ -651,7 +651,12 @@ fn a_loss_that_is_a_ratio_of_sums_combines_by_its_denominators() {
     let ValueRef::Op { op: maximum, .. } = denominator else { unreachable!() };
     assert_eq!(
         p.weighted_loss,
-        Some(WeightedLoss { weights: total, denominator, steps: vec![DenominatorStep { op: maximum, from: 0 }] })
+        Some(WeightedLoss {
+            weights: total,
+            denominator,
+            steps: vec![DenominatorStep { op: maximum, from: 0 }],
+            nonnegative: false
+        })
     );
     // The loss and the gradients the apply function reads, by their denominators; unwarned.
     let loss = *g.returned.last().unwrap();
