@@ -6,6 +6,15 @@
 // RUN: alpa-opt --alpa-inter-op-stage="cluster=%S/Inputs/cluster-2x1-slow-link.json microbatches=2 layers=user time-limit=5 shardings=false" %s -o %t.mlir 2>%t.err
 // RUN: FileCheck %s < %t.mlir
 // RUN: FileCheck %s --check-prefix=WARN --allow-empty --implicit-check-not=warning < %t.err
+// Over sum(mask) - 1, a count that is zero with one example kept: the choice asks the weights'
+// sum, not the denominator.
+// RUN: sed -e 's/divide"(%numerator, %count)/divide"(%numerator, %fewer)/' -e 's/divide"(%one, %count)/divide"(%one, %fewer)/' -e 's/^  %loss = /  %fewer = "stablehlo.subtract"(%count, %one) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n  %loss = /' %s > %t.fewer.mlir
+// RUN: alpa-opt --alpa-inter-op-stage="cluster=%S/Inputs/cluster-2x1-slow-link.json microbatches=2 layers=user time-limit=5 shardings=false" %t.fewer.mlir 2>&1 | FileCheck %s --check-prefix=FEWER
+// FEWER: %[[F0:[0-9]+]]:{{[0-9]+}} = call @stage0_forward
+// FEWER: %[[F1:[0-9]+]]:{{[0-9]+}} = call @stage0_forward
+// FEWER: "stablehlo.add"(%[[F0]]#[[WI:[0-9]]], %[[F1]]#[[WI]]) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// FEWER: "stablehlo.subtract"
+// FEWER: "stablehlo.compare"(%[[F0]]#[[WI]], %{{[0-9]+}}) {comparison_direction = #stablehlo<comparison_direction EQ>}
 // CHECK-LABEL: func.func @main
 // CHECK: %[[F0:[0-9]+]]:{{[0-9]+}} = call @stage0_forward
 // CHECK: %[[F1:[0-9]+]]:{{[0-9]+}} = call @stage0_forward
@@ -36,7 +45,7 @@ func.func @main(%w: tensor<4x4xf32> {tf.aliasing_output = 0 : i32}, %x: tensor<4
   %spread = "stablehlo.broadcast_in_dim"(%mask) <{broadcast_dimensions = array<i64: 0>}> : (tensor<4xf32>) -> tensor<4x4xf32>
   %masked = "stablehlo.multiply"(%squared, %spread) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   %zero = "stablehlo.constant"() <{value = dense<0.000000e+00> : tensor<f32>}> : () -> tensor<f32>
-  %total = "stablehlo.reduce"(%masked, %zero) <{dimensions = array<i64: 0, 1>}> ({
+  %numerator = "stablehlo.reduce"(%masked, %zero) <{dimensions = array<i64: 0, 1>}> ({
   ^bb0(%p: tensor<f32>, %q: tensor<f32>):
     %s = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
     "stablehlo.return"(%s) : (tensor<f32>) -> ()
@@ -46,8 +55,8 @@ func.func @main(%w: tensor<4x4xf32> {tf.aliasing_output = 0 : i32}, %x: tensor<4
     %s = "stablehlo.add"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
     "stablehlo.return"(%s) : (tensor<f32>) -> ()
   }) : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
-  %loss = "stablehlo.divide"(%total, %count) : (tensor<f32>, tensor<f32>) -> tensor<f32> loc("masked_mean")
   %one = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
+  %loss = "stablehlo.divide"(%numerator, %count) : (tensor<f32>, tensor<f32>) -> tensor<f32> loc("masked_mean")
   %inverse = "stablehlo.divide"(%one, %count) : (tensor<f32>, tensor<f32>) -> tensor<f32>
   %seed = "stablehlo.broadcast_in_dim"(%inverse) <{broadcast_dimensions = array<i64>}> : (tensor<f32>) -> tensor<4x4xf32>
   %masked_h = "stablehlo.multiply"(%h, %spread) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>

@@ -372,6 +372,12 @@ fn gathered_batch(graph: &Graph, op: &OpNode, operands: &[BatchClass], d: usize)
         return None;
     }
     let numbers = GatherDimensionNumbers::parse(opaque_text(op.attr("dimension_numbers")?)?).ok()?;
+    gathered_dim(graph, op, &numbers, d)
+}
+
+/// The gather's result dimension that follows dimension `d` of its indices (`d` not the index
+/// vector's): the result's dimensions that are not offsets follow the indices' in order.
+fn gathered_dim(graph: &Graph, op: &OpNode, numbers: &GatherDimensionNumbers, d: usize) -> Option<usize> {
     let indices_rank = rank_of(graph, *op.operands.get(1)?)?;
     let result_rank = op.results.first().and_then(ValueType::tensor)?.shape.len();
     let index_dims: Vec<usize> = (0..indices_rank).filter(|&i| i as i64 != numbers.index_vector_dim).collect();
@@ -409,13 +415,7 @@ fn own_rows_gathered(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> Opt
     if !paired {
         by_position()?;
     }
-    let indices_rank = rank_of(graph, op.operands[1])?;
-    let result_rank = op.results.first().and_then(ValueType::tensor)?.shape.len();
-    let index_dims: Vec<usize> = (0..indices_rank).filter(|&i| i as i64 != numbers.index_vector_dim).collect();
-    let result_dims: Vec<usize> = (0..result_rank).filter(|&i| !numbers.offset_dims.contains(&(i as i64))).collect();
-    (index_dims.len() == result_dims.len())
-        .then(|| index_dims.iter().position(|&i| i as i64 == examples).map(|p| result_dims[p]))
-        .flatten()
+    gathered_dim(graph, op, &numbers, examples as usize)
 }
 
 /// The value holding component `component` of a gather's index vectors (`indices`, the vectors

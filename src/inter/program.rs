@@ -516,9 +516,15 @@ pub fn build_program(
         weighted.as_ref().filter(|_| gradient_mode == Accumulate::WeightedMean).map(|w| denominator_powers(graph, w));
     // What combines as the gradients do: under a ratio-of-sums loss, by the power of its
     // denominator the value carries; `None`, with the gradients' combination, when none fits.
-    let as_gradient = |op: usize| match (&powers, classes) {
-        (Some(powers), Some(classes)) => by_denominator_power(powers[op], classes[op]),
-        _ => Some(gradient_mode),
+    let as_gradient = |op: usize, warnings: &mut Vec<(OpId, String)>| {
+        let mode = match (&powers, classes) {
+            (Some(powers), Some(classes)) => by_denominator_power(powers[op], classes[op]),
+            _ => Some(gradient_mode),
+        };
+        mode.unwrap_or_else(|| {
+            warnings.push((OpId::new(op), UNSCALED.to_string()));
+            gradient_mode
+        })
     };
     const UNSCALED: &str = "under the loss's ratio of sums (a masked or weighted mean), this value the update reads carries neither the loss's 1/denominator, as its gradients do, nor is it a sum or a mean over the batch (a guarded count the update divides by: max(sum(mask), 1)): it is combined by the microbatches' denominators as the gradients are, which differs from the global batch's unless their denominators are equal";
     // The first meeting only: every later layer of a batch-normalized model meets its own.
@@ -541,14 +547,7 @@ pub fn build_program(
         if let (Some(result), Some(classes), true) = (result, &classes, dependent[op]) {
             let mode = match classes[op] {
                 // A gradient returned as it is combines as the gradients do.
-                _ if gradient[op] => combined(
-                    as_gradient(op).unwrap_or_else(|| {
-                        warnings.push((OpId::new(op), UNSCALED.to_string()));
-                        gradient_mode
-                    }),
-                    graph,
-                    v,
-                ),
+                _ if gradient[op] => combined(as_gradient(op, &mut warnings), graph, v),
                 BatchClass::Sum { .. } => Accumulate::Sum,
                 BatchClass::Mean => Accumulate::Mean,
                 BatchClass::Independent => Accumulate::Last,
@@ -592,14 +591,7 @@ pub fn build_program(
             _ if !dependent[op] => Accumulate::Last,
             Some(BatchClass::Sum { .. }) if !gradient[op] => Accumulate::Sum,
             Some(BatchClass::Mean) if !gradient[op] => Accumulate::Mean,
-            _ => combined(
-                as_gradient(op).unwrap_or_else(|| {
-                    warnings.push((OpId::new(op), UNSCALED.to_string()));
-                    gradient_mode
-                }),
-                graph,
-                v,
-            ),
+            _ => combined(as_gradient(op, &mut warnings), graph, v),
         };
         accumulated.push((v, mode));
     }
@@ -674,8 +666,6 @@ fn loss_class(
     }
 }
 
-/// How a batch-dependent value combines when the gradients combine as `gradients`. A mean of
-/// integers does not exist in the value's type: integer per-microbatch results (counts) add up.
 /// How a value combines that the update reads (or a gradient returned) under a ratio-of-sums
 /// loss, by the power of the loss's denominator it carries (`denominator_powers`): with the
 /// loss's 1/denominator (the loss's gradients), or through ops that analysis does not follow
@@ -694,6 +684,8 @@ fn by_denominator_power(power: Option<i32>, class: BatchClass) -> Option<Accumul
     }
 }
 
+/// How a batch-dependent value combines when the gradients combine as `gradients`. A mean of
+/// integers does not exist in the value's type: integer per-microbatch results (counts) add up.
 fn combined(gradients: Accumulate, graph: &Graph, v: ValueRef) -> Accumulate {
     let float = graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.element.is_float());
     if float {

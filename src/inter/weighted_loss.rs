@@ -34,8 +34,8 @@ pub struct WeightedLoss {
     /// it and at most one scalar constant (its other operand), and has no attributes.
     pub steps: Vec<DenominatorStep>,
     /// Whether the weights are known to be non-negative (a mask from a comparison, `y != pad`):
-    /// a microbatch whose denominator is zero then has only zero weights, its loss 0/0 stands
-    /// for nothing, and its part of the combination is zero.
+    /// a microbatch whose weights sum to zero then has only zero weights and a zero numerator,
+    /// so its part of the combination is zero (its own loss may be 0/0).
     pub nonnegative: bool,
 }
 

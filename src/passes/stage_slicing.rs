@@ -325,8 +325,8 @@ pub fn emit(
                     };
                     let weighted: Vec<MlirValue> = parts
                         .iter()
-                        .zip(&denominators)
-                        .map(|(&part, &d)| {
+                        .zip(denominators.iter().zip(&weights))
+                        .map(|(&part, (&d, &sum_of_weights))| {
                             let spread_d = spread(&emitter, d, ty)?;
                             let product =
                                 mlir::results(emitter.op("stablehlo.multiply", &[part, spread_d], &[ty], &[]))[0];
@@ -334,9 +334,11 @@ pub fn emit(
                                 return Ok(product);
                             }
                             // Non-negative weights summing to zero are all zero: the microbatch's
-                            // 0/0 stands for nothing, so its part is zero, not NaN.
+                            // numerator is zero too, so its part is zero, not its 0/0 (NaN). The
+                            // weights' sum, not the denominator, is asked: `sum(w) - 1` is zero
+                            // with weights that are not.
                             let scalar = with_shape(ty, &[]);
-                            let d = spread(&emitter, d, scalar)?;
+                            let own_weights = spread(&emitter, sum_of_weights, scalar)?;
                             let zero = |t: MlirType| -> Result<MlirValue, String> {
                                 let splat = emitter.attr(&format!("dense<0.0> : {}", mlir::print_type(t)))?;
                                 Ok(mlir::results(emitter.op("stablehlo.constant", &[], &[t], &[("value", splat)]))[0])
@@ -346,7 +348,7 @@ pub fn emit(
                             let i1 = mlir::parse_type(emitter.context, "tensor<i1>")?;
                             let empty = mlir::results(emitter.op(
                                 "stablehlo.compare",
-                                &[d, none],
+                                &[own_weights, none],
                                 &[i1],
                                 &[("comparison_direction", eq)],
                             ))[0];
