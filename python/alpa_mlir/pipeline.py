@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from . import main_ops
-from .pipeline_module import PipelineError, Program, Transfer, load_pipeline
+from .pipeline_module import PipelineError, Program, Transfer, load_pipeline, wide_types
 from .placement import (Remote, assemble, devices_of, is_local, local_tiles, place,
                         reshard_in_place, sdy_sharding, stack_blocks, unstack_blocks)
 
@@ -69,13 +69,23 @@ def _batch_dim_advice(given: tuple, expected: tuple) -> str:
 
 class Pipeline:
     def __init__(self, module_text: str, devices: list | None = None,
-                 compiled: dict | None = None):
+                 compiled: dict | None = None, enable_x64: bool = False):
         """``compiled``: executables shared between pipelines (plans of one
         model in several transfer modes share their stage functions), keyed by
-        program text and devices; filled with what this one compiles."""
+        program text and devices; filled with what this one compiles.
+        ``enable_x64``: turn on jax_enable_x64 when the module has 64-bit values
+        (without it they are refused: JAX would cut them to 32 bits)."""
         import jax
 
         self.module = load_pipeline(module_text)
+        wide = wide_types(self.module)
+        if wide and not jax.config.jax_enable_x64:
+            if not enable_x64:
+                raise PipelineError(
+                    f"the module holds 64-bit values ({', '.join(wide)}; PyTorch's int64 "
+                    "labels, say), which JAX cuts to 32 bits unless jax_enable_x64 is on: "
+                    "jax.config.update('jax_enable_x64', True) first, or pass enable_x64=True")
+            jax.config.update("jax_enable_x64", True)
         self.all_devices = devices if devices is not None else sorted(
             jax.devices(), key=lambda d: (d.process_index, d.id))
         self.executables: dict[str, object] = {}

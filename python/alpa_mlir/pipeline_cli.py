@@ -106,7 +106,7 @@ def _run(a) -> int:
     devices = sorted(jax.devices(), key=lambda d: d.id)
     if len(devices) < a.devices:
         raise RuntimeError(f"XLA has {len(devices)} CPU devices, --devices {a.devices} asked")
-    pipe = Pipeline(Path(a.plan).read_text(), devices[:a.devices])
+    pipe = Pipeline(Path(a.plan).read_text(), devices[:a.devices], enable_x64=True)
     inputs = _inputs(pipe.module.inputs, a.inputs, a.reference)
     outputs = pipe.run(inputs)
     return report(outputs, inputs, a.reference, a.json, {"devices": a.devices, **pipe.stats})

@@ -97,7 +97,7 @@ def worker(a) -> int:
     from .pipeline import Pipeline, held_parts
     from .pipeline_cli import _inputs
 
-    pipe = Pipeline(Path(a.plan).read_text())
+    pipe = Pipeline(Path(a.plan).read_text(), enable_x64=True)
     inputs = _inputs(pipe.module.inputs, a.inputs, a.reference)
     values = pipe.run_values(inputs)
     arrays = {"num_outputs": np.array(len(values)), "num_inputs": np.array(len(inputs))}

@@ -83,6 +83,18 @@ class PipelineModule:
     ir_module: object  # owns the ops of the steps
 
 
+_WIDE_TYPES = ("i64", "ui64", "f64", "complex<f64>")
+
+
+def wide_types(module: PipelineModule) -> list[str]:
+    """The 64-bit element types of the values the runtime holds (@main's and its
+    programs' arguments and results): JAX keeps them only with jax_enable_x64."""
+    specs = [*module.inputs, *module.outputs]
+    for prog in module.programs.values():
+        specs += [*prog.inputs, *prog.outputs]
+    return sorted({s.mlir_type for s in specs if s.mlir_type in _WIDE_TYPES})
+
+
 def _sym(op, key="sym_name") -> str:
     ir = jax_ir().ir
     return ir.StringAttr(op.attributes[key]).value

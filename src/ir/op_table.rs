@@ -37,7 +37,7 @@ mod fixture_tests;
 #[cfg(test)]
 mod robustness_tests;
 
-pub use elementwise::{elementwise_info, ElementwiseInfo};
+pub use elementwise::{chlo_of_mhlo_custom_call, elementwise_info, ElementwiseInfo};
 pub use text::{factor_name, RuleText};
 
 /// How sharding a factor along a mesh axis affects the op.

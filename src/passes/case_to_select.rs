@@ -9,7 +9,6 @@ use super::diagnostics::Diagnostic;
 use super::mlir;
 use crate::ir::effects::may_have_effects;
 use mlir_sys::*;
-use std::collections::HashSet;
 
 /// Rewrites the capturing, effect-free `stablehlo.case` ops of `function` (inner ones first);
 /// returns how many. A case that cannot be rewritten is an error at the case.
@@ -26,22 +25,8 @@ pub fn convert_capturing_cases(function: MlirOperation, pass: &str) -> Result<us
 
 /// Whether an op inside `op`'s regions reads a value defined outside `op`.
 fn captures(op: MlirOperation) -> bool {
-    let mut inside: HashSet<*const std::ffi::c_void> = HashSet::new();
-    let nested = mlir::nested_ops(op);
-    for inner in &nested {
-        inside.extend(mlir::results(*inner).into_iter().map(|v| v.ptr));
-        for region in mlir::regions(*inner) {
-            for block in mlir::blocks(region) {
-                inside.extend(mlir::block_args(block).into_iter().map(|v| v.ptr));
-            }
-        }
-    }
-    for region in mlir::regions(op) {
-        for block in mlir::blocks(region) {
-            inside.extend(mlir::block_args(block).into_iter().map(|v| v.ptr));
-        }
-    }
-    nested.iter().any(|inner| mlir::operands(*inner).iter().any(|v| !inside.contains(&v.ptr)))
+    let inside = mlir::values_defined_inside(op);
+    mlir::nested_ops(op).iter().any(|inner| mlir::operands(*inner).iter().any(|v| !inside.contains(&v.ptr)))
 }
 
 /// One block per branch, no effects inside, and results `select` can pick (tensors).

@@ -35,7 +35,9 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
     check_not_partitioned(module, &opts.cluster).map_err(fail)?;
     // Layers inside a scan become ops of their own, so stages can be cut between them.
     super::unroll_loops::run_if_asked(module, options.unroll_loops, &options.entry, pass)?;
+    super::mhlo_custom_calls::rewrite_mhlo_custom_calls(entry.op);
     super::case_to_select::convert_capturing_cases(entry.op, pass)?;
+    super::captured_constants::copy_captured_constants(entry.op);
     super::dead_ops::erase_dead_ops(entry.op);
     let mut read = read_function(entry)?;
     let state = super::donation::apply(&mut read, entry, &options.donation, pass)?;

@@ -26,6 +26,7 @@ pub fn run(module: MlirOperation, options: &AlpaIntraOpShardOptions) -> PassResu
     check_unsharded(module, entry).map_err(fail)?;
     // A loop's carried values and body are sharded consistently by planning its copies.
     super::unroll_loops::run_if_asked(module, options.unroll_loops, &options.entry, PASS)?;
+    super::mhlo_custom_calls::rewrite_mhlo_custom_calls(entry.op);
     let mut read = read_function(entry)?;
     super::donation::apply(&mut read, entry, &options.donation, PASS)?;
     let graph = &read.graph;

@@ -99,6 +99,22 @@ pub fn nested_ops(op: MlirOperation) -> Vec<MlirOperation> {
     out
 }
 
+/// The values `op`'s regions define: the results of its nested ops and its blocks' arguments.
+pub fn values_defined_inside(op: MlirOperation) -> std::collections::HashSet<*const c_void> {
+    let mut inside = std::collections::HashSet::new();
+    for inner in std::iter::once(op).chain(nested_ops(op)) {
+        if inner.ptr != op.ptr {
+            inside.extend(results(inner).into_iter().map(|v| v.ptr));
+        }
+        for region in regions(inner) {
+            for block in blocks(region) {
+                inside.extend(block_args(block).into_iter().map(|v| v.ptr));
+            }
+        }
+    }
+    inside
+}
+
 pub fn attribute(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     let attr = unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) };
     (!attr.ptr.is_null()).then_some(attr)

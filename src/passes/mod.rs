@@ -6,6 +6,7 @@
 //! a failed pass.
 
 pub mod annotate_costs;
+pub mod captured_constants;
 pub mod case_to_select;
 pub mod cluster_layers;
 pub mod cross_mesh_resharding;
@@ -18,6 +19,7 @@ pub mod inline;
 pub mod inter_op_stage;
 pub mod intra_op_shard;
 pub mod lower_transfers;
+pub mod mhlo_custom_calls;
 pub mod mlir;
 pub mod trivial_meshes;
 pub use crate::pass_options as options;

@@ -95,6 +95,14 @@ pub fn elementwise_info(name: &str) -> Option<ElementwiseInfo> {
     })
 }
 
+/// The CHLO op that a `custom_call` to `mhlo.<op>` stands for, when it is an elementwise op of
+/// the table: StableHLO serializes an MHLO op it lacks that way (torch_xla writes GELU's erf as
+/// `custom_call @mhlo.erf`), and XLA reads it back as that op.
+pub fn chlo_of_mhlo_custom_call(target: &str) -> Option<String> {
+    let chlo = format!("chlo.{}", target.strip_prefix("mhlo.")?);
+    elementwise_info(&chlo).is_some_and(|info| !info.broadcasting).then_some(chlo)
+}
+
 pub(super) fn rule(name: &str, b: RuleBuilder<'_>) -> Result<Option<OpRule>, OpTableError> {
     if name == "bitcast_convert" {
         return bitcast_convert(b).map(Some);
@@ -213,6 +221,16 @@ mod tests {
     use super::super::FactorKind::*;
     use super::*;
     use crate::ir::graph::Attr;
+
+    #[test]
+    fn mhlo_custom_calls_of_elementwise_ops_name_their_chlo_op() {
+        assert_eq!(chlo_of_mhlo_custom_call("mhlo.erf").as_deref(), Some("chlo.erf"));
+        assert_eq!(chlo_of_mhlo_custom_call("mhlo.acosh").as_deref(), Some("chlo.acosh"));
+        // Not MHLO's, not elementwise, or broadcasting: none.
+        for target in ["erf", "mhlo.topk", "mhlo.broadcast_add", "mhlo.", "lapack_sgetrf", "mhlo.sharding"] {
+            assert_eq!(chlo_of_mhlo_custom_call(target), None, "{target}");
+        }
+    }
 
     #[test]
     fn binary_op_shares_one_factor_per_dim() {
