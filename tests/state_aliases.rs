@@ -49,3 +49,20 @@ fn the_module_donation_wins_under_auto_and_explicit_pairs_are_checked() {
     let err = resolve(&graph, &unnamed, &DonationPolicy::Explicit(vec![(0, 0), (0, 0)])).unwrap_err();
     assert!(err.message.contains("repeats"), "{err}");
 }
+
+#[test]
+fn the_loss_of_a_step_whose_hyperparameters_are_arguments_stays_the_loss() {
+    // torch_xla passes Python scalars as f32 scalar arguments; label smoothing's weight of the
+    // smoothed term scales the loss through elementwise ops, as a state reaches its update.
+    let mut graph = common::graph_at(std::path::Path::new("python/tests/data/torch_cnn_b4.mlir"));
+    let unnamed = vec![None; graph.args.len()];
+    let pairs = recognise(&graph, &unnamed);
+    let loss = graph.results.len() - 1;
+    assert!(pairs.iter().all(|&(_, r)| r != loss), "{pairs:?}");
+    // Every other result: 6 parameters and their 6 momentum buffers.
+    assert_eq!(pairs.len(), loss, "{pairs:?}");
+    let auto = resolve(&graph, &unnamed, &DonationPolicy::Auto).unwrap();
+    alpa_mlir::ir::state_aliases::apply(&mut graph, &auto);
+    let step = alpa_mlir::ir::train_step::analyze(&graph).expect("a train step");
+    assert_eq!(step.loss, loss);
+}

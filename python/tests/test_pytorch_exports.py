@@ -5,7 +5,9 @@ command-line runtime, they give what the step exported at the global batch gives
 What such exports have that JAX's do not: int64 labels and float64 optimizer scalars (JAX keeps
 them only with jax_enable_x64), GELU's erf as `custom_call @mhlo.erf`, reducers that read the
 function's constants from outside their region, LayerNorm as `batch_norm_training` over the
-tokens, no donation, and the arguments in torch_xla's own order."""
+tokens, no donation, Python scalars (learning rate, momentum, label smoothing's weights) as f32
+scalar arguments that reach the loss as a state reaches its update, and the arguments in
+torch_xla's own order."""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def _run_pipelined(plan, reference) -> dict:
     return json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("model", ["mlp", "gpt"])
+@pytest.mark.parametrize("model", ["mlp", "gpt", "cnn"])
 def test_a_pytorch_step_pipelines_to_the_global_step(tmp_path, model):
     micro = (DATA_DIR / f"torch_{model}_b{MICROBATCH}.mlir").read_text()
     planned = auto_shard_step(tmp_path, micro, MICROBATCHES)

@@ -159,8 +159,44 @@ pub fn recognise(graph: &Graph, arg_names: &[Option<String>]) -> Vec<(usize, usi
             pairs.push((a, r));
         }
     }
+    leave_a_loss(graph, &mut pairs);
     pairs.sort();
     pairs
+}
+
+/// A train step returns its loss, a float scalar that updates no argument. Pairing can take
+/// every such result: torch_xla passes Python scalars (a learning rate, label smoothing's
+/// weights) as f32 scalar arguments, and one that scales the loss reaches it through
+/// elementwise ops as a state reaches its update. When no float scalar result is left unpaired,
+/// the last paired one computed from the examples (an unpaired argument of rank >= 1) is left
+/// as the loss (a step that carries a scalar state, a loss scale, returns its loss beside it).
+fn leave_a_loss(graph: &Graph, pairs: &mut Vec<(usize, usize)>) {
+    let float_scalar =
+        |r: usize| matches!(&graph.results[r].ty, ValueType::Tensor(t) if t.rank() == 0 && t.element.is_float());
+    let paired = |pairs: &[(usize, usize)], r: usize| pairs.iter().any(|&(_, pr)| pr == r);
+    if (0..graph.results.len()).any(|r| float_scalar(r) && !paired(pairs, r)) {
+        return;
+    }
+    let state: Vec<usize> = pairs.iter().map(|&(a, _)| a).collect();
+    let is_example = |a: usize| !state.contains(&a) && graph.args[a].ty.tensor().is_some_and(|t| t.rank() >= 1);
+    let mut reads_examples = vec![false; graph.ops().len()];
+    for (index, op) in graph.ops().iter().enumerate() {
+        reads_examples[index] = op.operands.iter().any(|v| match *v {
+            ValueRef::Arg(a) => is_example(a),
+            ValueRef::Op { op, .. } => reads_examples[op],
+            ValueRef::Outer => false,
+        });
+    }
+    let computed_from_examples = |r: usize| match graph.returned.get(r) {
+        Some(ValueRef::Op { op, .. }) => reads_examples[*op],
+        _ => false,
+    };
+    let loss = (0..graph.results.len().min(graph.returned.len()))
+        .rev()
+        .find(|&r| float_scalar(r) && paired(pairs, r) && computed_from_examples(r));
+    if let Some(loss) = loss {
+        pairs.retain(|&(_, r)| r != loss);
+    }
 }
 
 fn describe(ty: &ValueType) -> String {

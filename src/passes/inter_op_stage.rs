@@ -46,6 +46,14 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
         return Err(fail("the entry function has no ops to place in stages".into()));
     }
     let step = analyze_train_step(graph);
+    let carries_state = !state.pairs.is_empty() || graph.args.iter().any(|a| a.is_donated());
+    if let (None, true, true, Err(why)) = (&step, opts.slice, carries_state, crate::ir::train_step::analyze(graph)) {
+        Diagnostic::warning(
+            entry.op,
+            format!("{pass}: the step carries state but is not read as a train step ({why}): the module is annotated with its stages, not sliced into stage functions; name the state with donation=ARG:RESULT,... if a result was taken for state"),
+        )
+        .emit();
+    }
     if step.is_some() && state.pairs.is_empty() && !graph.args.iter().any(|a| a.is_donated()) {
         return Err(fail(
             "the step returns a loss but no state that feeds back was found: it donates no argument (jax.jit donate_argnums) and no result updates an argument of the same type; name the state with donation=ARG:RESULT,...".into(),

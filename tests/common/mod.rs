@@ -9,7 +9,13 @@ use std::path::Path;
 
 /// `lit-tests/inputs/<name>`, parsed, its calls inlined into `@main`, read into the graph view.
 pub fn fixture_graph(name: &str) -> Graph {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/inputs").join(name);
+    graph_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("lit-tests/inputs").join(name))
+}
+
+/// The inlined entry of the module at `path` (relative to the repository or absolute).
+pub fn graph_at(path: &Path) -> Graph {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let name = path.display().to_string();
     let module = ParsedModule::parse_file(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let entry = find_entry(module.operation(), DEFAULT_ENTRY).unwrap_or_else(|_| panic!("{name}: no entry"));
     inline_into_entry(module.operation(), entry).unwrap_or_else(|_| panic!("{name}: inlining failed"));
