@@ -43,6 +43,7 @@ mod error;
 mod examples_count;
 mod graph_oracle;
 mod html;
+mod interleaved_batch;
 mod layer_assignment;
 pub mod layer_policy;
 mod layer_signature;

@@ -10,13 +10,15 @@
 //! The classes are propagated forward from the batch inputs: elementwise ops and data movement
 //! keep a value per example (tracking which dimension is the batch's; a reshape that merges the
 //! batch with the dimensions after it keeps the examples as the merged dimension's outermost
-//! factor); an additive reduction over that dimension makes a sum; dividing a sum by the number
+//! factor, one that merges it below another factor is followed by `interleaved_batch`); batch
+//! norms whose features are the examples keep them apart; an additive reduction over that dimension makes a sum; dividing a sum by the number
 //! of elements it added (or multiplying by its inverse) makes a mean; sums and means stay what
 //! they are when scaled by batch-independent values, added to their own kind, negated or
 //! converted; a mean also when a batch-independent value is added to it or chosen in its place
 //! by a batch-independent predicate, a sum when the value chosen instead is zero (Keras'
 //! `divide_no_nan`, whose guarded divisor is folded from constants). Anything else is `Other`.
 
+use super::interleaved_batch::{outermost, spread, Layout, Spread};
 use crate::ir::attr_text::{
     ComparisonDirection, ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
 };
@@ -64,6 +66,8 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
     };
     let folded = folded_constants(graph);
     let mut class: Vec<BatchClass> = Vec::with_capacity(ops.len());
+    // Per op: where the examples are when they are an inner factor of a dimension.
+    let mut within: Vec<Option<Layout>> = Vec::with_capacity(ops.len());
     for op in ops {
         let operands: Vec<BatchClass> = op.operands.iter().map(|v| value_class(*v, batch_dims, &class)).collect();
         let folded_of = |v: &ValueRef| match *v {
@@ -75,9 +79,50 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
         } else {
             classify(graph, op, &operands, &inputs, folded_of)
         };
+        let (c, inner) = match inputs.examples {
+            Some(examples) => follow_inner_examples(graph, op, &operands, &within, c, examples),
+            None => (c, None),
+        };
         class.push(c);
+        within.push(inner);
     }
     class
+}
+
+/// `c`, the class of `op`, where its operands hold the examples as an inner factor of a
+/// dimension (`within`), or where a reshape put them there: what `interleaved_batch` makes of
+/// them, and their layout in the result when they stay inside a dimension.
+fn follow_inner_examples(
+    graph: &Graph,
+    op: &OpNode,
+    operands: &[BatchClass],
+    within: &[Option<Layout>],
+    c: BatchClass,
+    examples: i64,
+) -> (BatchClass, Option<Layout>) {
+    let shape = |v: &ValueRef| graph.value_type(*v).and_then(ValueType::tensor).map(|t| t.shape.clone());
+    let layouts: Vec<Option<Layout>> = op
+        .operands
+        .iter()
+        .zip(operands)
+        .map(|(v, class)| match (*v, class) {
+            (_, BatchClass::PerExample(Some(d))) => shape(v).and_then(|s| outermost(&s, *d, examples)),
+            (ValueRef::Op { op, .. }, BatchClass::PerExample(None)) => within[op],
+            _ => None,
+        })
+        .collect();
+    let inside = op.operands.iter().any(|v| matches!(*v, ValueRef::Op { op, .. } if within[op].is_some()));
+    let merged_below = c == BatchClass::PerExample(None) && canonical_name(&op.name) == "reshape";
+    if !(inside || merged_below) {
+        return (c, None);
+    }
+    match spread(graph, op, operands, &layouts, examples) {
+        Some(Spread::Outermost(dim)) => (BatchClass::PerExample(Some(dim)), None),
+        Some(Spread::Within(layout)) => (BatchClass::PerExample(None), Some(layout)),
+        Some(Spread::Summed(count)) => (BatchClass::Sum { count }, None),
+        Some(Spread::Contracted) => (BatchClass::Contraction, None),
+        None => (c, None),
+    }
 }
 
 /// The class of value `v`: a batch input's examples, a shared argument, or its op's class
@@ -151,6 +196,11 @@ fn classify(
                     == op.results.first().and_then(ValueType::tensor).map(|t| t.shape.len());
                 PerExample(d.filter(|_| same_rank))
             }
+            // Normalized by statistics per feature: when the examples are the features (a
+            // LayerNorm lowered over the tokens, as torch_xla writes it), they stay apart.
+            "batch_norm_training" | "batch_norm_grad" | "batch_norm_inference" => PerExample(d.filter(|&d| {
+                name == "batch_norm_inference" || op.attr("feature_index").and_then(Attr::as_int) == Some(d as i64)
+            })),
             n if elementwise_info(n).is_some() => PerExample(d),
             _ => PerExample(None),
         };
@@ -713,6 +763,80 @@ mod tests {
 
     fn opaque(data: &str) -> Attr {
         Attr::Opaque { dialect: "stablehlo".into(), data: data.into() }
+    }
+
+    #[test]
+    fn examples_merged_below_the_sequence_stay_apart_and_come_back_out() {
+        // x: [8, 4] is the batch (8 examples of 4 tokens); PyTorch's attention layout: the
+        // tokens first, examples and tokens merged to [32, 1], projected by w, split again.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let tokens_first =
+            b.op("stablehlo.transpose", vec![x], t(&[4, 8]), attrs(&[("permutation", Attr::I64Array(vec![1, 0]))]));
+        let merged = b.unary("stablehlo.reshape", tokens_first, t(&[32, 1]));
+        let w = b.unary("stablehlo.reshape", ValueRef::Arg(1), t(&[1, 12]));
+        let projected = b.op(
+            "stablehlo.dot_general",
+            vec![merged, w],
+            t(&[32, 12]),
+            attrs(&[(
+                "dot_dimension_numbers",
+                opaque("#stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>"),
+            )]),
+        );
+        let activated = b.unary("stablehlo.tanh", projected, t(&[32, 12]));
+        let split = b.unary("stablehlo.reshape", activated, t(&[4, 8, 12]));
+        let examples_first = b.op(
+            "stablehlo.transpose",
+            vec![split],
+            t(&[8, 4, 12]),
+            attrs(&[("permutation", Attr::I64Array(vec![1, 0, 2]))]),
+        );
+        let init = constant(&mut b, 0.0);
+        let summed_inside = b.reduce_sum(activated, init, &[0, 1], t(&[]));
+        let per_token = b.reduce_sum(activated, init, &[1], t(&[32]));
+        // A split that cuts through the examples ([32] -> [16, 2]: 2 examples per row) loses them.
+        let cut = b.unary("stablehlo.reshape", per_token, t(&[16, 2]));
+        let got = classes_of(b, vec![merged, projected, split, examples_first, summed_inside, per_token, cut]);
+        assert_eq!(
+            got,
+            [
+                PerExample(None),
+                PerExample(None),
+                PerExample(Some(1)),
+                PerExample(Some(0)),
+                Sum { count: 384.0 },
+                PerExample(None),
+                PerExample(None)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_norm_whose_features_are_the_examples_keeps_them_apart() {
+        // torch_xla's LayerNorm: the tokens of every example as batch_norm's features.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let features = b.unary("stablehlo.reshape", x, t(&[1, 8, 4]));
+        let one = constant(&mut b, 1.0);
+        let norm = |b: &mut Builder, feature: i64| {
+            let size = [1, 8, 4][feature as usize];
+            let scale = b.op(
+                "stablehlo.broadcast_in_dim",
+                vec![one],
+                t(&[size]),
+                attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]),
+            );
+            b.op(
+                "stablehlo.batch_norm_training",
+                vec![features, scale, scale],
+                t(&[1, 8, 4]),
+                attrs(&[("feature_index", Attr::Int(feature)), ("epsilon", Attr::Float(1e-5))]),
+            )
+        };
+        let per_example = norm(&mut b, 1);
+        let across_examples = norm(&mut b, 2);
+        assert_eq!(classes_of(b, vec![per_example, across_examples]), [PerExample(Some(1)), PerExample(None)]);
     }
 
     #[test]

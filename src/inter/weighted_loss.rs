@@ -15,7 +15,7 @@
 //! Flax scripts do) hands the update the numerator's gradient (power 0) and the count (power
 //! 1): sums that add up.
 
-use super::output_combine::{adds, BatchClass};
+use super::output_combine::{adds, value_class, BatchClass};
 use crate::ir::constant_fold::{folded_constants, Folded};
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::canonical_name;
@@ -55,7 +55,7 @@ const MAX_TERMS_DEPTH: usize = 256;
 const STEP_OPS: [&str; 7] = ["convert", "add", "subtract", "multiply", "divide", "maximum", "minimum"];
 
 /// The loss `loss` as a ratio of sums, when it is one: a `divide` of a sum over the batch (or
-/// sums, differences and scalings by constants of such divisions by one value) by a function
+/// sums, differences and scalings by shared scalars of such divisions by one value) by a function
 /// (`STEP_OPS` with constants) of another sum over the batch that depends on no argument but the
 /// batch inputs. `batch_dims` are the arguments' batch dimensions, `classes` the ops' classes
 /// (`output_combine::batch_classes`).
@@ -76,8 +76,15 @@ pub fn weighted_loss(
                 && graph.value_type(v).and_then(|t| t.tensor()).is_some_and(|t| t.shape.is_empty())
         })
     };
+    // A term may be scaled by any scalar the microbatches share (torch_xla passes label
+    // smoothing's weights as arguments); only the denominator is computed again in `@main`.
+    let shared_scalar = |v: ValueRef| {
+        scalar_constant(v)
+            || (graph.value_type(v).and_then(|t| t.tensor()).is_some_and(|t| t.shape.is_empty())
+                && value_class(v, batch_dims, classes) == BatchClass::Independent)
+    };
     let numbers = value_numbers(graph);
-    let denominator = shared_denominator(graph, loss, classes, &scalar_constant, &numbers, 0)?;
+    let denominator = shared_denominator(graph, loss, classes, &shared_scalar, &numbers, 0)?;
     let mut steps = Vec::new();
     let mut value = denominator;
     let weights = loop {
@@ -160,14 +167,14 @@ fn nonnegative_values(graph: &Graph) -> Vec<bool> {
 }
 
 /// The one value `v`'s sums over the batch are divided by: `v` a `divide` of a sum by it, or
-/// a sum, difference, negation, conversion or scaling by a constant of such values, their
+/// a sum, difference, negation, conversion or scaling by a shared scalar of such values, their
 /// denominators of one value number (`numbers`) (at most
 /// `MAX_TERMS_DEPTH` ops deep: a loss of more nested terms is not taken for one).
 fn shared_denominator(
     graph: &Graph,
     v: ValueRef,
     classes: &[BatchClass],
-    scalar_constant: &impl Fn(ValueRef) -> bool,
+    shared_scalar: &impl Fn(ValueRef) -> bool,
     numbers: &[usize],
     depth: usize,
 ) -> Option<ValueRef> {
@@ -176,20 +183,20 @@ fn shared_denominator(
         return None;
     }
     let node = &graph.ops()[op];
-    let below = |v: ValueRef| shared_denominator(graph, v, classes, scalar_constant, numbers, depth + 1);
+    let below = |v: ValueRef| shared_denominator(graph, v, classes, shared_scalar, numbers, depth + 1);
     // Two denominators computed alike are one (each `jnp.sum(mask)` of a step is its own op).
     let alike = |a: ValueRef, b: ValueRef| match (a, b) {
         (ValueRef::Op { op: x, result: i }, ValueRef::Op { op: y, result: j }) => numbers[x] == numbers[y] && i == j,
         _ => a == b,
     };
     match (canonical_name(&node.name).as_str(), &node.operands[..]) {
-        ("divide", &[numerator, _]) if scalar_constant(node.operands[1]) => below(numerator),
+        ("divide", &[numerator, _]) if shared_scalar(node.operands[1]) => below(numerator),
         ("divide", &[ValueRef::Op { op: summed, .. }, denominator]) => {
             matches!(classes[summed], BatchClass::Sum { .. }).then_some(denominator)
         }
         ("add" | "subtract", &[a, b]) => below(a).filter(|&d| below(b).is_some_and(|e| alike(d, e))),
-        ("multiply", &[a, b]) if scalar_constant(a) => below(b),
-        ("multiply", &[a, b]) if scalar_constant(b) => below(a),
+        ("multiply", &[a, b]) if shared_scalar(a) => below(b),
+        ("multiply", &[a, b]) if shared_scalar(b) => below(a),
         ("negate" | "convert", &[a]) => below(a),
         _ => None,
     }
@@ -473,5 +480,31 @@ mod tests {
             Some(WeightedLoss { weights: total, denominator: total, steps: vec![], nonnegative: false })
         );
         assert_eq!(loss_over(true).0, None);
+    }
+
+    #[test]
+    fn terms_scaled_by_a_scalar_the_microbatches_share_keep_their_denominator() {
+        // 0.9 * (sum(x * w) / sum(w)) with the 0.9 an argument (torch_xla passes label
+        // smoothing's weights as data), and the same scaled by a sum over the batch instead.
+        let scaled_by = |shared: bool| {
+            let mut b = Builder::new();
+            let (x, w, s) = (ValueRef::Arg(0), ValueRef::Arg(1), ValueRef::Arg(2));
+            let weighted = b.binary("stablehlo.multiply", x, w, t(&[8, 4]));
+            let numerator = b.sum(weighted);
+            let total = b.sum(w);
+            let ratio = b.binary("stablehlo.divide", numerator, total, t(&[]));
+            let scale = if shared { s } else { b.sum(x) };
+            let loss = b.binary("stablehlo.multiply", ratio, scale, t(&[]));
+            let args = [t(&[8, 4]), t(&[8, 4]), t(&[])].map(|ty| Param { ty, attrs: Attrs::new() });
+            let g = b.graph(args.to_vec(), vec![loss]);
+            let dims = [Some(0), Some(0), None];
+            (weighted_loss(&g, loss, &dims, &batch_classes(&g, &dims)), total)
+        };
+        let (shared, total) = scaled_by(true);
+        assert_eq!(
+            shared,
+            Some(WeightedLoss { weights: total, denominator: total, steps: vec![], nonnegative: false })
+        );
+        assert_eq!(scaled_by(false).0, None);
     }
 }
