@@ -65,13 +65,9 @@ def export_fixture(stem: str, debug_info: bool = True) -> str:
 
 def without_locations(text: str) -> str:
     """Re-print module text in generic form without locations."""
-    from jax._src.interpreters import mlir as jmlir
+    from .generic import to_generic
 
-    ctx = jmlir.make_ir_context()
-    ctx.allow_unregistered_dialects = True
-    with ctx:
-        m = jmlir.ir.Module.parse(text)
-        return m.operation.get_asm(print_generic_op_form=True, enable_debug_info=False)
+    return to_generic(text, debug_info=False)
 
 
 def main(argv=None) -> int:

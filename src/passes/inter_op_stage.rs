@@ -20,6 +20,7 @@ use crate::inter::layer_policy::{auto_choice, choose_layers};
 use crate::inter::program::{analyze_train_step, build_program, ProgramError};
 use crate::inter::{render_html, LayerId, PipelinePlan, PlacedStage, StageId};
 use crate::ir::batch_inputs::{shared_with_a_batch_sized_dim, BATCH_DIM_ATTR};
+use crate::ir::batch_split::{batch_dims, BatchSplitError};
 use crate::ir::train_step::Phase;
 use mlir_sys::MlirOperation;
 
@@ -54,7 +55,7 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
         )
         .emit();
     }
-    if step.is_some() && state.pairs.is_empty() && !graph.args.iter().any(|a| a.is_donated()) {
+    if step.is_some() && !carries_state {
         return Err(fail(
             "the step returns a loss but no state that feeds back was found: it donates no argument (jax.jit donate_argnums) and no result updates an argument of the same type; name the state with donation=ARG:RESULT,...".into(),
         ));
@@ -63,6 +64,15 @@ pub fn run(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResu
     let assignment = choose_layers(graph, step.as_ref(), &opts.layers, opts.delta, opts.delta_given, devices)
         .map_err(|e| super::cluster_layers::at_op(e, &read.handles, &fail))?;
 
+    // What keeps the batch from splitting is told at its op (planning says it again, placeless).
+    if opts.split_batch {
+        if let Err(BatchSplitError::Op { op, message, .. }) = batch_dims(graph) {
+            return Err(vec![Diagnostic::error(
+                read.handles[op],
+                format!("{pass}: cannot split the batch into microbatches: {message}"),
+            )]);
+        }
+    }
     let InterOpPlan { plan, report, search, failures } =
         plan_inter_op(graph, step.as_ref(), &assignment, &opts).map_err(fail)?;
     for failure in failures.iter().take(5) {
