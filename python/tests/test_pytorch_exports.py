@@ -114,3 +114,13 @@ def test_a_pytorch_masked_mean_over_microbatches_of_unequal_counts_is_the_global
                           capture_output=True, text=True, timeout=900, env=env, cwd=REPO_ROOT / "python")
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip().splitlines()[-1] == "True", done.stdout[-2000:]
+
+
+def test_a_pytorch_batch_norm_over_the_examples_is_warned_at_the_norm(tmp_path):
+    """BatchNorm2d in training mode (one batch_norm_training op over the examples): each
+    microbatch normalizes by its own statistics, which is warned about at that op."""
+    planned = auto_shard_step(tmp_path, (DATA_DIR / "torch_bn_b4.mlir").read_text(), MICROBATCHES)
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    warnings = [line for line in planned.stderr.splitlines() if "warning:" in line]
+    assert len(warnings) == 1, warnings
+    assert "a batch norm over the examples computes their mean and variance" in warnings[0], warnings

@@ -1,5 +1,6 @@
 //! Examples meeting a statistic of the batch: a value per example combined with a sum, a mean
-//! or a contraction over the batch (batch normalization's mean and variance, a baseline
+//! or a contraction over the batch (batch normalization's mean and variance, computed by the
+//! model or by a `batch_norm_training` op over the examples, a baseline
 //! subtracted from every example's reward), or with every other example of the batch (a
 //! contrastive loss's logits `a @ b.T`). A microbatch computes the statistic over its own
 //! examples, and an example meets only those of its microbatch, so the step differs from the
@@ -12,7 +13,8 @@ use crate::ir::op_table::{canonical_name, opaque_text};
 
 /// The ops where values per example first meet a statistic of the batch or the other
 /// examples, in program order: the meeting op, and the op that computed the statistic (the
-/// meeting op itself for examples meeting each other). A meeting downstream of another one (a
+/// meeting op itself for examples meeting each other, and for a batch norm op that computes its
+/// statistics itself). A meeting downstream of another one (a
 /// normalized activation meeting the next layer's statistics) is included; callers report the
 /// first. `batch_dims` are the batch inputs' dimensions, `classes` the ops' batch classes
 /// (`output_combine::batch_classes`).
@@ -33,13 +35,23 @@ pub fn statistics_meeting_examples(
             ValueRef::Op { op, .. } if statistic(*c) => Some(op),
             _ => None,
         });
-        if let Some(at) = statistic_op {
+        if normalizes_across_examples(op, &operands) {
+            met.push((index, index));
+        } else if let Some(at) = statistic_op {
             met.push((index, at));
         } else if pairs_every_example_with_every_other(op, &operands) {
             met.push((index, index));
         }
     }
     met
+}
+
+/// A batch norm in training (its forward or its gradient) whose features are not the examples:
+/// it computes the batch's mean and variance itself (torch_xla's BatchNorm2d).
+pub fn normalizes_across_examples(op: &crate::ir::graph::OpNode, operands: &[BatchClass]) -> bool {
+    let feature = op.attr("feature_index").and_then(crate::ir::graph::Attr::as_int);
+    matches!(canonical_name(&op.name).as_str(), "batch_norm_training" | "batch_norm_grad")
+        && matches!(operands.first(), Some(BatchClass::PerExample(Some(d))) if Some(*d as i64) != feature)
 }
 
 /// Whether a `dot_general` of two values per example contracts neither their examples together
@@ -129,5 +141,37 @@ mod tests {
         let c = b.binary("stablehlo.add", sums[2], sums[3], t(&[]));
         let loss = b.binary("stablehlo.add", a, c, t(&[]));
         assert_eq!(meetings(b, loss), vec![(op_index(logits), op_index(logits))]);
+    }
+
+    #[test]
+    fn a_batch_norm_op_over_the_examples_meets_its_own_statistics_and_one_over_them_as_features_not() {
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let image = b.unary("stablehlo.reshape", x, t(&[8, 4, 1]));
+        let one = b.scalar_constant();
+        let norm = |b: &mut Builder, input: ValueRef, feature: i64, size: i64, shape: &[i64]| {
+            let scale = b.op(
+                "stablehlo.broadcast_in_dim",
+                vec![one],
+                t(&[size]),
+                attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]),
+            );
+            b.op(
+                "stablehlo.batch_norm_training",
+                vec![input, scale, scale],
+                t(shape),
+                attrs(&[("feature_index", Attr::Int(feature)), ("epsilon", Attr::Float(1e-5))]),
+            )
+        };
+        // Channels as features (BatchNorm): statistics over the examples.
+        let across = norm(&mut b, image, 1, 4, &[8, 4, 1]);
+        // The examples as features (torch_xla's LayerNorm): statistics per example.
+        let tokens = b.unary("stablehlo.reshape", x, t(&[1, 8, 4]));
+        let per_example = norm(&mut b, tokens, 1, 8, &[1, 8, 4]);
+        let first = b.unary("stablehlo.reshape", across, t(&[8, 4]));
+        let second = b.unary("stablehlo.reshape", per_example, t(&[8, 4]));
+        let both = b.binary("stablehlo.add", first, second, t(&[8, 4]));
+        let loss = b.sum(both);
+        assert_eq!(meetings(b, loss), vec![(op_index(across), op_index(across))]);
     }
 }

@@ -26,10 +26,10 @@
 
 use super::batch_order::{examples_moved, reordered_examples_meeting};
 use super::batch_positions::positions_meeting_examples;
-use super::batch_statistics::statistics_meeting_examples;
+use super::batch_statistics::{normalizes_across_examples, statistics_meeting_examples};
 use super::examples_count::counting_ops;
 use super::memory::Schedule;
-use super::output_combine::{batch_classes, BatchClass};
+use super::output_combine::{batch_classes, value_class, BatchClass};
 use super::plan::StageId;
 use super::weighted_loss::{denominator_powers, weighted_loss, WeightedLoss};
 use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
@@ -603,7 +603,16 @@ pub fn build_program(
     }
     if let Some(classes) = classes {
         if let Some(&(meeting, statistic)) = meetings.first() {
-            let (what, instead) = if meeting == statistic {
+            let batch_norm = normalizes_across_examples(
+                &ops[meeting],
+                &ops[meeting].operands.iter().map(|v| value_class(*v, &batch_dims, classes)).collect::<Vec<_>>(),
+            );
+            let (what, instead) = if batch_norm {
+                (
+                    "the examples meet a statistic of the batch here (a batch norm over the examples computes their mean and variance)".to_string(),
+                    "normalize per example (layer or group normalization), or plan with microbatches=1",
+                )
+            } else if meeting == statistic {
                 (
                     "every example meets every other example of the batch here (a product of the batch with itself, as a contrastive loss's logits)".to_string(),
                     "plan with microbatches=1 to pair every example with the whole batch",

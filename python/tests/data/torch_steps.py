@@ -1,7 +1,7 @@
-"""How data/torch_{mlp,gpt}_b{4,8}.mlir were made: PyTorch train steps traced lazily by
-torch_xla and printed as StableHLO (`xm.get_stablehlo`, pretty form), then re-printed in generic
-form without locations (alpa_mlir.fixtures.without_locations). Not run by the tests (CI has no
-PyTorch); with torch==2.9.0 and torch_xla==2.9.0 installed:
+"""How data/torch_{mlp,gpt,cnn}_b{4,8}.mlir and data/torch_bn_b4.mlir were made: PyTorch train
+steps traced lazily by torch_xla and printed as StableHLO (`xm.get_stablehlo`, pretty form), then
+re-printed in generic form without locations (`python -m alpa_mlir.generic --no-debug-info`).
+Not run by the tests (CI has no PyTorch); with torch==2.9.0 and torch_xla==2.9.0 installed:
 
     PJRT_DEVICE=CPU python torch_steps.py gpt 4 > gpt4.mlir
 
@@ -53,6 +53,12 @@ def step_of(name, batch):
         x = torch.randint(0, 64, (batch, 8)); y = torch.randint(0, 64, (batch, 8))
         opt = lambda ps: torch.optim.AdamW(ps, lr=1e-3, weight_decay=0.1)
         loss_fn = lambda m, x, y: F.cross_entropy(m(x).flatten(0, 1), y.flatten())
+    elif name == "bn":
+        model = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU(),
+                              nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(16, 10))
+        x = torch.randn(batch, 3, 8, 8); y = torch.randint(0, 10, (batch,))
+        opt = lambda ps: torch.optim.SGD(ps, lr=0.1)
+        loss_fn = lambda m, x, y: F.cross_entropy(m(x), y)
     elif name == "cnn":
         model = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), nn.Conv2d(16, 32, 3, stride=2, padding=1), nn.ReLU(),
                               nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 10))
@@ -78,7 +84,7 @@ def main():
         if clip: torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         o.step()
         if _ == 0: xm.mark_step()
-    state = [t for st in o.state.values() for t in st.values() if torch.is_tensor(t)]
+    state = [t for st in o.state.values() for t in st.values() if torch.is_tensor(t)] + list(model.buffers())
     print(xm.get_stablehlo(list(model.parameters()) + state + [loss]))
 
 main()
