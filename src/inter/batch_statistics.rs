@@ -148,26 +148,11 @@ mod tests {
         let mut b = Builder::new();
         let x = ValueRef::Arg(0);
         let image = b.unary("stablehlo.reshape", x, t(&[8, 4, 1]));
-        let one = b.scalar_constant();
-        let norm = |b: &mut Builder, input: ValueRef, feature: i64, size: i64, shape: &[i64]| {
-            let scale = b.op(
-                "stablehlo.broadcast_in_dim",
-                vec![one],
-                t(&[size]),
-                attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]),
-            );
-            b.op(
-                "stablehlo.batch_norm_training",
-                vec![input, scale, scale],
-                t(shape),
-                attrs(&[("feature_index", Attr::Int(feature)), ("epsilon", Attr::Float(1e-5))]),
-            )
-        };
         // Channels as features (BatchNorm): statistics over the examples.
-        let across = norm(&mut b, image, 1, 4, &[8, 4, 1]);
+        let across = b.batch_norm_training(image, &[8, 4, 1], 1);
         // The examples as features (torch_xla's LayerNorm): statistics per example.
         let tokens = b.unary("stablehlo.reshape", x, t(&[1, 8, 4]));
-        let per_example = norm(&mut b, tokens, 1, 8, &[1, 8, 4]);
+        let per_example = b.batch_norm_training(tokens, &[1, 8, 4], 1);
         let first = b.unary("stablehlo.reshape", across, t(&[8, 4]));
         let second = b.unary("stablehlo.reshape", per_example, t(&[8, 4]));
         let both = b.binary("stablehlo.add", first, second, t(&[8, 4]));

@@ -818,24 +818,8 @@ mod tests {
         let mut b = Builder::new();
         let x = ValueRef::Arg(0);
         let features = b.unary("stablehlo.reshape", x, t(&[1, 8, 4]));
-        let one = constant(&mut b, 1.0);
-        let norm = |b: &mut Builder, feature: i64| {
-            let size = [1, 8, 4][feature as usize];
-            let scale = b.op(
-                "stablehlo.broadcast_in_dim",
-                vec![one],
-                t(&[size]),
-                attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]),
-            );
-            b.op(
-                "stablehlo.batch_norm_training",
-                vec![features, scale, scale],
-                t(&[1, 8, 4]),
-                attrs(&[("feature_index", Attr::Int(feature)), ("epsilon", Attr::Float(1e-5))]),
-            )
-        };
-        let per_example = norm(&mut b, 1);
-        let across_examples = norm(&mut b, 2);
+        let per_example = b.batch_norm_training(features, &[1, 8, 4], 1);
+        let across_examples = b.batch_norm_training(features, &[1, 8, 4], 2);
         assert_eq!(classes_of(b, vec![per_example, across_examples]), [PerExample(Some(1)), PerExample(None)]);
     }
 

@@ -61,6 +61,24 @@ impl Builder {
         self.op("stablehlo.constant", vec![], t(&[]), attrs(&[("value", value)]))
     }
 
+    /// `batch_norm_training` of `x` (of `shape`) with `feature` as its features, scale and
+    /// offset a constant broadcast to the features.
+    pub fn batch_norm_training(&mut self, x: ValueRef, shape: &[i64], feature: usize) -> ValueRef {
+        let constant = self.scalar_constant();
+        let scale = self.op(
+            "stablehlo.broadcast_in_dim",
+            vec![constant],
+            t(&[shape[feature]]),
+            attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]),
+        );
+        self.op(
+            "stablehlo.batch_norm_training",
+            vec![x, scale, scale],
+            t(shape),
+            attrs(&[("feature_index", Attr::Int(feature as i64)), ("epsilon", Attr::Float(1e-5))]),
+        )
+    }
+
     /// The sum of `x` over `dims`, starting from `init`.
     pub fn reduce_sum(&mut self, x: ValueRef, init: ValueRef, dims: &[i64], ty: ValueType) -> ValueRef {
         let out =
