@@ -20,6 +20,7 @@ use crate::ir::types::{TensorType, ValueType};
 /// values that are not ranked tensors or whose type is not known).
 pub fn verify_op(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<(), OpTableError> {
     let name = canonical_name(&op.name);
+    arity::check_arity(op, &name, operands.len())?;
     for (i, result) in op.results.iter().enumerate() {
         value_fits(result).map_err(|m| shape_err(op, format!("result #{i}: {m}")))?;
     }
@@ -361,6 +362,7 @@ fn iota(op: &OpNode) -> Result<(), OpTableError> {
     Ok(())
 }
 
+mod arity;
 mod gather_scatter;
 mod params;
 pub use params::{verify_params, IssueSeverity, ParamIssue};

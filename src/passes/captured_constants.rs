@@ -27,11 +27,12 @@ pub fn copy_captured_constants(function: MlirOperation) -> usize {
                 let block = unsafe { mlirOperationGetBlock(inner) };
                 let copy = *copied.entry((block.ptr, operand.ptr)).or_insert_with(|| {
                     copies += 1;
-                    // SAFETY: the clone is a new detached op; the block takes ownership of it.
+                    // SAFETY: the clone is a new detached op; the block takes ownership of it. The
+                    // clone has the constant's results, so the operand's result number is one.
                     unsafe {
                         let clone = mlirOperationClone(constant);
                         mlirBlockInsertOwnedOperation(block, 0, clone);
-                        mlirOperationGetResult(clone, 0)
+                        mlirOperationGetResult(clone, mlirOpResultGetResultNumber(operand))
                     }
                 });
                 // SAFETY: the copy has the operand's type and is defined at the start of the block
