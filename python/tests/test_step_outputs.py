@@ -99,12 +99,23 @@ def _per_example(logits, per_example, y):
             "probabilities": jax.nn.softmax(logits), "by_class": logits.T}
 
 
+def _ratios(logits, per_example, y):
+    """Metrics that are ratios of sums over the batch, as LM code reports them: the accuracy
+    and the loss over the labels kept (class 0 ignored, as padding), guarded against an empty
+    batch or not (refused before as neither a sum nor a mean). @main weights each microbatch's
+    ratio by its own denominator and divides by the global batch's."""
+    kept = (y != 0).astype(jnp.float32)
+    correct = (jnp.argmax(logits, -1) == y).astype(jnp.float32)
+    return {"masked_accuracy": jnp.sum(correct * kept) / jnp.maximum(jnp.sum(kept), 1.0),
+            "masked_loss": jnp.sum(per_example * kept) / jnp.sum(kept)}
+
+
 def _plan(tmp_path, text: str) -> subprocess.CompletedProcess:
     return auto_shard_step(tmp_path, text, MICROBATCHES)
 
 
-@pytest.mark.parametrize("metrics", [_combinable, _stacked, _counted, _per_example],
-                         ids=["scalars", "vectors", "counts", "per-example"])
+@pytest.mark.parametrize("metrics", [_combinable, _stacked, _counted, _per_example, _ratios],
+                         ids=["scalars", "vectors", "counts", "per-example", "ratios"])
 def test_sums_means_and_counts_of_an_adam_step_combine_over_microbatches(tmp_path, metrics):
     assert_pipelined_step_matches(tmp_path, lambda batch: _export(metrics, batch), MICROBATCH,
                                   MICROBATCHES)
@@ -116,6 +127,16 @@ def test_a_summed_loss_adds_up_its_gradients_over_microbatches(tmp_path):
     of every SGD update here, unwarned."""
     planned, _ = assert_pipelined_step_matches(
         tmp_path, lambda batch: _export(lambda *_: {}, batch, jnp.sum, optax.sgd(1e-2)),
+        MICROBATCH, MICROBATCHES)
+    assert "warning" not in planned.stderr, planned.stderr[-3000:]
+
+
+def test_a_loss_summed_from_zero_as_python_sums_adds_up_unwarned(tmp_path):
+    """`sum(terms)` in Python (and `total = 0.0; total += term`) adds the terms to a zero the
+    export keeps: the loss `0 + sum(l)` was taken for neither a sum nor a mean, warned about and
+    its gradients averaged, half the global batch's update."""
+    planned, _ = assert_pipelined_step_matches(
+        tmp_path, lambda batch: _export(lambda *_: {}, batch, lambda per: sum([jnp.sum(per)]), optax.sgd(1e-2)),
         MICROBATCH, MICROBATCHES)
     assert "warning" not in planned.stderr, planned.stderr[-3000:]
 
@@ -322,11 +343,29 @@ def test_gradients_divided_by_a_guarded_count_after_plan_with_a_warning(tmp_path
     assert "carries neither the loss's 1/denominator" in planned.stderr, planned.stderr[-3000:]
 
 
-def test_a_loss_beside_a_masked_mean_plans_with_a_warning_at_its_op(tmp_path):
-    """A masked mean plus a penalty of the parameters is no ratio of sums: averaged over the
-    microbatches as any gradient accumulation does, and the warning says so."""
+def _penalty(p):
+    return 1e-3 * sum(jnp.sum(v * v) for v in p.values())
+
+
+def test_a_masked_mean_plus_a_parameter_penalty_pipelines_to_the_global_step(tmp_path):
+    """A masked mean plus an L2 penalty of the parameters: each microbatch's loss and gradients
+    weighted by its count hold the penalty's share by that count, and the counts add up to the
+    global batch's, so the penalty comes back once. It was averaged over the microbatches, with
+    a warning, and differed from the global step."""
     def reduce(p, per, y, w):
-        return jnp.sum(per * w) / jnp.sum(w) + 1e-3 * sum(jnp.sum(v * v) for v in p.values())
+        return jnp.sum(per * w) / jnp.sum(w) + _penalty(p)
+
+    planned, _ = assert_pipelined_step_matches(tmp_path, lambda batch: _masked_export(reduce, batch),
+                                               MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+
+
+def test_a_guarded_masked_mean_plus_a_penalty_plans_with_a_warning_at_its_op(tmp_path):
+    """Over max(sum(w), 1) the microbatches' denominators need not add up to the global
+    batch's, so the penalty would not come back once: averaged over the microbatches as any
+    gradient accumulation does, and the warning says so."""
+    def reduce(p, per, y, w):
+        return jnp.sum(per * w) / jnp.maximum(jnp.sum(w), 1.0) + _penalty(p)
 
     planned = _plan(tmp_path, _masked_export(reduce, MICROBATCH))
     assert planned.returncode == 0, planned.stderr[-3000:]

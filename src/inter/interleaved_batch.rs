@@ -100,7 +100,7 @@ pub fn spread(
 
 /// A reshape moves the examples' stride over the flattened elements; they land in the result
 /// dimension whose factors hold that stride and the `examples` entries above it.
-fn reshaped(from: &[i64], layout: Layout, to: &[i64], examples: i64) -> Option<Spread> {
+pub fn reshaped(from: &[i64], layout: Layout, to: &[i64], examples: i64) -> Option<Spread> {
     let after: i64 = from.get(layout.dim + 1..)?.iter().product();
     let stride = layout.inner.checked_mul(after)?;
     let span = stride.checked_mul(examples)?;

@@ -18,7 +18,7 @@
 //! by a batch-independent predicate, a sum when the value chosen instead is zero (Keras'
 //! `divide_no_nan`, whose guarded divisor is folded from constants). Anything else is `Other`.
 
-use super::interleaved_batch::{outermost, spread, Layout, Spread};
+use super::interleaved_batch::{outermost, reshaped, spread, Layout, Spread};
 use crate::ir::attr_text::{
     ComparisonDirection, ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
 };
@@ -241,14 +241,25 @@ fn classify(
         "select" if operands.first() == Some(&Independent) => {
             pieces_class(op.operands.iter().zip(operands).skip(1), &folded_of)
         }
-        // A mean shifted by a constant averages to the global mean shifted; a sum does not.
+        // A mean shifted by a constant averages to the global mean shifted; a sum does not,
+        // unless the constant is zero (Python's `sum(terms)` and `total = 0.0; total += term`
+        // start from one).
         "add" | "subtract" => match kinds.as_slice() {
             [Mean] | [Mean, Mean] => Mean,
             [Sum { count }, Sum { .. }] => Sum { count: *count },
+            [kind] if adds_zero(op, operands, &folded_of) => *kind,
             _ => Other,
         },
         _ => Other,
     }
+}
+
+/// Whether every batch-independent operand of `op` is the constant zero.
+fn adds_zero(op: &OpNode, operands: &[BatchClass], folded_of: impl Fn(&ValueRef) -> Option<Folded>) -> bool {
+    op.operands
+        .iter()
+        .zip(operands)
+        .all(|(v, c)| *c != BatchClass::Independent || folded_of(v) == Some(Folded::Uniform(0.0)))
 }
 
 /// The class of a value each of whose elements is one of `pieces`' (a concatenation, or a
@@ -544,19 +555,19 @@ struct BatchInputs<'a> {
 }
 
 /// Where dimension `d` of a reshape's operand goes, the examples (`examples` of them, or the
-/// whole dimension when unknown) being its outermost factor: the result dimension with as many
-/// elements before it and a multiple of the examples' count as its size, if any. Merging the
-/// batch with the dimensions after it (`[B, T, V] -> [B*T, V]`, a loss over tokens) keeps the
+/// whole dimension when unknown) being its outermost factor: the result dimension whose
+/// outermost factor they are again (`interleaved_batch::reshaped`), if any. Merging the batch
+/// with the dimensions after it (`[B, T, V] -> [B*T, V]`, a loss over tokens) keeps the
 /// examples outermost in the merged dimension, and splitting that dimension back finds them.
 fn reshaped_dim(graph: &Graph, op: &OpNode, d: usize, examples: Option<i64>) -> Option<usize> {
     let from = graph.value_type(op.operands[0]).and_then(ValueType::tensor)?;
     let to = op.results.first().and_then(ValueType::tensor)?;
     let size = *from.shape.get(d)?;
     let outer = examples.filter(|&b| b > 0 && size % b == 0).unwrap_or(size);
-    let before: i64 = from.shape[..d].iter().product();
-    (0..to.shape.len()).find(|&j| {
-        to.shape[..j].iter().product::<i64>() == before && to.shape[j] >= outer && to.shape[j] % outer.max(1) == 0
-    })
+    match reshaped(&from.shape, outermost(&from.shape, d, outer)?, &to.shape, outer)? {
+        Spread::Outermost(j) => Some(j),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -609,6 +620,23 @@ mod tests {
         let got = classes_of(b, vec![means, sums, mixed, sum_and_rate, zero_and_sum]);
         // A batch-independent piece averages to itself, but would add up unless it is zero.
         assert_eq!(got, vec![Mean, Sum { count: 32.0 }, Other, Other, Sum { count: 32.0 }]);
+    }
+
+    #[test]
+    fn a_sum_plus_zero_is_the_sum_and_plus_another_constant_is_not() {
+        // Python's `sum(terms)` and `total = 0.0; total += term` start from a zero.
+        let mut b = Builder::new();
+        let total = b.sum(ValueRef::Arg(0));
+        let zero = constant(&mut b, 0.0);
+        let from_zero = b.binary("stablehlo.add", zero, total, t(&[]));
+        let minus_zero = b.binary("stablehlo.subtract", total, zero, t(&[]));
+        let one = constant(&mut b, 1.0);
+        let shifted = b.binary("stablehlo.add", total, one, t(&[]));
+        let n = constant(&mut b, 32.0);
+        let mean = b.binary("stablehlo.divide", total, n, t(&[]));
+        let mean_from_zero = b.binary("stablehlo.add", zero, mean, t(&[]));
+        let classes = classes_of(b, vec![from_zero, minus_zero, shifted, mean_from_zero]);
+        assert_eq!(classes, [Sum { count: 32.0 }, Sum { count: 32.0 }, Other, Mean]);
     }
 
     #[test]

@@ -95,10 +95,21 @@ pub enum Accumulate {
     Concatenate {
         dim: usize,
     },
-    /// Under a loss that is a ratio of sums (`PipelineProgram::weighted_loss`): the
-    /// microbatches' values weighted by their denominators, added up and divided by the
-    /// denominator of the summed weights.
-    WeightedMean,
+    /// Under a ratio of sums (`of`: the loss's, `PipelineProgram::weighted_loss`, or a returned
+    /// metric's): the microbatches' values weighted by their denominators, added up and divided
+    /// by the denominator of the summed weights.
+    WeightedMean {
+        of: Ratio,
+    },
+}
+
+/// Which ratio of sums a weighted mean divides as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ratio {
+    /// The loss's: it and the values that carry its 1/denominator (its gradients).
+    Loss,
+    /// `PipelineProgram::ratio_metrics[i]`: a metric the step returns (a masked accuracy).
+    Metric(usize),
 }
 
 /// How the gradients of the microbatches combine into the global-batch gradient.
@@ -127,11 +138,31 @@ pub struct PipelineProgram {
     /// The loss's weights and denominator when it is a ratio of sums and the gradients combine
     /// as [`Accumulate::WeightedMean`] (both are outputs of their functions).
     pub weighted_loss: Option<WeightedLoss>,
+    /// Returned metrics that are ratios of sums (`sum(correct * mask) / sum(mask)`), each with
+    /// its weights and denominator (outputs of their functions), combined as
+    /// [`Accumulate::WeightedMean`] of [`Ratio::Metric`].
+    pub ratio_metrics: Vec<WeightedLoss>,
     /// Stage of every op of the entry body.
     pub stage_of_op: Vec<StageId>,
     /// Function of every op of the entry body (an op of constants is also in the `ops` of
     /// every function that reads it).
     pub function_of_op: Vec<usize>,
+}
+
+impl PipelineProgram {
+    /// The weights and denominator of ratio `of`.
+    pub fn ratio(&self, of: Ratio) -> Option<&WeightedLoss> {
+        match of {
+            Ratio::Loss => self.weighted_loss.as_ref(),
+            Ratio::Metric(i) => self.ratio_metrics.get(i),
+        }
+    }
+
+    /// Every ratio of sums the program combines by, with its weights and denominator.
+    pub fn ratios(&self) -> impl Iterator<Item = (Ratio, &WeightedLoss)> {
+        let loss = self.weighted_loss.iter().map(|w| (Ratio::Loss, w));
+        loss.chain(self.ratio_metrics.iter().enumerate().map(|(i, w)| (Ratio::Metric(i), w)))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -450,7 +481,22 @@ pub fn build_program(
         .flatten()
         .filter(|_| loss_neither_sum_nor_mean)
         .filter(|w| per_microbatch(w.weights) && per_microbatch(w.denominator));
-    let kept = weighted.iter().flat_map(|w| [w.weights, w.denominator]);
+    // So does a metric the step returns that is a ratio of sums (a masked accuracy).
+    let ratio_metrics: Vec<(ValueRef, WeightedLoss)> = graph
+        .returned
+        .iter()
+        .enumerate()
+        .filter(|&(r, _)| microbatches > 1 && r != step.loss)
+        .filter_map(|(_, &v)| {
+            let ValueRef::Op { op, .. } = v else { return None };
+            if !matches!(classes[op], BatchClass::Other | BatchClass::Contraction) {
+                return None;
+            }
+            let ratio = weighted_loss(graph, v, &batch_dims, &classes)?;
+            (per_microbatch(ratio.weights) && per_microbatch(ratio.denominator)).then_some((v, ratio))
+        })
+        .collect();
+    let kept = weighted.iter().chain(ratio_metrics.iter().map(|(_, w)| w)).flat_map(|w| [w.weights, w.denominator]);
     for v in graph.returned.iter().copied().chain(kept) {
         if let ValueRef::Op { op, result } = v {
             outputs[function_of_op[op]].insert((op, result));
@@ -509,11 +555,13 @@ pub fn build_program(
     // How the gradients (and what combines as they do) combine.
     let gradient_mode = match (combine, &weighted) {
         (GradientCombine::Sum, _) => Accumulate::Sum,
-        (_, Some(_)) => Accumulate::WeightedMean,
+        (_, Some(_)) => Accumulate::WeightedMean { of: Ratio::Loss },
         _ => Accumulate::Mean,
     };
-    let powers =
-        weighted.as_ref().filter(|_| gradient_mode == Accumulate::WeightedMean).map(|w| denominator_powers(graph, w));
+    let powers = weighted
+        .as_ref()
+        .filter(|_| matches!(gradient_mode, Accumulate::WeightedMean { .. }))
+        .map(|w| denominator_powers(graph, w));
     // What combines as the gradients do: under a ratio-of-sums loss, by the power of its
     // denominator the value carries; `None`, with the gradients' combination, when none fits.
     let as_gradient = |op: usize, warnings: &mut Vec<(OpId, String)>| {
@@ -551,7 +599,7 @@ pub fn build_program(
                 BatchClass::Sum { .. } => Accumulate::Sum,
                 BatchClass::Mean => Accumulate::Mean,
                 BatchClass::Independent => Accumulate::Last,
-                _ if result == step.loss && weighted.is_some() => Accumulate::WeightedMean,
+                _ if result == step.loss && weighted.is_some() => Accumulate::WeightedMean { of: Ratio::Loss },
                 _ if result == step.loss && loss_met_statistic => combined(gradient_mode, graph, v),
                 _ if result == step.loss => {
                     warnings.push((
@@ -572,6 +620,11 @@ pub fn build_program(
                             None => "keeps the batch dimension in a layout this analysis lost track of",
                         },
                     })
+                }
+                BatchClass::Contraction | BatchClass::Other
+                    if let Some(i) = ratio_metrics.iter().position(|(metric, _)| *metric == v) =>
+                {
+                    Accumulate::WeightedMean { of: Ratio::Metric(i) }
                 }
                 BatchClass::Contraction | BatchClass::Other => {
                     return Err(ProgramError::Combine {
@@ -655,6 +708,7 @@ pub fn build_program(
         batch_dims,
         accumulated,
         weighted_loss: weighted,
+        ratio_metrics: ratio_metrics.into_iter().map(|(_, w)| w).collect(),
         stage_of_op: stage_of_op.to_vec(),
         function_of_op,
     };
@@ -683,7 +737,7 @@ fn loss_class(
 /// denominator itself adds up when it is the weights' sum. `None`: no combination known.
 fn by_denominator_power(power: Option<i32>, class: BatchClass) -> Option<Accumulate> {
     match (power, class) {
-        (None | Some(-1), _) => Some(Accumulate::WeightedMean),
+        (None | Some(-1), _) => Some(Accumulate::WeightedMean { of: Ratio::Loss }),
         (Some(0), BatchClass::Sum { .. } | BatchClass::Contraction) | (Some(1), BatchClass::Sum { .. }) => {
             Some(Accumulate::Sum)
         }

@@ -84,7 +84,9 @@ pub fn weighted_loss(
                 && value_class(v, batch_dims, classes) == BatchClass::Independent)
     };
     let numbers = value_numbers(graph);
-    let denominator = shared_denominator(graph, loss, classes, &shared_scalar, &numbers, 0)?;
+    let folded = folded_constants(graph);
+    let Terms { denominator, shifted } =
+        shared_denominator(graph, loss, classes, &shared_scalar, &numbers, &folded, 0)?;
     let mut steps = Vec::new();
     let mut value = denominator;
     let weights = loop {
@@ -103,6 +105,17 @@ pub fn weighted_loss(
         value = before;
     };
     steps.reverse();
+    // A term the microbatches share (a parameter penalty, a constant) is weighted by each
+    // microbatch's denominator too: the combination holds it once only when the microbatches'
+    // denominators add up to the global batch's, as they do through linear steps.
+    let linear = |step: &DenominatorStep| match canonical_name(&ops[step.op].name).as_str() {
+        "convert" | "multiply" => true,
+        "divide" => step.from == 0,
+        _ => false,
+    };
+    if shifted && !steps.iter().all(linear) {
+        return None;
+    }
     // From the batch inputs alone: no parameter's gradient goes through the denominator.
     let from = ancestors(graph, [weights]);
     let shared_argument =
@@ -166,8 +179,17 @@ fn nonnegative_values(graph: &Graph) -> Vec<bool> {
     nonnegative
 }
 
+/// What a loss's terms divide by.
+struct Terms {
+    /// The one value the terms' sums over the batch are divided by.
+    denominator: ValueRef,
+    /// Whether a term the microbatches share, not divided, is added (a parameter penalty).
+    shifted: bool,
+}
+
 /// The one value `v`'s sums over the batch are divided by: `v` a `divide` of a sum by it, or
-/// a sum, difference, negation, conversion or scaling by a shared scalar of such values, their
+/// a sum, difference, negation, conversion or scaling by a shared scalar of such values (or one
+/// of them plus a batch-independent value: zero, a constant, a parameter penalty), their
 /// denominators of one value number (`numbers`) (at most
 /// `MAX_TERMS_DEPTH` ops deep: a loss of more nested terms is not taken for one).
 fn shared_denominator(
@@ -176,14 +198,18 @@ fn shared_denominator(
     classes: &[BatchClass],
     shared_scalar: &impl Fn(ValueRef) -> bool,
     numbers: &[usize],
+    folded: &[Option<Folded>],
     depth: usize,
-) -> Option<ValueRef> {
+) -> Option<Terms> {
     let ValueRef::Op { op, result: 0 } = v else { return None };
     if depth > MAX_TERMS_DEPTH {
         return None;
     }
     let node = &graph.ops()[op];
-    let below = |v: ValueRef| shared_denominator(graph, v, classes, shared_scalar, numbers, depth + 1);
+    let below = |v: ValueRef| shared_denominator(graph, v, classes, shared_scalar, numbers, folded, depth + 1);
+    let zero = |v: ValueRef| matches!(v, ValueRef::Op { op, result: 0 } if folded[op] == Some(Folded::Uniform(0.0)));
+    let independent = |v: ValueRef| matches!(v, ValueRef::Op { op, .. } if classes[op] == BatchClass::Independent);
+    let shifted = |terms: Option<Terms>, by: ValueRef| terms.map(|t| Terms { shifted: t.shifted || !zero(by), ..t });
     // Two denominators computed alike are one (each `jnp.sum(mask)` of a step is its own op).
     let alike = |a: ValueRef, b: ValueRef| match (a, b) {
         (ValueRef::Op { op: x, result: i }, ValueRef::Op { op: y, result: j }) => numbers[x] == numbers[y] && i == j,
@@ -192,9 +218,16 @@ fn shared_denominator(
     match (canonical_name(&node.name).as_str(), &node.operands[..]) {
         ("divide", &[numerator, _]) if shared_scalar(node.operands[1]) => below(numerator),
         ("divide", &[ValueRef::Op { op: summed, .. }, denominator]) => {
-            matches!(classes[summed], BatchClass::Sum { .. }).then_some(denominator)
+            matches!(classes[summed], BatchClass::Sum { .. }).then_some(Terms { denominator, shifted: false })
         }
-        ("add" | "subtract", &[a, b]) => below(a).filter(|&d| below(b).is_some_and(|e| alike(d, e))),
+        // A term added to zero (Python's `sum(terms)`) is the term.
+        ("add" | "subtract", &[a, b]) if independent(a) => shifted(below(b), a),
+        ("add" | "subtract", &[a, b]) if independent(b) => shifted(below(a), b),
+        ("add" | "subtract", &[a, b]) => {
+            let (first, second) = (below(a)?, below(b)?);
+            alike(first.denominator, second.denominator)
+                .then_some(Terms { denominator: first.denominator, shifted: first.shifted || second.shifted })
+        }
         ("multiply", &[a, b]) if shared_scalar(a) => below(b),
         ("multiply", &[a, b]) if shared_scalar(b) => below(a),
         ("negate" | "convert", &[a]) => below(a),
@@ -448,6 +481,49 @@ mod tests {
         let got: Vec<Option<i32>> = returned.iter().map(|v| powers[op_index(*v)]).collect();
         assert_eq!(got, [Some(-1), Some(-1), Some(-1), Some(2), None, None, Some(0)]);
         assert_eq!(powers[op_index(again)], Some(1));
+    }
+
+    #[test]
+    fn a_ratio_plus_what_the_microbatches_share_keeps_its_denominator_when_they_add_up() {
+        // Python's `sum(terms)` (0 + r), r - 0, and r plus a parameter penalty or a constant:
+        // weighted by the microbatches' denominators, a shared term comes back once when they
+        // add up to the global batch's (a plain or scaled sum of the weights), not through a
+        // guard (max(sum(w), 1)).
+        let shifted_by = |guarded: bool, term: &dyn Fn(&mut Builder) -> ValueRef| {
+            let mut b = Builder::new();
+            let (x, w) = (ValueRef::Arg(0), ValueRef::Arg(1));
+            let weighted = b.binary("stablehlo.multiply", x, w, t(&[8, 4]));
+            let numerator = b.sum(weighted);
+            let total = b.sum(w);
+            let denominator = if guarded {
+                let one = constant(&mut b, 1.0);
+                b.binary("stablehlo.maximum", total, one, t(&[]))
+            } else {
+                let two = constant(&mut b, 2.0);
+                b.binary("stablehlo.multiply", total, two, t(&[]))
+            };
+            let ratio = b.binary("stablehlo.divide", numerator, denominator, t(&[]));
+            let shared = term(&mut b);
+            let loss = b.binary("stablehlo.add", shared, ratio, t(&[]));
+            let zero = constant(&mut b, 0.0);
+            let loss = b.binary("stablehlo.subtract", loss, zero, t(&[]));
+            let args = [t(&[8, 4]), t(&[8, 4]), t(&[4, 4])].map(|ty| Param { ty, attrs: Attrs::new() });
+            let g = b.graph(args.to_vec(), vec![loss]);
+            let dims = [Some(0), Some(0), None];
+            weighted_loss(&g, loss, &dims, &batch_classes(&g, &dims)).map(|w| (w.weights, w.denominator))
+        };
+        let zero = |b: &mut Builder| constant(b, 0.0);
+        let one = |b: &mut Builder| constant(b, 1.0);
+        let penalty = |b: &mut Builder| {
+            let squares = b.binary("stablehlo.multiply", ValueRef::Arg(2), ValueRef::Arg(2), t(&[4, 4]));
+            b.sum(squares)
+        };
+        for term in [&zero as &dyn Fn(&mut Builder) -> ValueRef, &one, &penalty] {
+            assert!(shifted_by(false, term).is_some());
+        }
+        assert!(shifted_by(true, &zero).is_some());
+        assert_eq!(shifted_by(true, &one), None);
+        assert_eq!(shifted_by(true, &penalty), None);
     }
 
     #[test]

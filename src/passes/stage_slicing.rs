@@ -7,7 +7,7 @@
 
 use super::entry::Function;
 use super::mlir;
-use crate::inter::program::{Accumulate, PipelineProgram};
+use crate::inter::program::{Accumulate, PipelineProgram, Ratio};
 use crate::ir::graph::ValueRef;
 use mlir_sys::*;
 use std::collections::HashMap;
@@ -167,11 +167,12 @@ pub fn emit(
     }
 
     // What @main computes again on the global batch's weights, read before the ops go.
-    let replayed: Vec<Replayed> = program
-        .weighted_loss
-        .iter()
-        .flat_map(|w| &w.steps)
-        .map(|step| replayed(handles[step.op], step.from))
+    let replayed: HashMap<Ratio, Vec<Replayed>> = program
+        .ratios()
+        .map(|(of, w)| {
+            let steps = w.steps.iter().map(|step| replayed(handles[step.op], step.from)).collect::<Result<_, _>>()?;
+            Ok::<_, String>((of, steps))
+        })
         .collect::<Result<_, _>>()?;
 
     // The entry: erase the old body (users first), retype the batch arguments.
@@ -267,12 +268,12 @@ pub fn emit(
     let mut per_microbatch: HashMap<(ValueRef, usize), MlirValue> = HashMap::new();
     let mut once: HashMap<ValueRef, MlirValue> = HashMap::new();
     let mut accumulated: HashMap<ValueRef, MlirValue> = HashMap::new();
-    // Per stage, the global batch's denominator of a ratio-of-sums loss, computed there from
-    // the microbatches' weights once they are all in.
-    let mut global_denominators: HashMap<usize, MlirValue> = HashMap::new();
+    // Per ratio of sums and stage, the global batch's denominator, computed there from the
+    // microbatches' weights once they are all in.
+    let mut global_denominators: HashMap<(Ratio, usize), MlirValue> = HashMap::new();
     let accumulate_all = |per_microbatch: &HashMap<(ValueRef, usize), MlirValue>,
                           accumulated: &mut HashMap<ValueRef, MlirValue>,
-                          global_denominators: &mut HashMap<usize, MlirValue>,
+                          global_denominators: &mut HashMap<(Ratio, usize), MlirValue>,
                           transfer: &mut dyn FnMut(
         MlirValue,
         (ValueRef, Option<usize>, usize),
@@ -299,8 +300,8 @@ pub fn emit(
                     }
                     sum
                 }
-                Accumulate::WeightedMean => {
-                    let w = program.weighted_loss.as_ref().ok_or("a weighted mean without a weighted loss")?;
+                Accumulate::WeightedMean { of } => {
+                    let w = program.ratio(of).ok_or("a weighted mean without its ratio of sums")?;
                     // The weights and denominators, moved to where the value is.
                     let to = stage_of(v).ok_or("a weighted mean of an argument")?;
                     let mut here = |u: ValueRef| -> Result<Option<Vec<MlirValue>>, String> {
@@ -315,11 +316,12 @@ pub fn emit(
                     let (Some(weights), Some(denominators)) = (here(w.weights)?, here(w.denominator)?) else {
                         continue;
                     };
-                    let total = match global_denominators.get(&to) {
+                    let total = match global_denominators.get(&(of, to)) {
                         Some(&total) => total,
                         None => {
-                            let total = replay(&emitter, &replayed, add_up(&emitter, &weights));
-                            global_denominators.insert(to, total);
+                            let steps = replayed.get(&of).ok_or("a ratio of sums without its steps")?;
+                            let total = replay(&emitter, steps, add_up(&emitter, &weights));
+                            global_denominators.insert((of, to), total);
                             total
                         }
                     };

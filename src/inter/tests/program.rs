@@ -3,7 +3,7 @@
 use crate::inter::memory::Schedule;
 use crate::inter::plan::StageId;
 use crate::inter::program::{
-    analyze_train_step, build_program, Accumulate, FunctionKind, GradientCombine, ProgramError,
+    analyze_train_step, build_program, Accumulate, FunctionKind, GradientCombine, ProgramError, Ratio,
 };
 use crate::ir::graph::ValueRef;
 use crate::ir::test_graphs::tanh_mlp_step;
@@ -660,9 +660,10 @@ fn a_loss_that_is_a_ratio_of_sums_combines_by_its_denominators() {
     );
     // The loss and the gradients the apply function reads, by their denominators; unwarned.
     let loss = *g.returned.last().unwrap();
-    assert_eq!(mode_in(&p.accumulated, loss), Some(Accumulate::WeightedMean));
+    assert_eq!(mode_in(&p.accumulated, loss), Some(Accumulate::WeightedMean { of: Ratio::Loss }));
     assert!(
-        p.accumulated.len() > 1 && p.accumulated.iter().all(|(_, m)| *m == Accumulate::WeightedMean),
+        p.accumulated.len() > 1
+            && p.accumulated.iter().all(|(_, m)| *m == Accumulate::WeightedMean { of: Ratio::Loss }),
         "{:?}",
         p.accumulated
     );
@@ -688,7 +689,7 @@ fn gradients_of_the_numerator_divided_in_the_update_add_up() {
     let stage_of = vec![StageId::new(0); g.ops().len()];
     let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Auto).unwrap();
     let loss = *g.returned.last().unwrap();
-    assert_eq!(mode_in(&p.accumulated, loss), Some(Accumulate::WeightedMean));
+    assert_eq!(mode_in(&p.accumulated, loss), Some(Accumulate::WeightedMean { of: Ratio::Loss }));
     let others: Vec<Accumulate> = p.accumulated.iter().filter(|(v, _)| *v != loss).map(|(_, m)| *m).collect();
     // Two gradients and the two spreads of the count the update divides them by.
     assert!(others.len() == 4 && others.iter().all(|m| *m == Accumulate::Sum), "{:?}", p.accumulated);
@@ -707,4 +708,36 @@ fn gradients_of_the_numerator_divided_in_the_update_add_up() {
         .map(|(op, _)| op.index())
         .collect();
     assert!(!warned.is_empty() && warned.iter().all(|&op| op > maximum), "{:?}", p.warnings);
+}
+
+#[test]
+fn a_returned_metric_that_is_a_ratio_of_sums_combines_by_its_own_denominators() {
+    // The masked-mean step under a plain sum loss, returning `sum(mask) / max(sum(mask), 1)`
+    // (a masked accuracy's form: a sum over the batch by a guarded sum of weights that come
+    // from the batch inputs alone): combined by its denominators, its weights and denominator
+    // returned by the microbatches' function.
+    use crate::inter::weighted_loss::{DenominatorStep, WeightedLoss};
+    use crate::ir::types::{ElementType, TensorType, ValueType};
+    let (mut g, total, denominator) = masked_mean_step(RatioGradients::DividedInTheUpdate, true);
+    let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
+    let metric = returning(&mut g, op("stablehlo.divide", vec![total, denominator], scalar), "masked_accuracy");
+    // Before the loss, which stays the last float scalar (the loss when no result is named so).
+    let last = g.returned.len() - 1;
+    g.returned.swap(last - 1, last);
+    g.results.swap(last - 1, last);
+    let step = analyze(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Auto).unwrap();
+    let ValueRef::Op { op: maximum, .. } = denominator else { unreachable!() };
+    let ratio = WeightedLoss {
+        weights: total,
+        denominator,
+        steps: vec![DenominatorStep { op: maximum, from: 0 }],
+        nonnegative: false,
+    };
+    assert_eq!(p.ratio_metrics, vec![ratio]);
+    assert_eq!(mode_in(&p.accumulated, metric), Some(Accumulate::WeightedMean { of: Ratio::Metric(0) }));
+    for v in [total, denominator] {
+        assert!(p.functions.iter().any(|f| f.kind != FunctionKind::Apply && f.outputs.contains(&v)), "{v:?}");
+    }
 }
