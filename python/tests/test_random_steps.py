@@ -23,7 +23,8 @@ from pipeline_fixtures import assert_pipeline_matches, auto_shard_step, global_s
 from random_steps import random_step
 
 MICROBATCH, MICROBATCHES = 4, 2
-SEEDS = range(0, 6)
+# The first seeds, and one found silently wrong before (0.25 * sum over 4 examples).
+SEEDS = [*range(0, 6), 174]
 
 
 def _seeds():

@@ -141,6 +141,17 @@ def test_a_loss_summed_from_zero_as_python_sums_adds_up_unwarned(tmp_path):
     assert "warning" not in planned.stderr, planned.stderr[-3000:]
 
 
+def test_a_sum_times_a_constant_equal_to_one_over_the_microbatch_is_warned_about(tmp_path):
+    """`0.125 * jnp.sum(l)` over 8 examples: the factor is 1/8 at the microbatch's size, so the
+    loss is taken for a mean, but at the global batch it is a sum's coefficient; the pipelined
+    loss was half the global step's, unwarned. The warning names the factor at its op."""
+    planned = _plan(tmp_path, _export(lambda *_: {}, MICROBATCH, lambda per: 0.125 * jnp.sum(per)))
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    warnings = [line for line in planned.stderr.splitlines() if "warning:" in line]
+    assert any("times 0.125, a constant equal to 1/(the microbatch's count)" in w
+               and "test_step_outputs.py" in w for w in warnings), planned.stderr[-3000:]
+
+
 @pytest.mark.parametrize("metric, why", [
     (lambda logits, per, y: {"norm": jnp.linalg.norm(logits)}, "is neither a sum nor a mean"),
     (lambda logits, per, y: {"largest": jnp.max(per)}, "is neither a sum nor a mean"),

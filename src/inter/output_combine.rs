@@ -254,6 +254,35 @@ fn classify(
     }
 }
 
+/// Ops that make a mean of a sum by multiplying it with a literal constant equal to 1/its
+/// count (`0.25 * jnp.sum(l)` over 4 examples), with that constant: JAX and PyTorch write a
+/// mean as a division by the count, so such a factor may be a coefficient of the sum that
+/// only equals 1/count at the microbatch's size. A reciprocal the step computes from constants
+/// (from the batch's shape) is not listed.
+pub fn literal_reciprocal_means(graph: &Graph, classes: &[BatchClass]) -> Vec<(usize, f64)> {
+    let folded = folded_constants(graph);
+    let ops = graph.ops();
+    let literal = |v: &ValueRef| match *v {
+        ValueRef::Op { op, result: 0 } if canonical_name(&ops[op].name) == "constant" => match folded[op] {
+            Some(Folded::Uniform(c)) => Some(c),
+            _ => None,
+        },
+        _ => None,
+    };
+    let class = |v: &ValueRef| match *v {
+        ValueRef::Op { op, .. } => classes[op],
+        _ => BatchClass::Independent,
+    };
+    (0..ops.len())
+        .filter(|&op| classes[op] == BatchClass::Mean && canonical_name(&ops[op].name) == "multiply")
+        .filter_map(|op| {
+            let [a, b] = ops[op].operands.as_slice() else { return None };
+            let (sum, factor) = if literal(a).is_some() { (b, literal(a)?) } else { (a, literal(b)?) };
+            matches!(class(sum), BatchClass::Sum { count } if is_close(factor * count, 1.0)).then_some((op, factor))
+        })
+        .collect()
+}
+
 /// Whether every batch-independent operand of `op` is the constant zero.
 fn adds_zero(op: &OpNode, operands: &[BatchClass], folded_of: impl Fn(&ValueRef) -> Option<Folded>) -> bool {
     op.operands
@@ -637,6 +666,33 @@ mod tests {
         let mean_from_zero = b.binary("stablehlo.add", zero, mean, t(&[]));
         let classes = classes_of(b, vec![from_zero, minus_zero, shifted, mean_from_zero]);
         assert_eq!(classes, [Sum { count: 32.0 }, Sum { count: 32.0 }, Other, Mean]);
+    }
+
+    #[test]
+    fn a_sum_times_a_literal_reciprocal_of_its_count_is_a_mean_to_warn_about() {
+        // 1/32 written as a constant is listed; divided by 32, or times a reciprocal computed
+        // from constants (Keras' counts), or times another constant, it is not.
+        let mut b = Builder::new();
+        let total = b.sum(ValueRef::Arg(0));
+        let inverse = constant(&mut b, 1.0 / 32.0);
+        let literal = b.binary("stablehlo.multiply", total, inverse, t(&[]));
+        let n = constant(&mut b, 32.0);
+        let divided = b.binary("stablehlo.divide", total, n, t(&[]));
+        let one = constant(&mut b, 1.0);
+        let computed = b.binary("stablehlo.divide", one, n, t(&[]));
+        let by_computed = b.binary("stablehlo.multiply", computed, total, t(&[]));
+        let half = constant(&mut b, 0.5);
+        let halved = b.binary("stablehlo.multiply", half, total, t(&[]));
+        let returned = [literal, divided, by_computed, halved];
+        let graph = b.graph(args(), returned.to_vec());
+        let classes = batch_classes(&graph, &[Some(0), None]);
+        let ValueRef::Op { op: literal_op, .. } = literal else { unreachable!() };
+        assert_eq!(literal_reciprocal_means(&graph, &classes), vec![(literal_op, 1.0 / 32.0)]);
+        let [_, divided, by_computed, _] = returned.map(|v| match v {
+            ValueRef::Op { op, .. } => classes[op],
+            _ => Independent,
+        });
+        assert_eq!((divided, by_computed), (Mean, Mean));
     }
 
     #[test]

@@ -29,7 +29,7 @@ use super::batch_positions::positions_meeting_examples;
 use super::batch_statistics::{normalizes_across_examples, statistics_meeting_examples};
 use super::examples_count::counting_ops;
 use super::memory::Schedule;
-use super::output_combine::{batch_classes, value_class, BatchClass};
+use super::output_combine::{batch_classes, literal_reciprocal_means, value_class, BatchClass};
 use super::plan::StageId;
 use super::weighted_loss::{denominator_powers, weighted_loss, WeightedLoss};
 use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
@@ -575,6 +575,12 @@ pub fn build_program(
         })
     };
     const UNSCALED: &str = "under the loss's ratio of sums (a masked or weighted mean), this value the update reads carries neither the loss's 1/denominator, as its gradients do, nor is it a sum or a mean over the batch (a guarded count the update divides by: max(sum(mask), 1)): it is combined by the microbatches' denominators as the gradients are, which differs from the global batch's unless their denominators are equal";
+    if let Some(classes) = classes {
+        let returned = ancestors(graph, graph.returned.iter().copied());
+        for (op, factor) in literal_reciprocal_means(graph, classes).into_iter().filter(|&(op, _)| returned[op]) {
+            warnings.push((OpId::new(op), format!("this sum over the batch times {factor}, a constant equal to 1/(the microbatch's count), is taken for the mean over the batch: if {factor} is a coefficient of the sum rather than 1/(batch size), the microbatches' values should add up instead, and the step differs from the global batch's; write a mean as a division by its count (jnp.mean), or export the step at another microbatch size")));
+        }
+    }
     // The first meeting only: every later layer of a batch-normalized model meets its own.
     let meetings = classes.map(|c| statistics_meeting_examples(graph, &batch_dims, c)).unwrap_or_default();
     // A loss computed from examples that met a statistic of the batch is explained by that.
