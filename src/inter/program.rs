@@ -138,7 +138,7 @@ pub struct PipelineProgram {
     /// The loss's weights and denominator when it is a ratio of sums and the gradients combine
     /// as [`Accumulate::WeightedMean`] (both are outputs of their functions).
     pub weighted_loss: Option<WeightedLoss>,
-    /// Returned metrics that are ratios of sums (`sum(correct * mask) / sum(mask)`), each with
+    /// Returned scalar metrics that are ratios of sums (`sum(correct * mask) / sum(mask)`), each with
     /// its weights and denominator (outputs of their functions), combined as
     /// [`Accumulate::WeightedMean`] of [`Ratio::Metric`].
     pub ratio_metrics: Vec<WeightedLoss>,
@@ -489,7 +489,10 @@ pub fn build_program(
         .filter(|&(r, _)| microbatches > 1 && r != step.loss)
         .filter_map(|(_, &v)| {
             let ValueRef::Op { op, .. } = v else { return None };
-            if !matches!(classes[op], BatchClass::Other | BatchClass::Contraction) {
+            // Scalars only: the updated state the step returns is of the same classes, and
+            // each candidate costs whole-graph analyses.
+            let scalar = graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.shape.is_empty());
+            if !scalar || !matches!(classes[op], BatchClass::Other | BatchClass::Contraction) {
                 return None;
             }
             let ratio = weighted_loss(graph, v, &batch_dims, &classes)?;
