@@ -89,14 +89,20 @@ def global_step_inputs(global_text: str, seed: int = 0):
     return step, make_inputs(step.inputs, seed=seed)
 
 
-def assert_pipeline_matches(pipe, step, inputs, min_stages: int = 4) -> None:
+def assert_pipeline_matches(pipe, step, inputs, min_stages: int = 4, finite: bool = False) -> None:
     """The pipelined plan `pipe` has at least `min_stages` stages and, run on `inputs`, gives
-    what the global-batch `step` gives on one device."""
+    what the global-batch `step` gives on one device; with `finite`, the global step's float
+    results must be finite too (NaN at the same places would match)."""
+    import numpy as np
+
     from alpa_mlir.numerics import compare_outputs
     from alpa_mlir.xla_exec import compile_module, execute
 
     assert len([p for p in pipe.module.programs.values() if p.kind == "stage"]) >= min_stages
     expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
+    if finite:
+        floats = [np.asarray(e) for e in expected if np.issubdtype(np.asarray(e).dtype, np.floating)]
+        assert all(np.isfinite(e).all() for e in floats), "the global step itself is not finite"
     got = pipe.run(inputs)
     cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
     assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]

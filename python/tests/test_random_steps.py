@@ -50,10 +50,13 @@ def test_a_random_step_is_refused_warned_or_planned_exactly(tmp_path, seed):
         _record(seed, described, "refused", stderr)
         return
     global_step, inputs = global_step_inputs(step.export_at(MICROBATCH * MICROBATCHES))
+    pipe = Pipeline((tmp_path / "plan.mlir").read_text())
+    # Asked apart, so that neither passes as a difference the planner warned about.
+    assert len([p for p in pipe.module.programs.values() if p.kind == "stage"]) >= 2, described
     try:
-        assert_pipeline_matches(Pipeline((tmp_path / "plan.mlir").read_text()), global_step, inputs,
-                                min_stages=2)
+        assert_pipeline_matches(pipe, global_step, inputs, min_stages=2, finite=True)
     except AssertionError as mismatch:
+        assert "not finite" not in str(mismatch), (described, str(mismatch))
         _record(seed, described, "warned, differs" if warned else "silently differs", stderr)
         # A plan may differ from the global step only where the planner said so.
         assert warned, (described, str(mismatch)[:3000])

@@ -222,7 +222,7 @@ fn classify(
             let scale =
                 op.operands.iter().zip(operands).find(|(_, c)| **c == Independent).and_then(|(v, _)| folded_of(v));
             match (kinds[0], scale) {
-                (Sum { count }, Some(Folded::Uniform(c))) if is_close(c * count, 1.0) => Mean,
+                (Sum { count }, Some(Folded::Uniform(c))) if averages(c, count) => Mean,
                 // A mean times a count of the examples (Keras' `total += loss * batch_size`) is
                 // the sum it averaged, as a sum divided by its count is a mean.
                 (Mean, Some(Folded::Uniform(c))) if inputs.counts.contains(&c) => Sum { count: c },
@@ -269,16 +269,13 @@ pub fn literal_reciprocal_means(graph: &Graph, classes: &[BatchClass]) -> Vec<(u
         },
         _ => None,
     };
-    let class = |v: &ValueRef| match *v {
-        ValueRef::Op { op, .. } => classes[op],
-        _ => BatchClass::Independent,
-    };
     (0..ops.len())
         .filter(|&op| classes[op] == BatchClass::Mean && canonical_name(&ops[op].name) == "multiply")
         .filter_map(|op| {
             let [a, b] = ops[op].operands.as_slice() else { return None };
             let (sum, factor) = if literal(a).is_some() { (b, literal(a)?) } else { (a, literal(b)?) };
-            matches!(class(sum), BatchClass::Sum { count } if is_close(factor * count, 1.0)).then_some((op, factor))
+            let ValueRef::Op { op: summed, .. } = *sum else { return None };
+            matches!(classes[summed], BatchClass::Sum { count } if averages(factor, count)).then_some((op, factor))
         })
         .collect()
 }
@@ -318,6 +315,11 @@ fn pieces_class<'a>(
         Sum { .. } if !zeros_only => Other,
         other => other,
     }
+}
+
+/// Whether `factor` times a sum over `count` elements is their mean.
+fn averages(factor: f64, count: f64) -> bool {
+    is_close(factor * count, 1.0)
 }
 
 fn is_close(a: f64, b: f64) -> bool {
