@@ -1,17 +1,16 @@
 // A metric the step returns that is a ratio of sums over the batch, here a loss over the kept
 // labels guarded against an empty batch (sum(l * mask) / max(sum(mask), 1), as masked
-// accuracies are written), beside a loss that is a plain sum (returned last, so the loss):
-// @main weights each
-// microbatch's ratio by its own denominator, adds them up and divides by the denominator of
-// the summed weights, computed again (the max with 1) on the global batch. It was refused as
-// neither a sum nor a mean.
+// accuracies are written), and a term of the loss (half of it), so computed per microbatch
+// with the forward ops: @main weights each microbatch's ratio by its own denominator, adds
+// them up and divides by the denominator of the summed weights, computed again (the max with
+// 1) on the global batch. It was refused as neither a sum nor a mean. (A metric that is no
+// term of the loss is computed once from the combined sums: derived-metrics.mlir.)
 // RUN: alpa-opt --alpa-inter-op-stage="cluster=%S/Inputs/cluster-2x1-slow-link.json microbatches=2 layers=user time-limit=5 shardings=false" %s -o %t.mlir 2>%t.err
 // RUN: FileCheck %s < %t.mlir
 // RUN: FileCheck %s --check-prefix=WARN --allow-empty --implicit-check-not=warning < %t.err
 // CHECK-LABEL: func.func @main
-// The metric is computed where its numerator is, with the backward ops here.
-// CHECK: %[[B0:[0-9]+]]:{{[0-9]+}} = call @stage0_backward
-// CHECK: %[[B1:[0-9]+]]:{{[0-9]+}} = call @stage0_backward
+// CHECK: %[[B0:[0-9]+]]:{{[0-9]+}} = call @stage0_forward
+// CHECK: %[[B1:[0-9]+]]:{{[0-9]+}} = call @stage0_forward
 // The global batch's weights, and its denominator: the max with 1 computed again.
 // CHECK: %[[W:[0-9]+]] = "stablehlo.add"(%[[B0]]#[[WI:[0-9]]], %[[B1]]#[[WI]]) : (tensor<f32>, tensor<f32>) -> tensor<f32>
 // CHECK: %[[ONE:[0-9]+]] = "stablehlo.constant"() {value = dense<1.000000e+00> : tensor<f32>}
@@ -53,9 +52,11 @@ func.func @main(%w: tensor<4x4xf32> {tf.aliasing_output = 0 : i32}, %x: tensor<4
   %one = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>
   %guarded = "stablehlo.maximum"(%count, %one) : (tensor<f32>, tensor<f32>) -> tensor<f32>
   %metric = "stablehlo.divide"(%numerator, %guarded) : (tensor<f32>, tensor<f32>) -> tensor<f32> loc("masked_metric")
+  %half = "stablehlo.constant"() <{value = dense<5.000000e-01> : tensor<f32>}> : () -> tensor<f32>
+  %halved = "stablehlo.multiply"(%metric, %half) : (tensor<f32>, tensor<f32>) -> tensor<f32>
   %two = "stablehlo.constant"() <{value = dense<2.000000e+00> : tensor<4x4xf32>}> : () -> tensor<4x4xf32>
   %g = "stablehlo.multiply"(%h, %two) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   %dw = "stablehlo.dot_general"(%x, %g) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>}> : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   %w2 = "stablehlo.subtract"(%w, %dw) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-  return %w2, %metric, %loss : tensor<4x4xf32>, tensor<f32>, tensor<f32>
+  return %w2, %metric, %halved : tensor<4x4xf32>, tensor<f32>, tensor<f32>
 }

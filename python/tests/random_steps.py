@@ -1,8 +1,11 @@
 """Random train steps, as users write them, for differential tests of the pipeline planner:
-`random_step(seed)` draws a model (an MLP over examples or over tokens), per-example loss
+`random_step(seed)` draws a model (an MLP over examples or over tokens, over features or over
+token ids looked up in an embedding table, its layers plain, residual, layer-normalized or
+attending over each example's tokens), per-example loss
 terms, a reduction of them into the loss (means, sums, masked means with or without a guard,
 several terms over one or over different denominators, penalties, nonlinear functions of
-means), metrics of every kind the planner combines or must refuse, a gradient style and an
+means), metrics of every kind the planner combines, computes once from combined values or must
+refuse, a gradient style and an
 optax optimizer. The step exported at the microbatch and at the global batch is the oracle:
 a plan the planner makes without a warning must give the global step's results."""
 
@@ -21,6 +24,7 @@ from alpa_mlir.hints import ANY, int_bound
 SDS = jax.ShapeDtypeStruct
 CLASSES = 6
 FEATURES = 16
+VOCAB = 12  # token ids of an embedded input
 
 # Per-example (or per-token) loss terms of logits [..., C] and integer labels [...].
 TERMS = {
@@ -76,6 +80,8 @@ class Step:
     metrics: list = field(default_factory=list)
     gradient: str = "value_and_grad"  # or "grad_of_sum" (HF: gradient of the masked sum / count)
     optimizer: str = "sgd"
+    embedded: bool = False  # the inputs are token ids looked up in an embedding table
+    block: str = "plain"  # each layer: plain, residual, layer_norm, or attention over the tokens
 
     def loss(self, params, x, y):
         logits = self.logits(params, x)
@@ -90,14 +96,31 @@ class Step:
         return total, logits
 
     def logits(self, params, x):
-        h = x
+        h = params["embedding"][x] if self.embedded else x
         for i in range(self.layers):
-            h = jnp.tanh(h @ params[f"w{i}"])
+            h = self.layer(params, i, h)
         return h @ params["head"]
+
+    def layer(self, params, i, h):
+        out = jnp.tanh(h @ params[f"w{i}"])
+        if self.block == "residual" and h.shape == out.shape:
+            return h + out
+        if self.block == "layer_norm":
+            centred = out - out.mean(-1, keepdims=True)
+            return centred * jax.lax.rsqrt(jnp.mean(centred ** 2, -1, keepdims=True) + 1e-5) * params[f"g{i}"]
+        if self.block == "attention" and self.tokens:
+            # Each example's tokens attend to each other (softmax over its own tokens only).
+            scores = jnp.einsum("btd,bsd->bts", out, out) / jnp.sqrt(out.shape[-1])
+            return out + jnp.einsum("bts,bsd->btd", jax.nn.softmax(scores, -1), out)
+        return out
 
     def params(self) -> dict:
         shapes = {f"w{i}": (FEATURES if i == 0 else self.width, self.width) for i in range(self.layers)}
         shapes["head"] = (self.width, CLASSES)
+        if self.embedded:
+            shapes["embedding"] = (VOCAB, FEATURES)
+        if self.block == "layer_norm":
+            shapes.update({f"g{i}": (self.width,) for i in range(self.layers)})
         return {k: SDS(s, jnp.float32) for k, s in shapes.items()}
 
     def tx(self):
@@ -120,6 +143,10 @@ class Step:
             "per_example": lambda: per_term,
             "max_loss": lambda: jnp.max(per_term),
             "loss_variance": lambda: jnp.var(per_term),
+            "perplexity": lambda: jnp.exp(jnp.mean(per_term)),
+            "logit_norm": lambda: jnp.linalg.norm(logits),
+            "loss_spread": lambda: jnp.max(per_term) - jnp.min(per_term),
+            "normalized_norm": lambda: jnp.linalg.norm(per_term) / jnp.sqrt(per_term.size),
         }
         return {name: values[name]() for name in self.metrics}
 
@@ -148,10 +175,13 @@ class Step:
     def export_at(self, batch: int) -> str:
         params = self.params()
         opt_state = jax.eval_shape(self.tx().init, params)
-        x_shape = (batch, self.tokens, FEATURES) if self.tokens else (batch, FEATURES)
         y_shape = (batch, self.tokens) if self.tokens else (batch,)
-        x, y = SDS(x_shape, jnp.float32), SDS(y_shape, jnp.int32)
-        hints = (jax.tree.map(lambda _: ANY, params), jax.tree.map(lambda _: ANY, opt_state), ANY,
+        if self.embedded:
+            x, x_hint = SDS(y_shape, jnp.int32), int_bound(VOCAB)
+        else:
+            x, x_hint = SDS((*y_shape, FEATURES), jnp.float32), ANY
+        y = SDS(y_shape, jnp.int32)
+        hints = (jax.tree.map(lambda _: ANY, params), jax.tree.map(lambda _: ANY, opt_state), x_hint,
                  int_bound(CLASSES))
         return export(jax.jit(self.step_fn(), donate_argnums=(0, 1), keep_unused=True), params, opt_state, x, y,
                       hints=hints, debug_info=True)
@@ -180,7 +210,13 @@ def random_step(seed: int) -> Step:
     s.metrics = rng.sample(["accuracy", "correct", "kept", "masked_accuracy", "per_example",
                             "max_loss", "loss_variance"], rng.choice([0, 1, 2, 3]))
     s.optimizer = rng.choice(["sgd", "momentum", "adam", "adamw", "clipped_adam"])
+    # Drawn last, so that the draws before are those of earlier campaigns' seeds.
+    if rng.random() < 0.4:
+        s.metrics.append(rng.choice(["perplexity", "logit_norm", "loss_spread", "normalized_norm"]))
+    s.embedded = rng.random() < 0.3
+    s.block = rng.choice(["plain", "plain", "residual", "layer_norm", "attention"])
     s.description = {"tokens": s.tokens, "layers": s.layers, "width": s.width, "terms": s.terms,
                      "penalty": s.penalty, "outer": s.outer, "metrics": s.metrics,
-                     "gradient": s.gradient, "optimizer": s.optimizer}
+                     "gradient": s.gradient, "optimizer": s.optimizer, "embedded": s.embedded,
+                     "block": s.block}
     return s

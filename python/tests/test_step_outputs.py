@@ -4,9 +4,10 @@ dead `convert` of the counter JAX leaves in the export) returning metrics of eve
 kind (a sum over the batch, a mean, a scaled and shifted mean, an integer count, vectors of
 means or of sums built with `jnp.stack` / `jnp.concatenate`, and values per example, which
 @main concatenates along the batch) runs on 8 devices in several stages with 2 microbatches and
-equals the global-batch step on one device; a metric that is neither a sum nor a mean over the
-batch (a norm, a maximum), or a value per example whose examples moved along the batch, is
-refused by `alpa-auto-shard` with a diagnostic at the op that computes it.
+equals the global-batch step on one device, and so do metrics computed from sums, means and
+maxima alone (a perplexity, a norm); a metric that is none of these (a variance, a contraction of
+the batch), or a value per example whose examples moved along the batch, is refused by
+`alpa-auto-shard` with a diagnostic at the op that computes it.
 
 alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
 unless ``ALPA_REQUIRE_OPT=1``."""
@@ -110,12 +111,28 @@ def _ratios(logits, per_example, y):
             "masked_loss": jnp.sum(per_example * kept) / jnp.sum(kept)}
 
 
+def _derived(logits, per_example, y):
+    """Metrics computed from sums, means and extremes over the batch alone (refused before as
+    neither a sum nor a mean): a perplexity, the logits' norm and root mean square, a ratio of
+    two means and a masked accuracy guarded against an empty batch, each computed once from the
+    microbatches' combined values; the largest and smallest loss (maxima and minima over the
+    batch, the smallest written as -max(-l)), which combine by the maximum and minimum of the
+    microbatches', and their spread, computed once from them."""
+    kept = (y != 0).astype(jnp.float32)
+    correct = (jnp.argmax(logits, -1) == y).astype(jnp.float32)
+    return {"perplexity": jnp.exp(per_example.mean()), "norm": jnp.linalg.norm(logits),
+            "rms": jnp.sqrt(jnp.mean(logits ** 2)), "ratio": per_example.mean() / jnp.mean(correct + 1.0),
+            "masked_accuracy": jnp.sum(correct * kept) / jnp.maximum(jnp.sum(kept), 1.0),
+            "largest": jnp.max(per_example), "smallest": -jnp.max(-per_example),
+            "spread": jnp.max(per_example) - jnp.min(per_example)}
+
+
 def _plan(tmp_path, text: str) -> subprocess.CompletedProcess:
     return auto_shard_step(tmp_path, text, MICROBATCHES)
 
 
-@pytest.mark.parametrize("metrics", [_combinable, _stacked, _counted, _per_example, _ratios],
-                         ids=["scalars", "vectors", "counts", "per-example", "ratios"])
+@pytest.mark.parametrize("metrics", [_combinable, _stacked, _counted, _per_example, _ratios, _derived],
+                         ids=["scalars", "vectors", "counts", "per-example", "ratios", "derived"])
 def test_sums_means_and_counts_of_an_adam_step_combine_over_microbatches(tmp_path, metrics):
     assert_pipelined_step_matches(tmp_path, lambda batch: _export(metrics, batch), MICROBATCH,
                                   MICROBATCHES)
@@ -153,8 +170,11 @@ def test_a_sum_times_a_constant_equal_to_one_over_the_microbatch_is_warned_about
 
 
 @pytest.mark.parametrize("metric, why", [
-    (lambda logits, per, y: {"norm": jnp.linalg.norm(logits)}, "is neither a sum nor a mean"),
-    (lambda logits, per, y: {"largest": jnp.max(per)}, "is neither a sum nor a mean"),
+    # Divided by the square root of the microbatch's count, a constant of its export that the
+    # global batch's differs from: computed once on the combined sum it would be wrong.
+    (lambda logits, per, y: {"scaled_norm": jnp.linalg.norm(per) / jnp.sqrt(per.size)},
+     "is neither a sum nor a mean"),
+    (lambda logits, per, y: {"variance": jnp.var(per)}, "is neither a sum nor a mean"),
     # Values per example whose examples moved along the batch: the global batch's last first.
     (lambda logits, per, y: {"flipped": jnp.flip(per)}, "keeps the batch dimension with its examples moved"),
     (lambda logits, per, y: {"both": jnp.concatenate([per, 2 * per])},

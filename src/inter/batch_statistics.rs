@@ -1,5 +1,5 @@
-//! Examples meeting a statistic of the batch: a value per example combined with a sum, a mean
-//! or a contraction over the batch (batch normalization's mean and variance, computed by the
+//! Examples meeting a statistic of the batch: a value per example combined with a sum, a mean,
+//! a maximum (minimum) or a contraction over the batch (batch normalization's mean and variance, computed by the
 //! model or by a `batch_norm_training` op over the examples, a baseline
 //! subtracted from every example's reward), or with every other example of the batch (a
 //! contrastive loss's logits `a @ b.T`). A microbatch computes the statistic over its own
@@ -24,7 +24,9 @@ pub fn statistics_meeting_examples(
     classes: &[BatchClass],
 ) -> Vec<(usize, usize)> {
     let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
-    let statistic = |c: BatchClass| matches!(c, BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Contraction);
+    let statistic = |c: BatchClass| {
+        matches!(c, BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Contraction | BatchClass::Extreme { .. })
+    };
     let mut met = Vec::new();
     for (index, op) in graph.ops().iter().enumerate() {
         let operands: Vec<BatchClass> = op.operands.iter().map(class_of).collect();
@@ -123,6 +125,24 @@ mod tests {
         let centred = b.binary("stablehlo.subtract", x, spread, t(&[8, 4]));
         let loss = b.sum(centred);
         assert_eq!(meetings(b, loss), vec![(op_index(centred), op_index(spread))]);
+    }
+
+    #[test]
+    fn examples_divided_by_their_batch_maximum_meet_it() {
+        // x / max(x over the batch): scaled by the largest example of the microbatch only.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let init = b.scalar_constant();
+        let largest = b.reduce_by("stablehlo.maximum", x, init, &[0], t(&[4]));
+        let spread = b.op(
+            "stablehlo.broadcast_in_dim",
+            vec![largest],
+            t(&[8, 4]),
+            attrs(&[("broadcast_dimensions", Attr::I64Array(vec![1]))]),
+        );
+        let scaled = b.binary("stablehlo.divide", x, spread, t(&[8, 4]));
+        let loss = b.sum(scaled);
+        assert_eq!(meetings(b, loss), vec![(op_index(scaled), op_index(spread))]);
     }
 
     #[test]

@@ -36,6 +36,7 @@ mod cluster_auto;
 mod cluster_brute;
 mod cluster_graph;
 mod clustering;
+mod combined_metrics;
 mod compose;
 mod deadline;
 pub mod driver;

@@ -1,11 +1,13 @@
 //! How a value a train step returns combines over microbatches. A pipeline runs the step once
 //! per microbatch; the global batch's value of a result is recovered only when the result is a
 //! sum over the batch's examples (the microbatches' values add up) or a mean of one (they
-//! average, the microbatches being of one size), or when it keeps a value per example (the
+//! average, the microbatches being of one size), a maximum or a minimum over them (the
+//! largest or the smallest microbatch's), or when it keeps a value per example (the
 //! microbatches' values side by side, unless its examples moved along the batch:
 //! `batch_order::examples_moved`). A result that is some other function of the batch (a norm, a
-//! ratio of two sums, the exponential of a mean) has no such combination: planning it with
-//! microbatches would return a wrong value.
+//! ratio of two sums, the exponential of a mean) has no such combination per microbatch:
+//! `inter/program.rs` computes it once from the combined sums and means where it reads
+//! nothing else.
 //!
 //! The classes are propagated forward from the batch inputs: elementwise ops and data movement
 //! keep a value per example (tracking which dimension is the batch's; a reshape that merges the
@@ -16,7 +18,9 @@
 //! they are when scaled by batch-independent values, added to their own kind, negated or
 //! converted; a mean also when a batch-independent value is added to it or chosen in its place
 //! by a batch-independent predicate, a sum when the value chosen instead is zero (Keras'
-//! `divide_no_nan`, whose guarded divisor is folded from constants). Anything else is `Other`.
+//! `divide_no_nan`, whose guarded divisor is folded from constants). A reduction by maximum
+//! (minimum) over the batch makes an extreme, which data movement keeps and a negation turns
+//! into the other (`extreme_class`). Anything else is `Other`.
 
 use super::interleaved_batch::{outermost, reshaped, spread, Layout, Spread};
 use crate::ir::attr_text::{
@@ -41,6 +45,11 @@ pub enum BatchClass {
     },
     /// A mean over the batch.
     Mean,
+    /// The largest (`max`) or the smallest element over the batch: the microbatches' values
+    /// combine by their maximum (minimum).
+    Extreme {
+        max: bool,
+    },
     /// Per-example terms contracted over the batch dimension (a weight gradient `x^T g`): an
     /// aggregate over the batch, but with weights this analysis does not track (the loss's
     /// 1/batch sits inside `g`), so whether the microbatches' values add up or average is
@@ -208,6 +217,9 @@ fn classify(
     // Only sums, means and batch-independent values from here on.
     let kinds: Vec<BatchClass> = operands.iter().copied().filter(|c| *c != Independent).collect();
     let one = kinds.len() == 1;
+    if let [Extreme { max }] = kinds.as_slice() {
+        return extreme_class(op, operands, *max, &folded_of);
+    }
     match name.as_str() {
         "convert" | "negate" | "reshape" | "broadcast_in_dim" | "copy" | "transpose" | "slice" | "reverse" => kinds[0],
         // A vector of metrics (`jnp.stack` of means): the microbatches' vectors combine element by
@@ -305,8 +317,9 @@ fn pieces_class<'a>(
                 zeros_only &= folded_of(value) == Some(Folded::Uniform(0.0));
                 class
             }
-            (Independent, k @ (Mean | Sum { .. })) => k,
+            (Independent, k @ (Mean | Sum { .. } | Extreme { .. })) => k,
             (Mean, Mean) => Mean,
+            (Extreme { max }, Extreme { max: m }) if m == max => class,
             (Sum { count }, Sum { count: c }) if c == count => class,
             _ => return Other,
         };
@@ -315,6 +328,38 @@ fn pieces_class<'a>(
         Sum { .. } if !zeros_only => Other,
         other => other,
     }
+}
+
+/// The class of `op` whose one batch-dependent operand is the largest (`max`) or smallest
+/// element over the batch: data movement and conversions keep it, a negation makes it the
+/// other extreme, pieces of one extreme beside shared values (a concatenation, a select by a
+/// shared predicate) are that extreme. Anything else is `Other`: a returned function of
+/// extremes is computed once from their combined values (`inter/program.rs`).
+fn extreme_class(
+    op: &OpNode,
+    operands: &[BatchClass],
+    max: bool,
+    folded_of: impl Fn(&ValueRef) -> Option<Folded>,
+) -> BatchClass {
+    use BatchClass::*;
+    match canonical_name(&op.name).as_str() {
+        "convert" | "reshape" | "broadcast_in_dim" | "copy" | "transpose" | "slice" | "reverse" => Extreme { max },
+        "negate" => Extreme { max: !max },
+        "reduce" if reduces_by(op, if max { "maximum" } else { "minimum" }) => Extreme { max },
+        "concatenate" => pieces_class(op.operands.iter().zip(operands), &folded_of),
+        "select" if operands.first() == Some(&Independent) => {
+            pieces_class(op.operands.iter().zip(operands).skip(1), &folded_of)
+        }
+        _ => Other,
+    }
+}
+
+/// Whether `op`'s region combines elements by `combiner` alone (a `reduce` by maximum).
+fn reduces_by(op: &OpNode, combiner: &str) -> bool {
+    op.regions.first().and_then(|r| r.blocks.first()).is_some_and(|b| {
+        b.ops.iter().all(|o| matches!(canonical_name(&o.name).as_str(), n if n == combiner || n == "return"))
+            && b.ops.iter().any(|o| canonical_name(&o.name) == combiner)
+    })
 }
 
 /// Whether `factor` times a sum over `count` elements is their mean.
@@ -342,6 +387,10 @@ fn reduce_class(graph: &Graph, op: &OpNode, d: Option<usize>) -> BatchClass {
         (true, Some(t)) => {
             BatchClass::Sum { count: dims.iter().map(|&x| t.shape.get(x).copied().unwrap_or(1) as f64).product() }
         }
+        // Whatever its initial value: the maximum is idempotent, max(init, a, b) is
+        // max(max(init, a), max(init, b)).
+        _ if reduces_by(op, "maximum") => BatchClass::Extreme { max: true },
+        _ if reduces_by(op, "minimum") => BatchClass::Extreme { max: false },
         _ => BatchClass::Other,
     }
 }
@@ -450,10 +499,7 @@ fn scatters_examples_additively(graph: &Graph, op: &OpNode, operands: &[BatchCla
 
 /// Whether `op`'s region adds its two arguments: a sum.
 pub(crate) fn adds(op: &OpNode) -> bool {
-    op.regions.first().and_then(|r| r.blocks.first()).is_some_and(|b| {
-        b.ops.iter().all(|o| matches!(canonical_name(&o.name).as_str(), "add" | "return"))
-            && b.ops.iter().any(|o| canonical_name(&o.name) == "add")
-    })
+    reduces_by(op, "add")
 }
 
 /// Where a gather from a table shared by the examples (an embedding lookup) puts the examples
@@ -695,6 +741,45 @@ mod tests {
             _ => Independent,
         });
         assert_eq!((divided, by_computed), (Mean, Mean));
+    }
+
+    #[test]
+    fn a_maximum_over_the_batch_is_an_extreme_that_data_movement_keeps_and_negation_reverses() {
+        // jnp.max(l), and jnp.max over the features, then over the batch; -jnp.max(-l) is a
+        // minimum. Anything else of an extreme (its sum, its product with a constant) is no
+        // extreme: a returned function of it is computed once from the combined value.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let lowest = constant(&mut b, f64::NEG_INFINITY);
+        let largest = b.reduce_by("stablehlo.maximum", x, lowest, &[0, 1], t(&[]));
+        let per_example = b.reduce_by("stablehlo.maximum", x, lowest, &[1], t(&[8]));
+        let then_over_batch = b.reduce_by("stablehlo.maximum", per_example, lowest, &[0], t(&[]));
+        let negated = b.unary("stablehlo.negate", x, t(&[8, 4]));
+        let most_negative = b.reduce_by("stablehlo.maximum", negated, lowest, &[0, 1], t(&[]));
+        let smallest = b.unary("stablehlo.negate", most_negative, t(&[]));
+        let smallest_too = b.reduce_by("stablehlo.minimum", x, lowest, &[0, 1], t(&[]));
+        let as_vector = b.unary("stablehlo.reshape", smallest, t(&[1]));
+        let zero = constant(&mut b, 0.0);
+        let summed = b.reduce_sum(as_vector, zero, &[0], t(&[]));
+        let two = constant(&mut b, 2.0);
+        let doubled = b.binary("stablehlo.multiply", largest, two, t(&[]));
+        let minimum_of_maxima = b.reduce_by("stablehlo.minimum", per_example, lowest, &[0], t(&[]));
+        let got = classes_of(
+            b,
+            vec![
+                largest,
+                per_example,
+                then_over_batch,
+                smallest,
+                smallest_too,
+                as_vector,
+                summed,
+                doubled,
+                minimum_of_maxima,
+            ],
+        );
+        let (max, min) = (Extreme { max: true }, Extreme { max: false });
+        assert_eq!(got, [max, PerExample(Some(0)), max, min, min, min, Other, Other, min]);
     }
 
     #[test]

@@ -17,7 +17,11 @@
 //!   accumulated over the microbatches: batch-dependent values by their mean (the loss is a
 //!   mean over the batch, so the global-batch gradient is the mean of the microbatch ones) or
 //!   their sum (`GradientCombine::Sum`, and always for integer values such as counts);
-//!   batch-independent values are taken from the last microbatch.
+//!   batch-independent values are taken from the last microbatch; maxima (minima) over the
+//!   batch by the largest (smallest) microbatch's.
+//! - A returned value computed from such sums, means and maxima alone (a perplexity
+//!   `exp(loss)`, a norm `sqrt(sum(x * x))`, a ratio of two means) runs in an apply function,
+//!   once, on their combined values: per microbatch it would be none of them.
 //! - A value computed from constants only is recomputed in every function that reads it: it
 //!   never crosses stages (an unrolled scan's loop-invariant values are read by every layer).
 //! - Calls follow the schedule (1F1B or GPipe); the order is checked to respect every data
@@ -27,6 +31,7 @@
 use super::batch_order::{examples_moved, reordered_examples_meeting};
 use super::batch_positions::positions_meeting_examples;
 use super::batch_statistics::{normalizes_across_examples, statistics_meeting_examples};
+use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
 use super::memory::Schedule;
 use super::output_combine::{batch_classes, literal_reciprocal_means, value_class, BatchClass};
@@ -90,6 +95,10 @@ pub enum Accumulate {
     Sum,
     /// Batch-independent: every microbatch computes the same value.
     Last,
+    /// The largest (`max`) or the smallest of the microbatches' values.
+    Extreme {
+        max: bool,
+    },
     /// A value per example, the examples in dimension `dim` in the batch's order: the
     /// microbatches' values side by side along it.
     Concatenate {
@@ -196,7 +205,7 @@ impl std::fmt::Display for ProgramError {
             }
             ProgramError::Combine { result, why, .. } => write!(
                 f,
-                "result {result} of the step {why}: microbatches cannot give its value for the whole batch (sums and means over the batch combine, and values per example in the batch's order concatenate); return sums or means over the batch or values per example, or plan with microbatches=1"
+                "result {result} of the step {why}: microbatches cannot give its value for the whole batch (sums, means, maxima and minima over the batch combine, what is computed from them alone is computed once from their combined values, and values per example in the batch's order concatenate); return such values, or plan with microbatches=1"
             ),
             ProgramError::BadBatchDim { arg, dim } => {
                 write!(f, "argument {arg} has alpa.batch_dim = {dim}, not one of its dims (or -1)")
@@ -262,6 +271,9 @@ fn apply_ops(
     let mut apply = vec![false; graph.ops().len()];
     let updates_state = updates_state(graph);
     let gradient = gradients(graph, step, classes);
+    let loss = producer(graph.returned[step.loss]);
+    let combined = CombinedReads::new(graph, batch_dims, classes);
+    let mut of_combined = vec![false; graph.ops().len()];
     for (index, op) in graph.ops().iter().enumerate() {
         // The update-phase ops, and a backward op on the way to the new state that reads only
         // aggregates over the batch: an optimizer that multiplies gradient-derived matrices
@@ -286,18 +298,32 @@ fn apply_ops(
         // A metric of the gradients alone (optax.tree.norm(grads)) is the global batch's when
         // computed once on the accumulated gradients; per microbatch it would be no sum or mean.
         // A returned x^T x of activations is no gradient (`gradients`).
+        // A metric of combined sums is no gradient: what it reads is `combined_metrics`' to judge.
+        let of_gradients = |p: usize| (apply[p] && !of_combined[p]) || gradient[p];
         let of_gradients_only = || {
-            op.operands.iter().filter_map(|v| producer(*v)).any(|p| apply[p] || gradient[p])
+            op.operands.iter().filter_map(|v| producer(*v)).any(of_gradients)
                 && op.operands.iter().all(|v| match *v {
-                    ValueRef::Op { op: p, .. } => apply[p] || gradient[p] || classes[p] == BatchClass::Independent,
+                    ValueRef::Op { op: p, .. } => of_gradients(p) || classes[p] == BatchClass::Independent,
                     ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_none(),
                     ValueRef::Outer => false,
                 })
         };
+        // A returned metric of sums, means and extremes over the batch alone is the global
+        // batch's when computed once from their combined values (`combined_metrics`).
+        let of_combined_values_only = || {
+            dependent[index]
+                && !updates_state[index]
+                && combined.combines_once(op, classes[index], classes, batch_dims, &apply, loss)
+        };
         let candidate = match step.phase[index] {
             Phase::Update => true,
-            Phase::Backward => (updates_state[index] && aggregate_only()) || of_gradients_only(),
-            Phase::Forward => false,
+            Phase::Backward if (updates_state[index] && aggregate_only()) || of_gradients_only() => true,
+            Phase::Backward if of_combined_values_only() => {
+                apply[index] = true;
+                of_combined[index] = true;
+                continue;
+            }
+            Phase::Backward | Phase::Forward => false,
         };
         if !candidate {
             continue;
@@ -492,7 +518,8 @@ pub fn build_program(
             // Scalars only: the updated state the step returns is of the same classes, and
             // each candidate costs whole-graph analyses.
             let scalar = graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.shape.is_empty());
-            if !scalar || !matches!(classes[op], BatchClass::Other | BatchClass::Contraction) {
+            // A metric computed once from the combined sums (an apply op) needs no weights.
+            if !scalar || !per_microbatch(v) || !matches!(classes[op], BatchClass::Other | BatchClass::Contraction) {
                 return None;
             }
             let ratio = weighted_loss(graph, v, &batch_dims, &classes)?;
@@ -608,6 +635,8 @@ pub fn build_program(
                 BatchClass::Sum { .. } => Accumulate::Sum,
                 BatchClass::Mean => Accumulate::Mean,
                 BatchClass::Independent => Accumulate::Last,
+                // A loss that is a maximum has the gradient of one example: warned below.
+                BatchClass::Extreme { max } if result != step.loss => Accumulate::Extreme { max },
                 _ if result == step.loss && weighted.is_some() => Accumulate::WeightedMean { of: Ratio::Loss },
                 _ if result == step.loss && loss_met_statistic => combined(gradient_mode, graph, v),
                 _ if result == step.loss => {
@@ -635,7 +664,7 @@ pub fn build_program(
                 {
                     Accumulate::WeightedMean { of: Ratio::Metric(i) }
                 }
-                BatchClass::Contraction | BatchClass::Other => {
+                BatchClass::Contraction | BatchClass::Other | BatchClass::Extreme { .. } => {
                     return Err(ProgramError::Combine {
                         op: OpId::new(op),
                         result,
@@ -653,6 +682,7 @@ pub fn build_program(
             _ if !dependent[op] => Accumulate::Last,
             Some(BatchClass::Sum { .. }) if !gradient[op] => Accumulate::Sum,
             Some(BatchClass::Mean) if !gradient[op] => Accumulate::Mean,
+            Some(BatchClass::Extreme { max }) => Accumulate::Extreme { max },
             _ => combined(as_gradient(op, &mut warnings), graph, v),
         };
         accumulated.push((v, mode));
@@ -686,6 +716,8 @@ pub fn build_program(
                         match classes[statistic] {
                             BatchClass::Mean => "mean",
                             BatchClass::Sum { .. } => "sum",
+                            BatchClass::Extreme { max: true } => "maximum",
+                            BatchClass::Extreme { max: false } => "minimum",
                             _ => "contraction",
                         }
                     ),

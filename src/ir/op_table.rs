@@ -601,13 +601,18 @@ pub(crate) mod test_util {
 
     /// The body of a sum: `^bb0(%a: tensor<f32>, %b: tensor<f32>): add(%a, %b)`.
     pub fn add_body() -> Region {
+        combiner_body("stablehlo.add")
+    }
+
+    /// The body of a reduction by the binary op `name` (`stablehlo.maximum`: a max).
+    pub fn combiner_body(name: &str) -> Region {
         let scalar = f32t(&[]);
-        let add = OpNode {
+        let combine = OpNode {
             operands: vec![ValueRef::Arg(0), ValueRef::Arg(1)],
-            ..op("stablehlo.add", std::slice::from_ref(&scalar), &[])
+            ..op(name, std::slice::from_ref(&scalar), &[])
         };
         let args = vec![ValueType::Tensor(scalar.clone()), ValueType::Tensor(scalar)];
-        Region { blocks: vec![Block { args, ops: vec![add], terminator: None }] }
+        Region { blocks: vec![Block { args, ops: vec![combine], terminator: None }] }
     }
 
     /// Builds the rule and checks its conventions.

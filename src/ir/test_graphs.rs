@@ -1,7 +1,7 @@
 //! Small hand-built graphs for unit tests of every layer: an op builder and a tanh-MLP train step.
 
 use crate::ir::graph::{Attr, Attrs, Block, Graph, OpNode, Param, ValueRef};
-use crate::ir::op_table::test_util::add_body;
+use crate::ir::op_table::test_util::{add_body, combiner_body};
 use crate::ir::types::{ElementType, TensorType, ValueType};
 
 pub fn t(shape: &[i64]) -> ValueType {
@@ -81,10 +81,15 @@ impl Builder {
 
     /// The sum of `x` over `dims`, starting from `init`.
     pub fn reduce_sum(&mut self, x: ValueRef, init: ValueRef, dims: &[i64], ty: ValueType) -> ValueRef {
+        self.reduce_by("stablehlo.add", x, init, dims, ty)
+    }
+
+    /// The reduction of `x` over `dims` by the binary op `combiner`, starting from `init`.
+    pub fn reduce_by(&mut self, combiner: &str, x: ValueRef, init: ValueRef, dims: &[i64], ty: ValueType) -> ValueRef {
         let out =
             self.op("stablehlo.reduce", vec![x, init], ty, attrs(&[("dimensions", Attr::I64Array(dims.to_vec()))]));
         if let Some(last) = self.ops.last_mut() {
-            last.regions.push(add_body());
+            last.regions.push(combiner_body(combiner));
         }
         out
     }

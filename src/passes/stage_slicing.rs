@@ -290,6 +290,8 @@ pub fn emit(
             let ty = value_type(parts[0]);
             let result = match mode {
                 Accumulate::Last => *parts.last().expect("at least one microbatch"),
+                Accumulate::Extreme { max: true } => fold_by(&emitter, "stablehlo.maximum", &parts),
+                Accumulate::Extreme { max: false } => fold_by(&emitter, "stablehlo.minimum", &parts),
                 Accumulate::Sum | Accumulate::Mean => {
                     let mut sum = add_up(&emitter, &parts);
                     if mode == Accumulate::Mean && program.microbatches > 1 {
@@ -509,8 +511,13 @@ fn replay(emitter: &Emitter, steps: &[Replayed], mut value: MlirValue) -> MlirVa
 
 /// The sum of `values` (one type).
 fn add_up(emitter: &Emitter, values: &[MlirValue]) -> MlirValue {
+    fold_by(emitter, "stablehlo.add", values)
+}
+
+/// `values` (one type) combined pairwise, left to right, by the binary elementwise op `name`.
+fn fold_by(emitter: &Emitter, name: &str, values: &[MlirValue]) -> MlirValue {
     let ty = value_type(values[0]);
-    values[1..].iter().fold(values[0], |sum, &v| mlir::results(emitter.op("stablehlo.add", &[sum, v], &[ty], &[]))[0])
+    values[1..].iter().fold(values[0], |acc, &v| mlir::results(emitter.op(name, &[acc, v], &[ty], &[]))[0])
 }
 
 /// The scalar `value` converted to `ty`'s element type and broadcast to its shape.

@@ -182,15 +182,49 @@ fn results_combine_as_sums_and_means_over_the_batch_and_integers_add_up() {
     assert_eq!(mode(count), Some(Accumulate::Sum));
     assert_eq!(mode(mean), Some(Accumulate::Mean));
     assert_eq!(mode(loss), Some(Accumulate::Sum));
-    // One microbatch combines nothing: any result goes.
+    // The sum's square root is no sum or mean, but computed from the sum alone: it runs once,
+    // in the apply function, on the combined sum.
     let root = returning(&mut g, op("stablehlo.sqrt", vec![loss], scalar(ElementType::f32())), "root");
-    let step = analyze(&g).unwrap();
+    let step = analyze_train_step(&g).unwrap();
     let stage_of = vec![StageId::new(0); g.ops().len()];
-    assert!(build_program(&g, &step, &stage_of, 1, 1, Schedule::OneFOneB, GradientCombine::Mean).is_ok());
+    let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
+    let ValueRef::Op { op: root_op, .. } = root else { unreachable!() };
+    assert_eq!(p.functions[p.function_of_op[root_op]].kind, FunctionKind::Apply);
+    assert!(p.accumulated.iter().all(|(v, _)| *v != root), "computed after the accumulation");
+    assert!(p.accumulated.contains(&(loss, Accumulate::Sum)));
+    // Divided by the square root of its count (a constant of the microbatch's export, wrong
+    // for the whole batch), the root is computed per microbatch, and so refused.
+    let mut scaled = g.clone();
+    scaled.body.ops.push(f32_constant(32f64.sqrt()));
+    let root_of_count = ValueRef::Op { op: scaled.body.ops.len() - 1, result: 0 };
+    let normalized =
+        returning(&mut scaled, op("stablehlo.divide", vec![root, root_of_count], scalar(ElementType::f32())), "rms");
+    let step = analyze_train_step(&scaled).unwrap();
+    let stage_of = vec![StageId::new(0); scaled.ops().len()];
+    let e = build_program(&scaled, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap_err();
+    assert!(matches!(e, ProgramError::Combine { op, .. } if op.index() == root_op), "{e:?}");
+    let _ = normalized;
+    // The largest of what the loss sums combines by the microbatches' maximum.
+    let ValueRef::Op { op: loss_op, .. } = loss else { unreachable!() };
+    let mut largest = g.ops()[loss_op].clone();
+    largest.regions = vec![crate::ir::op_table::test_util::combiner_body("stablehlo.maximum")];
+    let largest = returning(&mut g, largest, "largest");
+    let step = analyze_train_step(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
+    assert!(p.accumulated.contains(&(largest, Accumulate::Extreme { max: true })));
+    // The product over the batch of what the loss sums is neither, nor computed from sums:
+    // refused, unless one microbatch combines nothing.
+    let mut product = g.ops()[loss_op].clone();
+    product.regions = vec![crate::ir::op_table::test_util::combiner_body("stablehlo.multiply")];
+    let product = returning(&mut g, product, "product");
+    let step = analyze_train_step(&g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
     let e = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap_err();
     let ProgramError::Combine { op, result, .. } = e else { panic!("{e:?}") };
-    let ValueRef::Op { op: root_op, .. } = root else { unreachable!() };
-    assert_eq!((op.index(), result), (root_op, g.returned.len() - 1));
+    let ValueRef::Op { op: product_op, .. } = product else { unreachable!() };
+    assert_eq!((op.index(), result), (product_op, g.returned.len() - 1));
+    assert!(build_program(&g, &step, &stage_of, 1, 1, Schedule::OneFOneB, GradientCombine::Mean).is_ok());
 }
 
 #[test]
