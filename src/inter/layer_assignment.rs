@@ -133,11 +133,17 @@ pub fn assign_layers(
 /// `alpa_layer_<k>` in their location's name.
 pub const USER_LAYER_MARKER: &str = "alpa_layer_";
 
-/// The user layer named in a location, if any (the innermost marker).
+/// The user layer named in a location, if any: the innermost marker, in the op's own
+/// location first and, for an op of an inlined function (`callsite(own at caller)`), else in
+/// its callers'.
 pub fn user_layer_of(location: &str) -> Option<u64> {
-    let at = location.rfind(USER_LAYER_MARKER)? + USER_LAYER_MARKER.len();
-    let digits: String = location[at..].chars().take_while(|c| c.is_ascii_digit()).collect();
-    digits.parse().ok()
+    let own = location.split(" at ").next().unwrap_or(location);
+    let marked = |text: &str| -> Option<u64> {
+        let at = text.rfind(USER_LAYER_MARKER)? + USER_LAYER_MARKER.len();
+        let digits: String = text[at..].chars().take_while(|c| c.is_ascii_digit()).collect();
+        digits.parse().ok()
+    };
+    marked(own).or_else(|| marked(location))
 }
 
 /// The layers the user marked (see [`USER_LAYER_MARKER`]): clustered ops take their marker's
@@ -280,6 +286,11 @@ pub(crate) mod tests {
         }
         assert_eq!(user_layer_of("loc(\"a/alpa_layer_3/b/alpa_layer_12/c\")"), Some(12));
         assert_eq!(user_layer_of("loc(\"alpa_layer_x\")"), None);
+        // An inlined op: its own mark, else its caller's.
+        let inlined =
+            |own: &str| format!("loc(callsite(\"{own}\"(\"m.py\":3:4) at \"alpa_layer_2/call\"(\"m.py\":9:1)))");
+        assert_eq!(user_layer_of(&inlined("f/alpa_layer_5/dot")), Some(5));
+        assert_eq!(user_layer_of(&inlined("f/dot")), Some(2));
     }
 
     /// The 3-trip scan of ir/loops/tests.rs as a function: its arguments, the loop's result.

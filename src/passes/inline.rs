@@ -150,7 +150,12 @@ unsafe fn inline_call(call: MlirOperation, callee: Function) -> Vec<MlirOperatio
         }
         let ops = mlir::block_ops(body);
         let (terminator, body_ops) = ops.split_last().expect("a function body ends in a terminator");
+        let call_location = mlirOperationGetLocation(call);
+        let known = !mlirLocationEqual(call_location, mlirLocationUnknownGet(mlirLocationGetContext(call_location)));
         for op in body_ops {
+            if known {
+                called_from(*op, call_location);
+            }
             mlirOperationMoveBefore(*op, call);
         }
         for (result, returned) in mlir::results(call).into_iter().zip(mlir::operands(*terminator)) {
@@ -159,6 +164,18 @@ unsafe fn inline_call(call: MlirOperation, callee: Function) -> Vec<MlirOperatio
         mlirOperationDestroy(call);
         mlirOperationDestroy(copy);
         body_ops.to_vec()
+    }
+}
+
+/// Gives `op` and the ops nested in it the location of `call_location` calling them, as MLIR's
+/// inliner does: a diagnostic at an op of a function JAX exports without a source position of
+/// its own (jnp's jitted helpers) points at the call, and at the op within it.
+unsafe fn called_from(op: MlirOperation, call_location: MlirLocation) {
+    for current in std::iter::once(op).chain(mlir::nested_ops(op)) {
+        unsafe {
+            let own = mlirOperationGetLocation(current);
+            mlirOperationSetLocation(current, mlirLocationCallSiteGet(own, call_location));
+        }
     }
 }
 
