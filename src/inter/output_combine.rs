@@ -331,7 +331,7 @@ fn pieces_class<'a>(
 }
 
 /// The class of `op` whose one batch-dependent operand is the largest (`max`) or smallest
-/// element over the batch: data movement and conversions keep it, a negation makes it the
+/// element over the batch: data movement and conversions to floats keep it, a negation makes it the
 /// other extreme, pieces of one extreme beside shared values (a concatenation, a select by a
 /// shared predicate) are that extreme. Anything else is `Other`: a returned function of
 /// extremes is computed once from their combined values (`inter/program.rs`).
@@ -342,8 +342,11 @@ fn extreme_class(
     folded_of: impl Fn(&ValueRef) -> Option<Folded>,
 ) -> BatchClass {
     use BatchClass::*;
+    // Conversions to floats keep the order; to integers they may wrap, to booleans they do not.
+    let to_float = || op.results.first().and_then(ValueType::tensor).is_some_and(|t| t.element.is_float());
     match canonical_name(&op.name).as_str() {
-        "convert" | "reshape" | "broadcast_in_dim" | "copy" | "transpose" | "slice" | "reverse" => Extreme { max },
+        "convert" if to_float() => Extreme { max },
+        "reshape" | "broadcast_in_dim" | "copy" | "transpose" | "slice" | "reverse" => Extreme { max },
         "negate" => Extreme { max: !max },
         "reduce" if reduces_by(op, if max { "maximum" } else { "minimum" }) => Extreme { max },
         "concatenate" => pieces_class(op.operands.iter().zip(operands), &folded_of),
@@ -764,6 +767,10 @@ mod tests {
         let two = constant(&mut b, 2.0);
         let doubled = b.binary("stablehlo.multiply", largest, two, t(&[]));
         let minimum_of_maxima = b.reduce_by("stablehlo.minimum", per_example, lowest, &[0], t(&[]));
+        let scalar_of = |e: ElementType| ValueType::Tensor(TensorType::new(vec![], e));
+        let f64_type = ElementType::Float { name: "f64".into(), bits: 64 };
+        let as_double = b.unary("stablehlo.convert", largest, scalar_of(f64_type));
+        let as_flag = b.unary("stablehlo.convert", largest, scalar_of(ElementType::Bool));
         let got = classes_of(
             b,
             vec![
@@ -776,10 +783,13 @@ mod tests {
                 summed,
                 doubled,
                 minimum_of_maxima,
+                as_double,
+                as_flag,
             ],
         );
         let (max, min) = (Extreme { max: true }, Extreme { max: false });
-        assert_eq!(got, [max, PerExample(Some(0)), max, min, min, min, Other, Other, min]);
+        // A boolean of a maximum is no maximum of booleans: max(0, -1) is 0 (false), -1 is true.
+        assert_eq!(got, [max, PerExample(Some(0)), max, min, min, min, Other, Other, min, max, Other]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use crate::inter::memory::Schedule;
 use crate::inter::plan::StageId;
 use crate::inter::program::{
-    analyze_train_step, build_program, Accumulate, FunctionKind, GradientCombine, ProgramError, Ratio,
+    analyze_train_step, build_program, Accumulate, FunctionKind, GradientCombine, PipelineProgram, ProgramError, Ratio,
 };
 use crate::ir::graph::ValueRef;
 use crate::ir::test_graphs::tanh_mlp_step;
@@ -185,9 +185,7 @@ fn results_combine_as_sums_and_means_over_the_batch_and_integers_add_up() {
     // The sum's square root is no sum or mean, but computed from the sum alone: it runs once,
     // in the apply function, on the combined sum.
     let root = returning(&mut g, op("stablehlo.sqrt", vec![loss], scalar(ElementType::f32())), "root");
-    let step = analyze_train_step(&g).unwrap();
-    let stage_of = vec![StageId::new(0); g.ops().len()];
-    let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
+    let p = one_stage(&g, 3).unwrap();
     let ValueRef::Op { op: root_op, .. } = root else { unreachable!() };
     assert_eq!(p.functions[p.function_of_op[root_op]].kind, FunctionKind::Apply);
     assert!(p.accumulated.iter().all(|(v, _)| *v != root), "computed after the accumulation");
@@ -197,34 +195,36 @@ fn results_combine_as_sums_and_means_over_the_batch_and_integers_add_up() {
     let mut scaled = g.clone();
     scaled.body.ops.push(f32_constant(32f64.sqrt()));
     let root_of_count = ValueRef::Op { op: scaled.body.ops.len() - 1, result: 0 };
-    let normalized =
-        returning(&mut scaled, op("stablehlo.divide", vec![root, root_of_count], scalar(ElementType::f32())), "rms");
-    let step = analyze_train_step(&scaled).unwrap();
-    let stage_of = vec![StageId::new(0); scaled.ops().len()];
-    let e = build_program(&scaled, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap_err();
+    returning(&mut scaled, op("stablehlo.divide", vec![root, root_of_count], scalar(ElementType::f32())), "rms");
+    let e = one_stage(&scaled, 3).unwrap_err();
     assert!(matches!(e, ProgramError::Combine { op, .. } if op.index() == root_op), "{e:?}");
-    let _ = normalized;
     // The largest of what the loss sums combines by the microbatches' maximum.
-    let ValueRef::Op { op: loss_op, .. } = loss else { unreachable!() };
-    let mut largest = g.ops()[loss_op].clone();
-    largest.regions = vec![crate::ir::op_table::test_util::combiner_body("stablehlo.maximum")];
-    let largest = returning(&mut g, largest, "largest");
-    let step = analyze_train_step(&g).unwrap();
-    let stage_of = vec![StageId::new(0); g.ops().len()];
-    let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap();
-    assert!(p.accumulated.contains(&(largest, Accumulate::Extreme { max: true })));
+    let by_maximum = reduced_as(&g, loss, "stablehlo.maximum");
+    let largest = returning(&mut g, by_maximum, "largest");
+    assert!(one_stage(&g, 3).unwrap().accumulated.contains(&(largest, Accumulate::Extreme { max: true })));
     // The product over the batch of what the loss sums is neither, nor computed from sums:
     // refused, unless one microbatch combines nothing.
-    let mut product = g.ops()[loss_op].clone();
-    product.regions = vec![crate::ir::op_table::test_util::combiner_body("stablehlo.multiply")];
-    let product = returning(&mut g, product, "product");
-    let step = analyze_train_step(&g).unwrap();
-    let stage_of = vec![StageId::new(0); g.ops().len()];
-    let e = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Mean).unwrap_err();
-    let ProgramError::Combine { op, result, .. } = e else { panic!("{e:?}") };
+    let by_product = reduced_as(&g, loss, "stablehlo.multiply");
+    let product = returning(&mut g, by_product, "product");
+    let ProgramError::Combine { op, result, .. } = one_stage(&g, 3).unwrap_err() else { panic!() };
     let ValueRef::Op { op: product_op, .. } = product else { unreachable!() };
     assert_eq!((op.index(), result), (product_op, g.returned.len() - 1));
-    assert!(build_program(&g, &step, &stage_of, 1, 1, Schedule::OneFOneB, GradientCombine::Mean).is_ok());
+    assert!(one_stage(&g, 1).is_ok());
+}
+
+/// `g` planned as one stage over `microbatches` under gradient-accumulation=mean.
+fn one_stage(g: &crate::ir::graph::Graph, microbatches: usize) -> Result<PipelineProgram, ProgramError> {
+    let step = analyze_train_step(g).unwrap();
+    let stage_of = vec![StageId::new(0); g.ops().len()];
+    build_program(g, &step, &stage_of, 1, microbatches, Schedule::OneFOneB, GradientCombine::Mean)
+}
+
+/// The reduce that computes `reduced`, reducing by `combiner` instead.
+fn reduced_as(g: &crate::ir::graph::Graph, reduced: ValueRef, combiner: &str) -> crate::ir::graph::OpNode {
+    let ValueRef::Op { op, .. } = reduced else { unreachable!() };
+    let mut reduce = g.ops()[op].clone();
+    reduce.regions = vec![crate::ir::op_table::test_util::combiner_body(combiner)];
+    reduce
 }
 
 #[test]
