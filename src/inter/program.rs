@@ -338,17 +338,34 @@ fn apply_ops(
         apply[index] = !reads_batch_shaped;
     }
     // What a per-microbatch op reads is computed per microbatch too (e.g. the init constant of
-    // a gradient reduction).
-    for index in (0..graph.ops().len()).rev() {
-        if !apply[index] {
-            for operand in &graph.ops()[index].operands {
-                if let ValueRef::Op { op, .. } = *operand {
-                    apply[op] = false;
+    // a gradient reduction). An apply op that then reads a value computed once from aggregates
+    // before, now per microbatch, and neither a gradient nor a sum, mean or extreme (exp(loss),
+    // which a running total of the examples scaled by it also reads), would read the
+    // microbatches' values combined as gradients: it runs per microbatch too, and so on until
+    // nothing changes (each round only turns apply ops into per-microbatch ones).
+    let was_apply = apply.clone();
+    loop {
+        for index in (0..graph.ops().len()).rev() {
+            if !apply[index] {
+                for operand in &graph.ops()[index].operands {
+                    if let ValueRef::Op { op, .. } = *operand {
+                        apply[op] = false;
+                    }
                 }
             }
         }
+        let mut demoted = false;
+        for (index, op) in graph.ops().iter().enumerate() {
+            let uncombinable = |p: usize| was_apply[p] && !apply[p] && !gradient[p] && classes[p] == BatchClass::Other;
+            if apply[index] && op.operands.iter().filter_map(|v| producer(*v)).any(uncombinable) {
+                apply[index] = false;
+                demoted = true;
+            }
+        }
+        if !demoted {
+            return apply;
+        }
     }
-    apply
 }
 
 /// The train step of `graph` (`train_step::analyze`) with its per-microbatch and apply ops

@@ -274,6 +274,46 @@ fn running_totals_kept_in_the_state_add_up_over_the_microbatches() {
     assert_eq!(mode_in(&modes, examples), Some(Accumulate::Sum));
 }
 
+#[test]
+fn a_metric_of_a_metric_the_microbatches_also_read_runs_per_microbatch_and_is_refused() {
+    // p = exp(loss) is computed from the combined loss, and q = sqrt(p) from p; but a running
+    // total of the examples scaled by p (total' = total + sum(x * p)) reads p per microbatch,
+    // so p is computed per microbatch: q then read p's microbatch values averaged as the
+    // gradients are, silently. It runs per microbatch too, and is refused.
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::types::{ElementType, TensorType, ValueType};
+    let mut g = tanh_mlp_step(2, 4, 8);
+    let loss = *g.returned.last().unwrap();
+    g.results.last_mut().unwrap().attrs.insert("jax.result_info".into(), Attr::Str("result[2]".into()));
+    let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
+    let push = |g: &mut crate::ir::graph::Graph, node: crate::ir::graph::OpNode| {
+        g.body.ops.push(node);
+        ValueRef::Op { op: g.body.ops.len() - 1, result: 0 }
+    };
+    let p = push(&mut g, op("stablehlo.exponential", vec![loss], scalar.clone()));
+    let q = returning(&mut g, op("stablehlo.sqrt", vec![p], scalar.clone()), "q");
+    assert!(one_stage(&g, 2).is_ok(), "computed once from the combined loss");
+    let x = ValueRef::Arg(2);
+    let x_type = g.value_type(x).unwrap().clone();
+    let mut spread = op("stablehlo.broadcast_in_dim", vec![p], x_type.clone());
+    spread.attrs.insert("broadcast_dimensions".into(), Attr::I64Array(vec![]));
+    let spread = push(&mut g, spread);
+    let scaled = push(&mut g, op("stablehlo.multiply", vec![x, spread], x_type));
+    let zero = push(&mut g, f32_constant(0.0));
+    let mut sum = op("stablehlo.reduce", vec![scaled, zero], scalar.clone());
+    sum.attrs.insert("dimensions".into(), Attr::I64Array(vec![0, 1]));
+    sum.regions.push(crate::ir::op_table::test_util::add_body());
+    let sum = push(&mut g, sum);
+    let (arg, result) = (g.args.len(), g.returned.len());
+    let donated = Attrs::from([("tf.aliasing_output".to_string(), Attr::Int(result as i64))]);
+    g.args.push(Param { ty: scalar.clone(), attrs: donated });
+    g.body.args.push(scalar.clone());
+    returning(&mut g, op("stablehlo.add", vec![ValueRef::Arg(arg), sum], scalar), "total");
+    let e = one_stage(&g, 2).unwrap_err();
+    let ValueRef::Op { op: q_op, .. } = q else { unreachable!() };
+    assert!(matches!(e, ProgramError::Combine { op, .. } if op.index() == q_op), "{e:?}");
+}
+
 /// DP-SGD's clipping by the norm across layers, on `tanh_mlp_step`'s layers: per-example
 /// gradients pe_k = a_k (x) g_k (a dot_general batched over the examples), n = sum_k |pe_k|^2
 /// per example, w_k' = w_k - sum over the batch of pe_k / n (elementwise: update-phase ops).
