@@ -91,6 +91,12 @@ mod tests {
         statistics_meeting_examples(&g, &dims, &batch_classes(&g, &dims))
     }
 
+    /// A statistic per feature (`[4]`) broadcast to every example of `x: [8, 4]`.
+    fn to_every_example(b: &mut Builder, statistic: ValueRef) -> ValueRef {
+        let dims = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![1]))]);
+        b.op("stablehlo.broadcast_in_dim", vec![statistic], t(&[8, 4]), dims)
+    }
+
     fn op_index(v: ValueRef) -> usize {
         let ValueRef::Op { op, .. } = v else { unreachable!() };
         op
@@ -116,12 +122,7 @@ mod tests {
             )]),
         );
         let mean = b.binary("stablehlo.divide", total, count, t(&[4]));
-        let spread = b.op(
-            "stablehlo.broadcast_in_dim",
-            vec![mean],
-            t(&[8, 4]),
-            attrs(&[("broadcast_dimensions", Attr::I64Array(vec![1]))]),
-        );
+        let spread = to_every_example(&mut b, mean);
         let centred = b.binary("stablehlo.subtract", x, spread, t(&[8, 4]));
         let loss = b.sum(centred);
         assert_eq!(meetings(b, loss), vec![(op_index(centred), op_index(spread))]);
@@ -134,12 +135,7 @@ mod tests {
         let x = ValueRef::Arg(0);
         let init = b.scalar_constant();
         let largest = b.reduce_by("stablehlo.maximum", x, init, &[0], t(&[4]));
-        let spread = b.op(
-            "stablehlo.broadcast_in_dim",
-            vec![largest],
-            t(&[8, 4]),
-            attrs(&[("broadcast_dimensions", Attr::I64Array(vec![1]))]),
-        );
+        let spread = to_every_example(&mut b, largest);
         let scaled = b.binary("stablehlo.divide", x, spread, t(&[8, 4]));
         let loss = b.sum(scaled);
         assert_eq!(meetings(b, loss), vec![(op_index(scaled), op_index(spread))]);

@@ -11,7 +11,7 @@
 //! reciprocal or square root of, such a count (or one less, Bessel's correction) stays per
 //! microbatch, and so does one reading a number computed from constants that is not folded.
 
-use super::output_combine::BatchClass;
+use super::output_combine::{is_close, BatchClass};
 use crate::ir::batch_inputs::examples_counts;
 use crate::ir::constant_fold::{folded_constants, Folded};
 use crate::ir::constant_values::constant_ops;
@@ -89,10 +89,6 @@ fn relates_to_count(c: f64, n: f64) -> bool {
         .filter(|&m| m > 1.0)
         .flat_map(|m| [m, m.sqrt()])
         .any(|m| is_close(c, m) || is_close(c * m, 1.0))
-}
-
-fn is_close(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-6 * b.abs().max(1e-30)
 }
 
 #[cfg(test)]

@@ -370,7 +370,8 @@ fn averages(factor: f64, count: f64) -> bool {
     is_close(factor * count, 1.0)
 }
 
-fn is_close(a: f64, b: f64) -> bool {
+/// Whether `a` equals `b` up to the rounding of a constant folded in f32.
+pub(crate) fn is_close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-6 * b.abs()
 }
 
