@@ -338,11 +338,14 @@ fn apply_ops(
         apply[index] = !reads_batch_shaped;
     }
     // What a per-microbatch op reads is computed per microbatch too (e.g. the init constant of
-    // a gradient reduction). An apply op that then reads a value computed once from aggregates
-    // before, now per microbatch, and neither a gradient nor a sum, mean or extreme (exp(loss),
-    // which a running total of the examples scaled by it also reads), would read the
-    // microbatches' values combined as gradients: it runs per microbatch too, and so on until
-    // nothing changes (each round only turns apply ops into per-microbatch ones).
+    // a gradient reduction). An apply op reads a per-microbatch value combined as the gradients
+    // are: right for what the backward pass computes from the examples (linear in the loss's
+    // seed), wrong for a value computed once from aggregates before, now per microbatch, and
+    // neither a gradient nor a sum, mean or extreme (exp(loss), which a running total of the
+    // examples scaled by it also reads). An apply op reading such a value runs per microbatch
+    // too, and so on until nothing changes (each round only turns apply ops into
+    // per-microbatch ones).
+    let of_aggregates = from_aggregates(graph, batch_dims, classes, loss);
     let was_apply = apply.clone();
     loop {
         for index in (0..graph.ops().len()).rev() {
@@ -356,7 +359,9 @@ fn apply_ops(
         }
         let mut demoted = false;
         for (index, op) in graph.ops().iter().enumerate() {
-            let uncombinable = |p: usize| was_apply[p] && !apply[p] && !gradient[p] && classes[p] == BatchClass::Other;
+            let uncombinable = |p: usize| {
+                was_apply[p] && !apply[p] && of_aggregates[p] && !gradient[p] && classes[p] == BatchClass::Other
+            };
             if apply[index] && op.operands.iter().filter_map(|v| producer(*v)).any(uncombinable) {
                 apply[index] = false;
                 demoted = true;
@@ -366,6 +371,38 @@ fn apply_ops(
             return apply;
         }
     }
+}
+
+/// Per op: whether what it reads of the batch are only aggregates over it (the loss, sums,
+/// means, extremes, contractions) or values computed from them alone: exp(loss), but not what
+/// the backward pass computes from the examples' activations, even where its type hides the
+/// batch (a value of a state's type is taken for no batch-shaped one).
+fn from_aggregates(
+    graph: &Graph,
+    batch_dims: &[Option<usize>],
+    classes: &[BatchClass],
+    loss: Option<usize>,
+) -> Vec<bool> {
+    let mut of_aggregates = vec![false; graph.ops().len()];
+    for (index, op) in graph.ops().iter().enumerate() {
+        of_aggregates[index] = op.operands.iter().all(|v| match *v {
+            ValueRef::Op { op: p, .. } => {
+                of_aggregates[p]
+                    || loss == Some(p)
+                    || matches!(
+                        classes[p],
+                        BatchClass::Independent
+                            | BatchClass::Sum { .. }
+                            | BatchClass::Mean
+                            | BatchClass::Extreme { .. }
+                            | BatchClass::Contraction
+                    )
+            }
+            ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_none(),
+            ValueRef::Outer => false,
+        });
+    }
+    of_aggregates
 }
 
 /// The train step of `graph` (`train_step::analyze`) with its per-microbatch and apply ops

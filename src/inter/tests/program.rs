@@ -314,6 +314,65 @@ fn a_metric_of_a_metric_the_microbatches_also_read_runs_per_microbatch_and_is_re
     assert!(matches!(e, ProgramError::Combine { op, .. } if op.index() == q_op), "{e:?}");
 }
 
+#[test]
+fn a_cotangent_the_update_reads_through_a_value_of_a_states_type_combines_as_the_gradients_do() {
+    // The backward's seed g (4 x 8, the type of a state z, so no batch-shaped value by its
+    // type) transposed and reshaped loses the batch dimension (PyTorch's attention merges the
+    // examples below the sequence); p = (m . w) * m of it is neither a sum nor a mean. Read by
+    // a bias gradient sum(p) alone, p would run once, but a running total of the examples
+    // scaled by p reads it per microbatch too. The bias update then reads p's microbatch
+    // values averaged as the gradients are, which is right: p is linear in the seed, unlike a
+    // metric of the loss (above), and the update stays in the apply function.
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::types::{ElementType, TensorType, ValueType};
+    let mut g = tanh_mlp_step(2, 4, 8);
+    let seed = g.ops().iter().position(|o| o.name == "stablehlo.add").unwrap();
+    let seed = ValueRef::Op { op: seed, result: 0 };
+    let act = g.value_type(seed).unwrap().clone();
+    let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
+    let push = |g: &mut crate::ir::graph::Graph, node: crate::ir::graph::OpNode| {
+        g.body.ops.push(node);
+        ValueRef::Op { op: g.body.ops.len() - 1, result: 0 }
+    };
+    let state = |g: &mut crate::ir::graph::Graph, ty: &ValueType| {
+        let (arg, result) = (g.args.len(), g.returned.len());
+        let donated = Attrs::from([("tf.aliasing_output".to_string(), Attr::Int(result as i64))]);
+        g.args.push(Param { ty: ty.clone(), attrs: donated });
+        g.body.args.push(ty.clone());
+        ValueRef::Arg(arg)
+    };
+    let z = state(&mut g, &act);
+    g.returned.push(z);
+    g.results.push(Param { ty: act.clone(), attrs: Attrs::new() });
+    let mut transposed =
+        op("stablehlo.transpose", vec![seed], ValueType::Tensor(TensorType::new(vec![8, 4], ElementType::f32())));
+    transposed.attrs.insert("permutation".into(), Attr::I64Array(vec![1, 0]));
+    let transposed = push(&mut g, transposed);
+    let merged = push(&mut g, op("stablehlo.reshape", vec![transposed], act.clone()));
+    let mut dot = op("stablehlo.dot_general", vec![merged, ValueRef::Arg(0)], act.clone());
+    let contracting = "dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>".to_string();
+    dot.attrs.insert("dot_dimension_numbers".into(), Attr::Opaque { dialect: "stablehlo".into(), data: contracting });
+    let dot = push(&mut g, dot);
+    let p = push(&mut g, op("stablehlo.multiply", vec![dot, merged], act.clone()));
+    let zero = push(&mut g, f32_constant(0.0));
+    let sum_all = |p: ValueRef| {
+        let mut sum = op("stablehlo.reduce", vec![p, zero], scalar.clone());
+        sum.attrs.insert("dimensions".into(), Attr::I64Array(vec![0, 1]));
+        sum.regions.push(crate::ir::op_table::test_util::add_body());
+        sum
+    };
+    let bias_gradient = push(&mut g, sum_all(p));
+    let bias = state(&mut g, &scalar);
+    let update = returning(&mut g, op("stablehlo.subtract", vec![bias, bias_gradient], scalar.clone()), "bias");
+    let scaled = push(&mut g, op("stablehlo.multiply", vec![ValueRef::Arg(2), p], act));
+    let examples_total = push(&mut g, sum_all(scaled));
+    let total = state(&mut g, &scalar);
+    returning(&mut g, op("stablehlo.add", vec![total, examples_total], scalar), "total");
+    let program = one_stage(&g, 2).unwrap();
+    let ValueRef::Op { op: update_op, .. } = update else { unreachable!() };
+    assert_eq!(program.functions[program.function_of_op[update_op]].kind, FunctionKind::Apply);
+}
+
 /// DP-SGD's clipping by the norm across layers, on `tanh_mlp_step`'s layers: per-example
 /// gradients pe_k = a_k (x) g_k (a dot_general batched over the examples), n = sum_k |pe_k|^2
 /// per example, w_k' = w_k - sum over the batch of pe_k / n (elementwise: update-phase ops).
