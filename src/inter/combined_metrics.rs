@@ -12,7 +12,7 @@
 //! microbatch, and so does one reading a number computed from constants that is not folded.
 
 use super::output_combine::{is_close, BatchClass};
-use crate::ir::batch_inputs::examples_counts;
+use crate::ir::batch_inputs::{examples_counts, reads_only};
 use crate::ir::constant_fold::{folded_constants, Folded};
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpNode, ValueRef};
@@ -56,11 +56,9 @@ impl CombinedReads {
         };
         class == BatchClass::Other
             && op.operands.iter().any(|v| matches!(*v, ValueRef::Op { op: p, .. } if aggregate(p)))
-            && op.operands.iter().all(|v| match *v {
-                ValueRef::Op { op: p, .. } if classes[p] == BatchClass::Independent => self.no_count(p),
-                ValueRef::Op { op: p, .. } => aggregate(p),
-                ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_none(),
-                ValueRef::Outer => false,
+            && reads_only(op, batch_dims, |p| match classes[p] {
+                BatchClass::Independent => self.no_count(p),
+                _ => aggregate(p),
             })
     }
 

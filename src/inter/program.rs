@@ -37,7 +37,7 @@ use super::memory::Schedule;
 use super::output_combine::{batch_classes, literal_reciprocal_means, value_class, BatchClass};
 use super::plan::StageId;
 use super::weighted_loss::{denominator_powers, weighted_loss, WeightedLoss};
-use crate::ir::batch_inputs::{batch_input_dims, BadBatchDim};
+use crate::ir::batch_inputs::{batch_input_dims, reads_only, BadBatchDim};
 use crate::ir::constant_fold::folded_constants;
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpId, ValueRef};
@@ -280,19 +280,12 @@ fn apply_ops(
         // (Muon's Newton-Schulz steps, Shampoo's preconditioners) feeds heavy ops, so the phases
         // call it backward, yet the global step computes it once, on the whole batch's gradient.
         let aggregate_only = || {
-            op.operands.iter().all(|v| match *v {
-                ValueRef::Op { op: p, .. } => {
-                    apply[p]
-                        || matches!(
-                            classes[p],
-                            BatchClass::Independent
-                                | BatchClass::Sum { .. }
-                                | BatchClass::Mean
-                                | BatchClass::Contraction
-                        )
-                }
-                ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_none(),
-                ValueRef::Outer => false,
+            reads_only(op, batch_dims, |p| {
+                apply[p]
+                    || matches!(
+                        classes[p],
+                        BatchClass::Independent | BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Contraction
+                    )
             })
         };
         // A metric of the gradients alone (optax.tree.norm(grads)) is the global batch's when
@@ -302,11 +295,7 @@ fn apply_ops(
         let of_gradients = |p: usize| (apply[p] && !of_combined[p]) || gradient[p];
         let of_gradients_only = || {
             op.operands.iter().filter_map(|v| producer(*v)).any(of_gradients)
-                && op.operands.iter().all(|v| match *v {
-                    ValueRef::Op { op: p, .. } => of_gradients(p) || classes[p] == BatchClass::Independent,
-                    ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_none(),
-                    ValueRef::Outer => false,
-                })
+                && reads_only(op, batch_dims, |p| of_gradients(p) || classes[p] == BatchClass::Independent)
         };
         // A returned metric of sums, means and extremes over the batch alone is the global
         // batch's when computed once from their combined values (`combined_metrics`).
@@ -385,21 +374,17 @@ fn from_aggregates(
 ) -> Vec<bool> {
     let mut of_aggregates = vec![false; graph.ops().len()];
     for (index, op) in graph.ops().iter().enumerate() {
-        of_aggregates[index] = op.operands.iter().all(|v| match *v {
-            ValueRef::Op { op: p, .. } => {
-                of_aggregates[p]
-                    || loss == Some(p)
-                    || matches!(
-                        classes[p],
-                        BatchClass::Independent
-                            | BatchClass::Sum { .. }
-                            | BatchClass::Mean
-                            | BatchClass::Extreme { .. }
-                            | BatchClass::Contraction
-                    )
-            }
-            ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_none(),
-            ValueRef::Outer => false,
+        of_aggregates[index] = reads_only(op, batch_dims, |p| {
+            of_aggregates[p]
+                || loss == Some(p)
+                || matches!(
+                    classes[p],
+                    BatchClass::Independent
+                        | BatchClass::Sum { .. }
+                        | BatchClass::Mean
+                        | BatchClass::Extreme { .. }
+                        | BatchClass::Contraction
+                )
         });
     }
     of_aggregates

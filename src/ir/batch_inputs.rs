@@ -3,7 +3,7 @@
 //! otherwise (a dim, or -1 for an argument every microbatch shares).
 
 use super::attr_text::{DotDimensionNumbers, GatherDimensionNumbers};
-use super::graph::{Graph, ValueRef};
+use super::graph::{Graph, OpNode, ValueRef};
 use super::op_table::{canonical_name, opaque_text};
 use super::types::ValueType;
 
@@ -16,6 +16,16 @@ pub const BATCH_DIM_ATTR: &str = "alpa.batch_dim";
 pub struct BadBatchDim {
     pub arg: usize,
     pub dim: i64,
+}
+
+/// Whether `op` reads only arguments no microbatch splits (`dims`, as `batch_input_dims`
+/// gives) and results of ops that `accepts`.
+pub fn reads_only(op: &OpNode, dims: &[Option<usize>], mut accepts: impl FnMut(usize) -> bool) -> bool {
+    op.operands.iter().all(|v| match *v {
+        ValueRef::Op { op: p, .. } => accepts(p),
+        ValueRef::Arg(a) => dims.get(a).copied().flatten().is_none(),
+        ValueRef::Outer => false,
+    })
 }
 
 /// The dim each argument is split on (`None`: shared by every microbatch). Of the arguments

@@ -118,8 +118,7 @@ fn an_assignment_that_needs_a_later_stage_first_is_refused() {
 fn returning(g: &mut crate::ir::graph::Graph, op: crate::ir::graph::OpNode, name: &str) -> ValueRef {
     use crate::ir::graph::{Attr, Attrs, Param};
     let ty = op.results[0].clone();
-    g.body.ops.push(op);
-    let v = ValueRef::Op { op: g.body.ops.len() - 1, result: 0 };
+    let v = pushed(g, op);
     g.returned.push(v);
     let info = Attr::Str(format!("result[9]['{name}']"));
     g.results.push(Param { ty, attrs: Attrs::from([("jax.result_info".to_string(), info)]) });
@@ -148,6 +147,33 @@ fn f32_constant(value: f64) -> crate::ir::graph::OpNode {
     c
 }
 
+/// `g` with `node` appended: its result.
+fn pushed(g: &mut crate::ir::graph::Graph, node: crate::ir::graph::OpNode) -> ValueRef {
+    g.body.ops.push(node);
+    ValueRef::Op { op: g.body.ops.len() - 1, result: 0 }
+}
+
+/// A new argument of `g` of type `ty`, donated to the result `g` returns next: the state that
+/// result updates.
+fn donated_state(g: &mut crate::ir::graph::Graph, ty: &crate::ir::types::ValueType) -> ValueRef {
+    use crate::ir::graph::{Attr, Attrs, Param};
+    let (arg, result) = (g.args.len(), g.returned.len());
+    let donated = Attrs::from([("tf.aliasing_output".to_string(), Attr::Int(result as i64))]);
+    g.args.push(Param { ty: ty.clone(), attrs: donated });
+    g.body.args.push(ty.clone());
+    ValueRef::Arg(arg)
+}
+
+/// The sum of rank-2 `x` over both dims from `zero`, an f32 scalar.
+fn summed(x: ValueRef, zero: ValueRef) -> crate::ir::graph::OpNode {
+    use crate::ir::graph::Attr;
+    use crate::ir::types::{ElementType, TensorType, ValueType};
+    let mut sum = op("stablehlo.reduce", vec![x, zero], ValueType::Tensor(TensorType::new(vec![], ElementType::f32())));
+    sum.attrs.insert("dimensions".into(), Attr::I64Array(vec![0, 1]));
+    sum.regions.push(crate::ir::op_table::test_util::add_body());
+    sum
+}
+
 fn op(name: &str, operands: Vec<ValueRef>, result: crate::ir::types::ValueType) -> crate::ir::graph::OpNode {
     crate::ir::graph::OpNode {
         name: name.into(),
@@ -171,8 +197,7 @@ fn results_combine_as_sums_and_means_over_the_batch_and_integers_add_up() {
     // The loss is returned directly, the metrics in a dictionary: the loss is told apart.
     g.results.last_mut().unwrap().attrs.insert("jax.result_info".into(), Attr::Str("result[2]".into()));
     let scalar = |e: ElementType| ValueType::Tensor(TensorType::new(vec![], e));
-    g.body.ops.push(f32_constant(32.0));
-    let n = ValueRef::Op { op: g.body.ops.len() - 1, result: 0 };
+    let n = pushed(&mut g, f32_constant(32.0));
     let mean = returning(&mut g, op("stablehlo.divide", vec![loss, n], scalar(ElementType::f32())), "mean");
     let count = returning(&mut g, op("stablehlo.convert", vec![loss], scalar(ElementType::Int(32))), "count");
     let step = analyze(&g).unwrap();
@@ -193,8 +218,7 @@ fn results_combine_as_sums_and_means_over_the_batch_and_integers_add_up() {
     // Divided by the square root of its count (a constant of the microbatch's export, wrong
     // for the whole batch), the root is computed per microbatch, and so refused.
     let mut scaled = g.clone();
-    scaled.body.ops.push(f32_constant(32f64.sqrt()));
-    let root_of_count = ValueRef::Op { op: scaled.body.ops.len() - 1, result: 0 };
+    let root_of_count = pushed(&mut scaled, f32_constant(32f64.sqrt()));
     returning(&mut scaled, op("stablehlo.divide", vec![root, root_of_count], scalar(ElementType::f32())), "rms");
     let e = one_stage(&scaled, 3).unwrap_err();
     assert!(matches!(e, ProgramError::Combine { op, .. } if op.index() == root_op), "{e:?}");
@@ -244,28 +268,16 @@ fn running_totals_kept_in_the_state_add_up_over_the_microbatches() {
     // total' = total + sum(x) and seen' = seen + 4 (the microbatch's examples, a constant of
     // the export), both kept in donated arguments, under gradient-accumulation=mean: the sum
     // was averaged as the gradients are, and the count added once.
-    use crate::ir::graph::{Attr, Attrs, Param};
     use crate::ir::types::{ElementType, TensorType, ValueType};
     let mut g = tanh_mlp_step(2, 4, 8);
     let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
-    let push = |g: &mut crate::ir::graph::Graph, node: crate::ir::graph::OpNode| {
-        g.body.ops.push(node);
-        ValueRef::Op { op: g.body.ops.len() - 1, result: 0 }
-    };
     // A sum over the batch that reads the examples (x, argument 2), so it runs per microbatch.
-    let zero = push(&mut g, f32_constant(0.0));
-    let mut sum = op("stablehlo.reduce", vec![ValueRef::Arg(2), zero], scalar.clone());
-    sum.attrs.insert("dimensions".into(), Attr::I64Array(vec![0, 1]));
-    sum.regions.push(crate::ir::op_table::test_util::add_body());
-    let doubled = push(&mut g, sum);
-    let examples = push(&mut g, f32_constant(4.0));
+    let zero = pushed(&mut g, f32_constant(0.0));
+    let doubled = pushed(&mut g, summed(ValueRef::Arg(2), zero));
+    let examples = pushed(&mut g, f32_constant(4.0));
     let keep = |g: &mut crate::ir::graph::Graph, read: ValueRef, name: &str| {
-        let arg = g.args.len();
-        let result = g.returned.len();
-        let donated = Attrs::from([("tf.aliasing_output".to_string(), Attr::Int(result as i64))]);
-        g.args.push(Param { ty: scalar.clone(), attrs: donated });
-        g.body.args.push(scalar.clone());
-        returning(g, op("stablehlo.add", vec![ValueRef::Arg(arg), read], scalar.clone()), name)
+        let state = donated_state(g, &scalar);
+        returning(g, op("stablehlo.add", vec![state, read], scalar.clone()), name)
     };
     keep(&mut g, doubled, "total");
     keep(&mut g, examples, "seen");
@@ -280,35 +292,25 @@ fn a_metric_of_a_metric_the_microbatches_also_read_runs_per_microbatch_and_is_re
     // total of the examples scaled by p (total' = total + sum(x * p)) reads p per microbatch,
     // so p is computed per microbatch: q then read p's microbatch values averaged as the
     // gradients are, silently. It runs per microbatch too, and is refused.
-    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::graph::Attr;
     use crate::ir::types::{ElementType, TensorType, ValueType};
     let mut g = tanh_mlp_step(2, 4, 8);
     let loss = *g.returned.last().unwrap();
     g.results.last_mut().unwrap().attrs.insert("jax.result_info".into(), Attr::Str("result[2]".into()));
     let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
-    let push = |g: &mut crate::ir::graph::Graph, node: crate::ir::graph::OpNode| {
-        g.body.ops.push(node);
-        ValueRef::Op { op: g.body.ops.len() - 1, result: 0 }
-    };
-    let p = push(&mut g, op("stablehlo.exponential", vec![loss], scalar.clone()));
+    let p = pushed(&mut g, op("stablehlo.exponential", vec![loss], scalar.clone()));
     let q = returning(&mut g, op("stablehlo.sqrt", vec![p], scalar.clone()), "q");
     assert!(one_stage(&g, 2).is_ok(), "computed once from the combined loss");
     let x = ValueRef::Arg(2);
     let x_type = g.value_type(x).unwrap().clone();
     let mut spread = op("stablehlo.broadcast_in_dim", vec![p], x_type.clone());
     spread.attrs.insert("broadcast_dimensions".into(), Attr::I64Array(vec![]));
-    let spread = push(&mut g, spread);
-    let scaled = push(&mut g, op("stablehlo.multiply", vec![x, spread], x_type));
-    let zero = push(&mut g, f32_constant(0.0));
-    let mut sum = op("stablehlo.reduce", vec![scaled, zero], scalar.clone());
-    sum.attrs.insert("dimensions".into(), Attr::I64Array(vec![0, 1]));
-    sum.regions.push(crate::ir::op_table::test_util::add_body());
-    let sum = push(&mut g, sum);
-    let (arg, result) = (g.args.len(), g.returned.len());
-    let donated = Attrs::from([("tf.aliasing_output".to_string(), Attr::Int(result as i64))]);
-    g.args.push(Param { ty: scalar.clone(), attrs: donated });
-    g.body.args.push(scalar.clone());
-    returning(&mut g, op("stablehlo.add", vec![ValueRef::Arg(arg), sum], scalar), "total");
+    let spread = pushed(&mut g, spread);
+    let scaled = pushed(&mut g, op("stablehlo.multiply", vec![x, spread], x_type));
+    let zero = pushed(&mut g, f32_constant(0.0));
+    let sum = pushed(&mut g, summed(scaled, zero));
+    let total = donated_state(&mut g, &scalar);
+    returning(&mut g, op("stablehlo.add", vec![total, sum], scalar), "total");
     let e = one_stage(&g, 2).unwrap_err();
     let ValueRef::Op { op: q_op, .. } = q else { unreachable!() };
     assert!(matches!(e, ProgramError::Combine { op, .. } if op.index() == q_op), "{e:?}");
@@ -330,43 +332,26 @@ fn a_cotangent_the_update_reads_through_a_value_of_a_states_type_combines_as_the
     let seed = ValueRef::Op { op: seed, result: 0 };
     let act = g.value_type(seed).unwrap().clone();
     let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
-    let push = |g: &mut crate::ir::graph::Graph, node: crate::ir::graph::OpNode| {
-        g.body.ops.push(node);
-        ValueRef::Op { op: g.body.ops.len() - 1, result: 0 }
-    };
-    let state = |g: &mut crate::ir::graph::Graph, ty: &ValueType| {
-        let (arg, result) = (g.args.len(), g.returned.len());
-        let donated = Attrs::from([("tf.aliasing_output".to_string(), Attr::Int(result as i64))]);
-        g.args.push(Param { ty: ty.clone(), attrs: donated });
-        g.body.args.push(ty.clone());
-        ValueRef::Arg(arg)
-    };
-    let z = state(&mut g, &act);
+    let z = donated_state(&mut g, &act);
     g.returned.push(z);
     g.results.push(Param { ty: act.clone(), attrs: Attrs::new() });
     let mut transposed =
         op("stablehlo.transpose", vec![seed], ValueType::Tensor(TensorType::new(vec![8, 4], ElementType::f32())));
     transposed.attrs.insert("permutation".into(), Attr::I64Array(vec![1, 0]));
-    let transposed = push(&mut g, transposed);
-    let merged = push(&mut g, op("stablehlo.reshape", vec![transposed], act.clone()));
+    let transposed = pushed(&mut g, transposed);
+    let merged = pushed(&mut g, op("stablehlo.reshape", vec![transposed], act.clone()));
     let mut dot = op("stablehlo.dot_general", vec![merged, ValueRef::Arg(0)], act.clone());
     let contracting = "dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>".to_string();
     dot.attrs.insert("dot_dimension_numbers".into(), Attr::Opaque { dialect: "stablehlo".into(), data: contracting });
-    let dot = push(&mut g, dot);
-    let p = push(&mut g, op("stablehlo.multiply", vec![dot, merged], act.clone()));
-    let zero = push(&mut g, f32_constant(0.0));
-    let sum_all = |p: ValueRef| {
-        let mut sum = op("stablehlo.reduce", vec![p, zero], scalar.clone());
-        sum.attrs.insert("dimensions".into(), Attr::I64Array(vec![0, 1]));
-        sum.regions.push(crate::ir::op_table::test_util::add_body());
-        sum
-    };
-    let bias_gradient = push(&mut g, sum_all(p));
-    let bias = state(&mut g, &scalar);
+    let dot = pushed(&mut g, dot);
+    let p = pushed(&mut g, op("stablehlo.multiply", vec![dot, merged], act.clone()));
+    let zero = pushed(&mut g, f32_constant(0.0));
+    let bias_gradient = pushed(&mut g, summed(p, zero));
+    let bias = donated_state(&mut g, &scalar);
     let update = returning(&mut g, op("stablehlo.subtract", vec![bias, bias_gradient], scalar.clone()), "bias");
-    let scaled = push(&mut g, op("stablehlo.multiply", vec![ValueRef::Arg(2), p], act));
-    let examples_total = push(&mut g, sum_all(scaled));
-    let total = state(&mut g, &scalar);
+    let scaled = pushed(&mut g, op("stablehlo.multiply", vec![ValueRef::Arg(2), p], act));
+    let examples_total = pushed(&mut g, summed(scaled, zero));
+    let total = donated_state(&mut g, &scalar);
     returning(&mut g, op("stablehlo.add", vec![total, examples_total], scalar), "total");
     let program = one_stage(&g, 2).unwrap();
     let ValueRef::Op { op: update_op, .. } = update else { unreachable!() };
@@ -502,10 +487,8 @@ fn gradients_combine_as_the_loss_does_and_a_contradicting_option_is_warned() {
     let mut constant = op("stablehlo.constant", vec![], scalar.clone());
     let value = Attr::FloatScalar { ty: TensorType::new(vec![], ElementType::f32()), value: 32.0 };
     constant.attrs.insert("value".into(), value);
-    averaged.body.ops.push(constant);
-    let n = ValueRef::Op { op: averaged.body.ops.len() - 1, result: 0 };
-    averaged.body.ops.push(op("stablehlo.divide", vec![loss, n], scalar));
-    *averaged.returned.last_mut().unwrap() = ValueRef::Op { op: averaged.body.ops.len() - 1, result: 0 };
+    let n = pushed(&mut averaged, constant);
+    *averaged.returned.last_mut().unwrap() = pushed(&mut averaged, op("stablehlo.divide", vec![loss, n], scalar));
     assert_eq!(gradient_modes(&averaged, GradientCombine::Auto), (vec![Accumulate::Mean; 2], vec![]));
     assert_eq!(gradient_modes(&averaged, GradientCombine::Mean), (vec![Accumulate::Mean; 2], vec![]));
     let (modes, warnings) = gradient_modes(&averaged, GradientCombine::Sum);
@@ -519,8 +502,7 @@ fn gradients_combine_as_the_loss_does_and_a_contradicting_option_is_warned() {
     let mut beside_a_mean = tanh_mlp_step(2, 4, 8);
     let loss = *beside_a_mean.returned.last().unwrap();
     beside_a_mean.results.last_mut().unwrap().attrs.insert("jax.result_info".into(), Attr::Str("result[2]".into()));
-    beside_a_mean.body.ops.push(averaged.body.ops[averaged.body.ops.len() - 2].clone());
-    let n = ValueRef::Op { op: beside_a_mean.body.ops.len() - 1, result: 0 };
+    let n = pushed(&mut beside_a_mean, averaged.body.ops[averaged.body.ops.len() - 2].clone());
     let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
     returning(&mut beside_a_mean, op("stablehlo.divide", vec![loss, n], scalar), "mean");
     let (modes, warnings) = gradient_modes(&beside_a_mean, GradientCombine::Auto);
@@ -697,8 +679,7 @@ fn a_warning_repeated_at_one_place_is_given_once() {
     for (k, place) in ["dropout.py:107", "dropout.py:107", "mixup.py:3"].into_iter().enumerate() {
         let mut positions = op("stablehlo.iota", vec![], t(&[4, 8]));
         positions.attrs.insert("iota_dimension".into(), Attr::Int(0));
-        g.body.ops.push(positions);
-        let positions = ValueRef::Op { op: g.body.ops.len() - 1, result: 0 };
+        let positions = pushed(&mut g, positions);
         let mut weighted = op("stablehlo.multiply", vec![ValueRef::Arg(2), positions], t(&[4, 8]));
         weighted.location = place.into();
         returning(&mut g, weighted, &format!("weighted{k}"));
