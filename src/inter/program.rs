@@ -37,7 +37,7 @@ use super::memory::Schedule;
 use super::output_combine::{batch_classes, literal_reciprocal_means, value_class, BatchClass};
 use super::plan::StageId;
 use super::weighted_loss::{denominator_powers, weighted_loss, WeightedLoss};
-use crate::ir::batch_inputs::{batch_input_dims, reads_only, BadBatchDim};
+use crate::ir::batch_inputs::{batch_dependent, batch_input_dims, reads_only, BadBatchDim};
 use crate::ir::constant_fold::folded_constants;
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpId, ValueRef};
@@ -212,19 +212,6 @@ impl std::fmt::Display for ProgramError {
             }
         }
     }
-}
-
-/// Which ops depend on a batch input.
-fn batch_dependent(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<bool> {
-    let mut dependent = vec![false; graph.ops().len()];
-    for (index, op) in graph.ops().iter().enumerate() {
-        dependent[index] = op.operands.iter().any(|v| match *v {
-            ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_some(),
-            ValueRef::Op { op, .. } => dependent[op],
-            ValueRef::Outer => false,
-        });
-    }
-    dependent
 }
 
 /// Per op: whether it is a gradient: an aggregate over the batch that no forward op computes

@@ -28,6 +28,19 @@ pub fn reads_only(op: &OpNode, dims: &[Option<usize>], mut accepts: impl FnMut(u
     })
 }
 
+/// Per op: whether it depends on a batch input (`dims` as `batch_input_dims` gives).
+pub fn batch_dependent(graph: &Graph, dims: &[Option<usize>]) -> Vec<bool> {
+    let mut dependent = vec![false; graph.ops().len()];
+    for (index, op) in graph.ops().iter().enumerate() {
+        dependent[index] = op.operands.iter().any(|v| match *v {
+            ValueRef::Arg(a) => dims.get(a).copied().flatten().is_some(),
+            ValueRef::Op { op, .. } => dependent[op],
+            ValueRef::Outer => false,
+        });
+    }
+    dependent
+}
+
 /// The dim each argument is split on (`None`: shared by every microbatch). Of the arguments
 /// the rule picks, one used as parameters are (`parameter_like`: a frozen teacher's weights)
 /// or read only as a table (`looked_up_only`: a frozen embedding) is shared, and so is one

@@ -12,9 +12,10 @@
 //! earlier layer than a backward op that reads it (the stages' backward functions run last stage
 //! first).
 
+use crate::ir::batch_inputs::{batch_dependent, batch_input_dims};
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Attr, Graph, ValueRef};
-use crate::ir::op_table::is_heavy;
+use crate::ir::op_table::{canonical_name, is_heavy};
 use crate::ir::types::ValueType;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,21 +52,152 @@ impl std::fmt::Display for TrainStepError {
     }
 }
 
-/// The loss: the last floating-point scalar result that no argument is aliased to.
 /// The loss among the step's results: a float scalar that is not the new value of an argument.
-/// Where there are several (metrics beside the loss), JAX's result paths (`jax.result_info`)
-/// tell: one named `loss`, else one returned directly rather than inside a container of
-/// metrics (`result[2]`, not `result[3]['summed_loss']`), else one whose name says `loss`,
-/// else the last.
+/// Where there are several (metrics beside the loss), one named `loss` in JAX's result paths
+/// (`jax.result_info`) is it. Otherwise data flow tells first (`LossRoles`): not a metric of
+/// the gradients (a returned gradient norm), then, by the result paths, one returned directly
+/// rather than inside a container of metrics (`result[2]`, not `result[3]['summed_loss']`),
+/// then the one whose backward pass reaches the most weight gradients (over an accuracy beside
+/// it), then one whose name says `loss`, else the last.
 fn find_loss(graph: &Graph) -> Option<usize> {
-    loss_candidates(graph).into_iter().max_by_key(|&r| {
-        let path = graph.results[r].attrs.get("jax.result_info").and_then(Attr::as_str).unwrap_or("");
-        let last_key = path.rsplit('[').next().unwrap_or("");
-        let name = last_key.trim_end_matches(']').trim_matches('\'').to_ascii_lowercase();
-        let keyed = path.contains('\'');
-        let direct = !path.is_empty() && path.matches('[').count() <= 1;
-        (keyed && name == "loss", direct, keyed && name.contains("loss"), r)
-    })
+    let candidates = loss_candidates(graph);
+    let roles = LossRoles::of(graph, &candidates);
+    candidates
+        .iter()
+        .copied()
+        .zip(roles)
+        .max_by_key(|&(r, role)| {
+            let path = graph.results[r].attrs.get("jax.result_info").and_then(Attr::as_str).unwrap_or("");
+            let last_key = path.rsplit('[').next().unwrap_or("");
+            let name = last_key.trim_end_matches(']').trim_matches('\'').to_ascii_lowercase();
+            let keyed = path.contains('\'');
+            let direct = !path.is_empty() && path.matches('[').count() <= 1;
+            (
+                keyed && name == "loss",
+                !role.of_gradients,
+                direct,
+                role.backward_reach,
+                keyed && name.contains("loss"),
+                r,
+            )
+        })
+        .map(|(r, _)| r)
+}
+
+/// What data flow says of a loss candidate.
+/// - A metric of the gradients (a norm of them) computes a heavy op over the batch (a weight
+///   gradient's matmul, or its transpose) that an update op (`update_ops`) outside the
+///   candidate reads over the batch too. A loss's matmuls feed the backward pass, and a state
+///   the forward updates without the batch (a spectral norm's power iteration) is not over
+///   the batch.
+/// - A loss's backward pass starts from what only the loss computes (`after_last_heavy`: its
+///   logits and log-softmax, a squared error's residual), and reaches the weight gradients'
+///   matmuls through ops no other candidate computes but such metrics. `backward_reach` counts
+///   them: an accuracy's path from the logits runs through the loss it sits beside, and an
+///   activation's statistic reaches only the gradients that read that activation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct LossRoles {
+    of_gradients: bool,
+    backward_reach: usize,
+}
+
+impl LossRoles {
+    fn of(graph: &Graph, candidates: &[usize]) -> Vec<LossRoles> {
+        if candidates.len() < 2 {
+            return vec![LossRoles::default(); candidates.len()];
+        }
+        let ops = graph.ops();
+        let dims = batch_input_dims(graph).unwrap_or_else(|_| vec![None; graph.args.len()]);
+        let dependent = batch_dependent(graph, &dims);
+        let updates = updates_state(graph);
+        let heavy: Vec<bool> = ops.iter().map(is_heavy).collect();
+        let heavy_moved = moved_from(graph, &heavy);
+        let update_op = update_ops(graph);
+        let computes: Vec<Vec<bool>> = candidates.iter().map(|&r| ancestors(graph, [graph.returned[r]])).collect();
+        let of_gradients: Vec<bool> = computes
+            .iter()
+            .map(|computes| {
+                ops.iter().enumerate().any(|(reader, op)| {
+                    !computes[reader]
+                        && update_op[reader]
+                        && dependent[reader]
+                        && op
+                            .operands
+                            .iter()
+                            .filter_map(|v| producer(*v))
+                            .any(|p| computes[p] && heavy_moved[p] && dependent[p])
+                })
+            })
+            .collect();
+        let mut forward = vec![false; ops.len()];
+        for (computes, _) in computes.iter().zip(&of_gradients).filter(|(_, of)| !**of) {
+            for (f, c) in forward.iter_mut().zip(computes) {
+                *f |= c;
+            }
+        }
+        computes
+            .iter()
+            .zip(of_gradients)
+            .map(|(computes, of_gradients)| {
+                let own = after_last_heavy(graph, computes, &dependent);
+                let reached = reached_through(graph, &own, &|i| !forward[i]);
+                let backward_reach = (0..ops.len()).filter(|&i| reached[i] && heavy[i] && updates[i]).count();
+                LossRoles { of_gradients, backward_reach }
+            })
+            .collect()
+    }
+}
+
+/// Per op: whether it is one of `sources`, or only moves or converts the elements of one
+/// (a weight gradient's transpose into the weight's layout).
+fn moved_from(graph: &Graph, sources: &[bool]) -> Vec<bool> {
+    let mut moved = sources.to_vec();
+    for (index, op) in graph.ops().iter().enumerate() {
+        let moves = matches!(canonical_name(&op.name).as_str(), "transpose" | "reshape" | "convert" | "copy");
+        moved[index] |= moves && op.operands.first().and_then(|v| producer(*v)).is_some_and(|p| moved[p]);
+    }
+    moved
+}
+
+/// Per op: whether a heavy op that `within` admits reads its results, directly or through
+/// other such ops.
+fn feeds_heavy(graph: &Graph, within: &dyn Fn(usize) -> bool) -> Vec<bool> {
+    let ops = graph.ops();
+    let mut feeds = vec![false; ops.len()];
+    for index in (0..ops.len()).rev() {
+        if within(index) && (feeds[index] || is_heavy(&ops[index])) {
+            for p in ops[index].operands.iter().filter_map(|v| producer(*v)) {
+                feeds[p] = true;
+            }
+        }
+    }
+    feeds
+}
+
+/// Per op: whether it is a weight-update op: it leads to the new state and neither is heavy
+/// nor feeds a heavy op (the optimizer's elementwise math).
+fn update_ops(graph: &Graph) -> Vec<bool> {
+    let reaches_state = updates_state(graph);
+    let feeds = feeds_heavy(graph, &|_| true);
+    graph.ops().iter().enumerate().map(|(i, op)| reaches_state[i] && !feeds[i] && !is_heavy(op)).collect()
+}
+
+/// Per op: whether it is one of `computes`, depends on the batch and feeds no heavy op of
+/// `computes` (a heavy op itself may be one: the logits' matmul).
+fn after_last_heavy(graph: &Graph, computes: &[bool], dependent: &[bool]) -> Vec<bool> {
+    let feeds = feeds_heavy(graph, &|i| computes[i]);
+    (0..graph.ops().len()).map(|i| computes[i] && dependent[i] && !feeds[i]).collect()
+}
+
+/// Per op: whether it is one `through` admits that reads one of `sources` or of the ops so
+/// reached.
+fn reached_through(graph: &Graph, sources: &[bool], through: &dyn Fn(usize) -> bool) -> Vec<bool> {
+    let mut reached = vec![false; graph.ops().len()];
+    for (index, op) in graph.ops().iter().enumerate() {
+        reached[index] =
+            through(index) && op.operands.iter().filter_map(|v| producer(*v)).any(|p| sources[p] || reached[p]);
+    }
+    reached
 }
 
 /// The results that could be the loss: float scalars that are not the new value of an argument.
@@ -124,17 +256,9 @@ pub fn analyze(graph: &Graph) -> Result<TrainStep, TrainStepError> {
     let n = ops.len();
 
     let forward = ancestors(graph, [graph.returned[loss]]);
-    let reaches_donated = updates_state(graph);
-    // Does an op feed a heavy op (computed backwards over program order)?
-    let mut feeds_heavy = vec![false; n];
-    for index in (0..n).rev() {
-        let heavy = feeds_heavy[index] || is_heavy(&ops[index]);
-        for operand in ops[index].operands.iter().filter_map(|v| producer(*v)) {
-            feeds_heavy[operand] |= heavy;
-        }
-    }
+    let update = update_ops(graph);
     let phase: Vec<Phase> = (0..n)
-        .map(|i| match (forward[i], reaches_donated[i] && !feeds_heavy[i] && !is_heavy(&ops[i])) {
+        .map(|i| match (forward[i], update[i]) {
             (true, _) => Phase::Forward,
             (false, true) => Phase::Update,
             (false, false) => Phase::Backward,
@@ -324,6 +448,84 @@ mod tests {
         assert_eq!(with_metric("result[1]['loss']", "result[2]"), Some(1));
         // Nothing to tell them apart: the last.
         assert_eq!(with_metric("result[1]", "result[2]"), Some(2));
+    }
+
+    /// `ops` of a step with the donated arguments `donated` (argument, result), the others
+    /// batch inputs, every value [4, 4] except the results `scalars`.
+    fn graph_returning(
+        ops: Vec<OpNode>,
+        args: usize,
+        donated: &[(usize, usize)],
+        returned: Vec<ValueRef>,
+        scalars: &[usize],
+    ) -> Graph {
+        let mut graph = step_graph(ops, args, donated, returned);
+        for (r, result) in graph.results.iter_mut().enumerate() {
+            result.ty = if scalars.contains(&r) { t(&[]) } else { t(&[4, 4]) };
+        }
+        graph
+    }
+
+    #[test]
+    fn a_metric_of_the_gradients_or_an_accuracy_returned_after_the_loss_is_not_taken_for_it() {
+        let (w, x) = (ValueRef::Arg(0), ValueRef::Arg(1));
+        let with_metric = |metric: &[(&str, ValueRef)]| {
+            let mut ops = vec![
+                op("stablehlo.dot_general", vec![x, w], t(&[4, 4])),    // 0 logits
+                op("stablehlo.exponential", vec![v(0)], t(&[4, 4])),    // 1
+                op("stablehlo.reduce", vec![v(1)], t(&[])),             // 2 loss
+                op("stablehlo.multiply", vec![v(1), v(1)], t(&[4, 4])), // 3 its cotangent
+                op("stablehlo.dot_general", vec![x, v(3)], t(&[4, 4])), // 4 dw
+                op("stablehlo.transpose", vec![v(4)], t(&[4, 4])),      // 5 in w's layout
+                op("stablehlo.subtract", vec![w, v(5)], t(&[4, 4])),    // 6 update
+            ];
+            for (index, &(name, operand)) in metric.iter().enumerate() {
+                let ty = if index + 1 == metric.len() { t(&[]) } else { t(&[4, 4]) };
+                ops.push(op(name, vec![operand], ty));
+            }
+            let last = v(ops.len() - 1);
+            find_loss(&graph_returning(ops, 2, &[(0, 0)], vec![v(6), v(2), last], &[1, 2]))
+        };
+        // A norm of the gradient (as the update reads it, or before its transpose), an
+        // accuracy of the logits, a value of the state alone: none is differentiated.
+        assert_eq!(with_metric(&[("stablehlo.abs", v(5)), ("stablehlo.reduce", v(7))]), Some(1));
+        assert_eq!(with_metric(&[("stablehlo.abs", v(4)), ("stablehlo.reduce", v(7))]), Some(1));
+        assert_eq!(with_metric(&[("stablehlo.sign", v(0)), ("stablehlo.reduce", v(7))]), Some(1));
+        assert_eq!(with_metric(&[("stablehlo.reduce", w)]), Some(1));
+        // The loss returned last stays the loss.
+        let ops = vec![
+            op("stablehlo.dot_general", vec![x, w], t(&[4, 4])),
+            op("stablehlo.exponential", vec![v(0)], t(&[4, 4])),
+            op("stablehlo.reduce", vec![v(1)], t(&[])),
+            op("stablehlo.multiply", vec![v(1), v(1)], t(&[4, 4])),
+            op("stablehlo.dot_general", vec![x, v(3)], t(&[4, 4])),
+            op("stablehlo.subtract", vec![w, v(4)], t(&[4, 4])),
+            op("stablehlo.abs", vec![v(4)], t(&[4, 4])),
+            op("stablehlo.reduce", vec![v(6)], t(&[])),
+        ];
+        assert_eq!(find_loss(&graph_returning(ops, 2, &[(0, 0)], vec![v(5), v(7), v(2)], &[1, 2])), Some(2));
+    }
+
+    #[test]
+    fn a_statistic_of_a_hidden_activation_returned_after_the_loss_is_not_taken_for_it() {
+        let (w0, w1, x) = (ValueRef::Arg(0), ValueRef::Arg(1), ValueRef::Arg(2));
+        let ops = vec![
+            op("stablehlo.dot_general", vec![x, w0], t(&[4, 4])),      // 0
+            op("stablehlo.tanh", vec![v(0)], t(&[4, 4])),              // 1 hidden activation
+            op("stablehlo.dot_general", vec![v(1), w1], t(&[4, 4])),   // 2 logits
+            op("stablehlo.exponential", vec![v(2)], t(&[4, 4])),       // 3
+            op("stablehlo.reduce", vec![v(3)], t(&[])),                // 4 loss
+            op("stablehlo.multiply", vec![v(3), v(3)], t(&[4, 4])),    // 5 cotangent of the logits
+            op("stablehlo.dot_general", vec![v(1), v(5)], t(&[4, 4])), // 6 dw1
+            op("stablehlo.dot_general", vec![v(5), w1], t(&[4, 4])),   // 7 cotangent of the activation
+            op("stablehlo.multiply", vec![v(7), v(1)], t(&[4, 4])),    // 8
+            op("stablehlo.dot_general", vec![x, v(8)], t(&[4, 4])),    // 9 dw0
+            op("stablehlo.subtract", vec![w1, v(6)], t(&[4, 4])),      // 10
+            op("stablehlo.subtract", vec![w0, v(9)], t(&[4, 4])),      // 11
+            op("stablehlo.reduce", vec![v(1)], t(&[])),                // 12 the activation's mean
+        ];
+        let graph = graph_returning(ops, 3, &[(0, 0), (1, 1)], vec![v(11), v(10), v(4), v(12)], &[2, 3]);
+        assert_eq!(find_loss(&graph), Some(2));
     }
 
     #[test]
