@@ -1,5 +1,5 @@
-"""Train steps written with other model libraries than flax (Keras 3 on its JAX backend,
-Equinox, Haiku), exported as their users write them, planned by `alpa-auto-shard` over 2
+"""Train steps written with other model libraries than flax linen (Keras 3 on its JAX backend,
+Equinox, Haiku, Flax NNX), exported as their users write them, planned by `alpa-auto-shard` over 2
 microbatches and run pipelined on 8 devices: each equals the step exported at the global batch
 run on one device, and planning says nothing to warn about.
 
@@ -12,6 +12,8 @@ run on one device, and planning says nothing to warn about.
   attention), trained with `optax.adamw`.
 - Haiku: a transformer whose blocks are one `hk.experimental.layer_stack` (a `lax.scan`), with
   `clip_by_global_norm` before Adam.
+- Flax NNX: an MLP and a transformer whose blocks are `nnx.remat`, modules and `nnx.Optimizer`
+  split into a graph and a state (`nnx.split`) and merged back inside the jitted step.
 
 alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
 unless ``ALPA_REQUIRE_OPT=1``."""
@@ -185,7 +187,76 @@ def haiku_layer_stack():
     return _exporter(_optax_step(loss_of, opt), (params, opt.init(params)), [_tokens(), _labels(VOCAB, SEQ)])
 
 
-STEPS = {f.__name__: f for f in (keras_mlp, keras_lstm, equinox_transformer, haiku_layer_stack)}
+def _nnx_exporter(make_model, loss_fn, batch_args):
+    """`batch -> text` of an NNX step: `loss_fn(model, *batch)` minimized by AdamW through
+    `nnx.Optimizer`, the model and optimizer passed in as the state `nnx.split` gives."""
+    from flax import nnx
+
+    model = make_model()
+    opt = nnx.Optimizer(model, optax.adamw(1e-3), wrt=nnx.Param)
+    graphdef, state = nnx.split((model, opt))
+
+    def step(state, *batch):
+        model, opt = nnx.merge(graphdef, state)
+        loss, grads = nnx.value_and_grad(lambda m: loss_fn(m, *batch))(model)
+        opt.update(model, grads)
+        return nnx.state((model, opt)), loss
+    return _exporter(step, state, batch_args)
+
+
+def nnx_mlp():
+    from flax import nnx
+
+    class MLP(nnx.Module):
+        def __init__(self, rngs):
+            self.layers = nnx.List([nnx.Linear(WIDTH, WIDTH, rngs=rngs) for _ in range(4)])
+            self.out = nnx.Linear(WIDTH, CLASSES, rngs=rngs)
+
+        def __call__(self, x):
+            for layer in self.layers:
+                x = nnx.relu(layer(x))
+            return self.out(x)
+
+    def loss_fn(m, x, y):
+        return optax.softmax_cross_entropy_with_integer_labels(m(x), y).mean()
+    return _nnx_exporter(lambda: MLP(nnx.Rngs(0)), loss_fn, [_features(), _labels(CLASSES)])
+
+
+def nnx_transformer_remat():
+    from flax import nnx
+
+    class Block(nnx.Module):
+        def __init__(self, rngs):
+            self.n1 = nnx.LayerNorm(WIDTH, rngs=rngs)
+            self.att = nnx.MultiHeadAttention(2, WIDTH, decode=False, rngs=rngs)
+            self.n2 = nnx.LayerNorm(WIDTH, rngs=rngs)
+            self.up = nnx.Linear(WIDTH, 2 * WIDTH, rngs=rngs)
+            self.down = nnx.Linear(2 * WIDTH, WIDTH, rngs=rngs)
+
+        def __call__(self, h):
+            n = self.n1(h)
+            h = h + self.att(n, mask=_causal_mask()[None, None])
+            return h + self.down(nnx.gelu(self.up(self.n2(h))))
+
+    class GPT(nnx.Module):
+        def __init__(self, rngs):
+            self.embed = nnx.Embed(VOCAB, WIDTH, rngs=rngs)
+            self.blocks = nnx.List([Block(rngs) for _ in range(4)])
+            self.norm = nnx.LayerNorm(WIDTH, rngs=rngs)
+
+        def __call__(self, ids):
+            h = self.embed(ids)
+            for block in self.blocks:
+                h = nnx.remat(lambda block, h: block(h))(block, h)
+            return self.embed.attend(self.norm(h))
+
+    def loss_fn(m, ids, t):
+        return optax.softmax_cross_entropy_with_integer_labels(m(ids), t).mean()
+    return _nnx_exporter(lambda: GPT(nnx.Rngs(0)), loss_fn, [_tokens(), _labels(VOCAB, SEQ)])
+
+
+STEPS = {f.__name__: f for f in (keras_mlp, keras_lstm, equinox_transformer, haiku_layer_stack, nnx_mlp,
+                                 nnx_transformer_remat)}
 
 
 @pytest.mark.parametrize("model", STEPS.values(), ids=STEPS.keys())
