@@ -9,7 +9,7 @@
 //! to be replicated), then to the first.
 
 use crate::ir::graph::{Block, OpNode, ValueRef};
-use crate::ir::op_table::{canonical_name, elementwise_info};
+use crate::ir::op_table::{canonical_name, elementwise_info, is_layout_only};
 
 /// What an op is in the ILP: its own variable, or a follower of operand `operand`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,14 +37,6 @@ pub fn is_trivial(op: &OpNode) -> bool {
             | "concatenate"
             | "reduce_window"
             | "optimization_barrier"
-    )
-}
-
-/// Ops that only re-view or re-type their operand: they add no depth.
-fn is_layout_only(op: &OpNode) -> bool {
-    matches!(
-        canonical_name(&op.name).as_str(),
-        "broadcast_in_dim" | "broadcast" | "reshape" | "transpose" | "convert" | "reverse" | "constant" | "iota"
     )
 }
 

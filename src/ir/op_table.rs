@@ -207,12 +207,21 @@ pub fn op_rule(op: &OpNode, operands: &[Option<&TensorType>]) -> Result<OpRule, 
     Ok(b.conservative(false))
 }
 
-/// `stablehlo.add` and `mhlo.add` become `add`; other dialects keep their prefix (`chlo.erf`).
 /// Heavy ops: their work is never replicated across a mesh axis (unless an option allows it).
 pub fn is_heavy(op: &OpNode) -> bool {
     matches!(canonical_name(&op.name).as_str(), "dot_general" | "dot" | "convolution")
 }
 
+/// Ops that only re-view or re-type their operand (or make a constant): they compute nothing
+/// of their own. Merging gives them no depth; the loss's choice follows a gradient through them.
+pub fn is_layout_only(op: &OpNode) -> bool {
+    matches!(
+        canonical_name(&op.name).as_str(),
+        "broadcast_in_dim" | "broadcast" | "reshape" | "transpose" | "convert" | "reverse" | "constant" | "iota"
+    )
+}
+
+/// `stablehlo.add` and `mhlo.add` become `add`; other dialects keep their prefix (`chlo.erf`).
 pub fn canonical_name(name: &str) -> String {
     for prefix in ["stablehlo.", "mhlo."] {
         if let Some(rest) = name.strip_prefix(prefix) {

@@ -15,7 +15,7 @@
 use crate::ir::batch_inputs::{batch_dependent, batch_input_dims};
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Attr, Graph, ValueRef};
-use crate::ir::op_table::{canonical_name, is_heavy};
+use crate::ir::op_table::{is_heavy, is_layout_only};
 use crate::ir::types::ValueType;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,13 +148,12 @@ impl LossRoles {
     }
 }
 
-/// Per op: whether it is one of `sources`, or only moves or converts the elements of one
-/// (a weight gradient's transpose into the weight's layout).
+/// Per op: whether it is one of `sources`, or only re-views or re-types one
+/// (`is_layout_only`: a weight gradient's transpose into the weight's layout).
 fn moved_from(graph: &Graph, sources: &[bool]) -> Vec<bool> {
     let mut moved = sources.to_vec();
     for (index, op) in graph.ops().iter().enumerate() {
-        let moves = matches!(canonical_name(&op.name).as_str(), "transpose" | "reshape" | "convert" | "copy");
-        moved[index] |= moves && op.operands.first().and_then(|v| producer(*v)).is_some_and(|p| moved[p]);
+        moved[index] |= is_layout_only(op) && op.operands.first().and_then(|v| producer(*v)).is_some_and(|p| moved[p]);
     }
     moved
 }
@@ -207,7 +206,7 @@ pub fn loss_candidates(graph: &Graph) -> Vec<usize> {
         .filter(|&r| {
             let scalar_float =
                 matches!(&graph.results[r].ty, ValueType::Tensor(t) if t.rank() == 0 && t.element.is_float());
-            scalar_float && !aliased.contains(&r)
+            scalar_float && !aliased.contains(&r) && r < graph.returned.len()
         })
         .collect()
 }
