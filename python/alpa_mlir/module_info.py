@@ -128,6 +128,39 @@ def parse_module(text: str) -> ModuleInfo:
     return ModuleInfo(text, module, inputs, outputs, nparts, shardy, sharded, donated, aliases)
 
 
+_HEAVY_OPS = ("stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution")
+_FLOAT_BITS = {"f64": 52, "f32": 23, "f16": 10, "bf16": 7}  # mantissa bits
+
+
+def compute_element_type(info: ModuleInfo) -> str | None:
+    """The least precise float element type a matmul or convolution of the module reads
+    (``bf16`` for a model that keeps f32 weights but computes in bf16), or None without such
+    an op or with only types of unknown precision: how precise the step's arithmetic is."""
+    found: list[str] = []
+
+    def visit(block) -> None:
+        for op in block.operations:
+            op = op.operation
+            if op.name in _HEAVY_OPS:
+                for v in op.operands:
+                    text = str(v.type)
+                    m = _TENSOR.match(text)
+                    if m and m.group(2) in _FLOAT_BITS:
+                        found.append(m.group(2))
+            for region in op.regions:
+                for b in region.blocks:
+                    visit(b)
+
+    with info.module.context:
+        visit(info.module.body)
+    return min(found, key=_FLOAT_BITS.__getitem__) if found else None
+
+
+def float_epsilon(mlir_type: str) -> float:
+    """The spacing of floats of `mlir_type` just above 1."""
+    return 2.0 ** -_FLOAT_BITS[mlir_type]
+
+
 def strip_shardings(info: ModuleInfo) -> Any:
     """A copy of the module without any sharding annotation, for one device:
     drops ``mhlo.sharding``/``sdy.*`` attributes, ``sdy.mesh`` ops, and replaces

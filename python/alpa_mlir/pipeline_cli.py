@@ -19,31 +19,41 @@ def _inputs(pipeline_inputs, seed: int, reference: str | None):
     return make_inputs(specs, seed=seed)
 
 
-def compare_with_reference(outputs, inputs, reference: str) -> dict:
-    """The outputs against the reference step run on one device."""
+def compare_with_reference(outputs, inputs, reference: str, tolerances: dict | None = None) -> dict:
+    """The outputs, and the change of each value updated in place, against the reference step
+    run on one device (numerics.compare_step)."""
     from .module_info import parse_module
-    from .numerics import compare_outputs
+    from .numerics import compare_step
     from .xla_exec import run_on_one_device
 
-    expected = run_on_one_device(parse_module(Path(reference).read_text()), inputs)
-    return compare_outputs(outputs, expected, rtol=2e-4, atol=2e-5)
+    step = parse_module(Path(reference).read_text())
+    return compare_step(step, inputs, outputs, run_on_one_device(step, inputs), tolerances)
 
 
-def report(outputs, inputs, reference: str | None, as_json: bool, extra: dict) -> int:
+def report(outputs, inputs, a, extra: dict) -> int:
+    from .numerics import mismatched_outputs
+
     rep = {"outputs": [{"shape": list(o.shape), "dtype": str(o.dtype),
                         "sum": float(np.asarray(o, np.float64).sum())} for o in outputs], **extra}
     ok = True
-    if reference:
-        cmp = compare_with_reference(outputs, inputs, reference)
-        rep["reference"] = {"match": cmp["match"], "exact": cmp["exact"],
-                            "mismatched": [r["index"] for r in cmp["outputs"] if not r["match"]]}
+    if a.reference:
+        cmp = compare_with_reference(outputs, inputs, a.reference,
+                                     {"rtol": a.rtol, "atol": a.atol,
+                                      "update_rtol": a.update_rtol})
+        rep["reference"] = {
+            "match": cmp["match"], "exact": cmp["exact"],
+            "mismatched": [r["index"] for r in cmp["outputs"] if not r["match"]],
+            "updates_mismatched": [r["argument"] for r in cmp["updates"] if not r["match"]],
+            "compute_type": cmp["compute_type"], "tolerances": cmp["tolerances"]}
         ok = cmp["match"]
+        for line in mismatched_outputs(cmp):
+            print(f"mismatch: {line}", file=sys.stderr)
     rep["ok"] = ok
-    if as_json:
+    if a.json:
         print(json.dumps(rep, indent=1))
     else:
         print(f"{len(outputs)} outputs" + (f", reference: {'match' if ok else 'MISMATCH'}"
-                                           if reference else ""))
+                                           if a.reference else ""))
     return 0 if ok else 1
 
 
@@ -52,6 +62,12 @@ def _add_common(p):
     p.add_argument("--inputs", type=int, default=0, metavar="SEED",
                    help="seed of the random inputs (default 0)")
     p.add_argument("--reference", help="the step at global batch, run on one device and compared")
+    p.add_argument("--rtol", type=float, help="relative tolerance of the results against "
+                   "--reference (default from the type the step computes in: 2e-4 for f32)")
+    p.add_argument("--atol", type=float, help="absolute tolerance of the results (2e-5 for f32)")
+    p.add_argument("--update-rtol", type=float,
+                   help="tolerance of each in-place update's change, relative to its largest "
+                   "change in the reference (1e-3 for f32)")
     p.add_argument("--json", action="store_true")
 
 
@@ -81,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .pipeline_launch import launch
 
             outputs, inputs = launch(a)
-            return report(outputs, inputs, a.reference, a.json,
+            return report(outputs, inputs, a,
                           {"processes": a.processes,
                            "devices_per_process": a.devices_per_process})
         from .pipeline_launch import worker
@@ -109,4 +125,4 @@ def _run(a) -> int:
     pipe = Pipeline(Path(a.plan).read_text(), devices[:a.devices], enable_x64=True)
     inputs = _inputs(pipe.module.inputs, a.inputs, a.reference)
     outputs = pipe.run(inputs)
-    return report(outputs, inputs, a.reference, a.json, {"devices": a.devices, **pipe.stats})
+    return report(outputs, inputs, a, {"devices": a.devices, **pipe.stats})

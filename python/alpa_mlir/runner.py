@@ -8,9 +8,11 @@
   the export's ``alpa.input_int_bound``, floats small, non-negative where the
   export said ``alpa.input_nonnegative`` or where :mod:`alpa_mlir.input_domains`
   finds an optimizer's second moment: by name, or flowing into ``sqrt``);
-* compares the outputs, optionally also against a ``--reference`` module run
-  on one device (e.g. the module before an ``alpa-opt`` rewrite); a NaN or inf
-  where the other side has none (or a different one) is a mismatch;
+* compares the outputs, and the change of each value updated in place (a
+  donated argument aliased to a result: a wrong gradient hides within the
+  tolerance on the new value), optionally also against a ``--reference`` module
+  run on one device (e.g. the module before an ``alpa-opt`` rewrite); a NaN or
+  inf where the other side has none (or a different one) is a mismatch;
 * lists the collectives in XLA's optimized HLO of the N-device executable.
 
 Command line::
@@ -38,8 +40,8 @@ from typing import Any, Sequence
 
 from .hlo import list_collectives, summarize_collectives
 from .input_domains import make_inputs
-from .module_info import parse_module
-from .numerics import compare_outputs
+from .module_info import compute_element_type, parse_module
+from .numerics import compare_results, mismatched_updates, step_tolerances
 from .xla_exec import (choose_partitioner, compile_module, ensure_host_devices, execute,
                        run_on_one_device)
 
@@ -47,11 +49,13 @@ from .xla_exec import (choose_partitioner, compile_module, ensure_host_devices, 
 def run(module_text: str, devices: int | None = None, reference_text: str | None = None,
         seed: int = 0, rtol: float | None = None, atol: float | None = None,
         default_int_bound: int = 2, with_hlo: bool = False,
-        partitioner: str = "auto", progress=None) -> dict:
+        partitioner: str = "auto", progress=None, update_rtol: float | None = None) -> dict:
     """Run ``module_text`` on ``devices`` partitions and on one device (and the
     reference on one device); return a JSON-able report. The raw outputs are
     under the key ``_results`` (dropped by the CLI). ``progress(stage)`` is
-    called before each compilation and execution."""
+    called before each compilation and execution. Each value the module updates
+    in place is also compared by its change (numerics.compare_updates), within
+    ``update_rtol`` (default from the type the module computes in)."""
     stage = progress or (lambda _: None)
     info = parse_module(module_text)
     part = choose_partitioner(info, partitioner)
@@ -74,7 +78,14 @@ def run(module_text: str, devices: int | None = None, reference_text: str | None
         "comparisons": [],
     }
 
-    results = {}
+    if update_rtol is None:
+        update_rtol = step_tolerances(compute_element_type(info))["update_rtol"]
+    results: dict[str, list] = {}
+
+    def compare(lhs: str, rhs: str) -> dict:
+        return {"lhs": lhs, "rhs": rhs, **compare_results(results[lhs], results[rhs], inputs,
+                                                          info.aliases, rtol, atol, update_rtol)}
+
     out_shapes = [o.shape for o in info.outputs]
     stage("compiling and running the module on 1 device")
     results["module@1"] = run_on_one_device(info, inputs)
@@ -89,8 +100,7 @@ def run(module_text: str, devices: int | None = None, reference_text: str | None
         report["collective_summary"] = summarize_collectives(colls)
         if with_hlo:
             report["hlo"] = hlo
-        c = compare_outputs(results[f"module@{n}"], results["module@1"], rtol, atol)
-        report["comparisons"].append({"lhs": f"module@{n}", "rhs": "module@1", **c})
+        report["comparisons"].append(compare(f"module@{n}", "module@1"))
     if reference_text is not None:
         ref = parse_module(reference_text)
         if [s.describe() for s in ref.inputs] != [s.describe() for s in info.inputs]:
@@ -100,8 +110,7 @@ def run(module_text: str, devices: int | None = None, reference_text: str | None
         stage("compiling and running the reference on 1 device")
         results["reference@1"] = run_on_one_device(ref, inputs)
         for lhs in [k for k in results if k.startswith("module@")]:
-            c = compare_outputs(results[lhs], results["reference@1"], rtol, atol)
-            report["comparisons"].append({"lhs": lhs, "rhs": "reference@1", **c})
+            report["comparisons"].append(compare(lhs, "reference@1"))
     report["ok"] = all(c["match"] for c in report["comparisons"])
     report["_results"] = results
     return report
@@ -173,6 +182,9 @@ def _argument_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rtol", type=float)
     p.add_argument("--atol", type=float)
+    p.add_argument("--update-rtol", type=float, dest="update_rtol",
+                   help="tolerance of each in-place update's change, relative to its largest "
+                        "change (default 1e-3, wider for bf16 or f16 compute)")
     p.add_argument("--int-bound", type=int, default=2, dest="int_bound",
                    help="upper bound for integer inputs without alpa.input_int_bound (default 2)")
     p.add_argument("--partitioner", choices=("auto", "shardy", "gspmd"), default="auto",
@@ -192,7 +204,8 @@ def _main_in_process(a: argparse.Namespace) -> int:
         report = run(Path(a.module).read_text(), a.devices,
                      Path(a.reference).read_text() if a.reference else None,
                      a.seed, a.rtol, a.atol, a.int_bound, a.hlo, a.partitioner,
-                     progress=lambda s: print(_STAGE_PREFIX + s, file=sys.stderr, flush=True))
+                     progress=lambda s: print(_STAGE_PREFIX + s, file=sys.stderr, flush=True),
+                     update_rtol=a.update_rtol)
     except Exception as e:  # noqa: BLE001 - report as a clean CLI error
         msg = f"{type(e).__name__}: {e}"
         if a.json:
@@ -224,6 +237,8 @@ def _print_human(r: dict) -> None:
             elif o.get("nonfinite"):
                 print(f"    output {o['index']}: {o['nonfinite']} NaN/inf value(s), "
                       "the same on both sides")
+        for line in mismatched_updates(c["updates"]):
+            print(f"    {line}")
     if "collectives" in r:
         print(f"  collectives: {len(r['collectives'])}")
         for c in r["collectives"]:

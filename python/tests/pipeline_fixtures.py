@@ -95,7 +95,7 @@ def assert_pipeline_matches(pipe, step, inputs, min_stages: int = 4, finite: boo
     results must be finite too (NaN at the same places would match)."""
     import numpy as np
 
-    from alpa_mlir.numerics import compare_outputs
+    from alpa_mlir.numerics import compare_step
     from alpa_mlir.xla_exec import compile_module, execute
 
     assert len([p for p in pipe.module.programs.values() if p.kind == "stage"]) >= min_stages
@@ -104,30 +104,9 @@ def assert_pipeline_matches(pipe, step, inputs, min_stages: int = 4, finite: boo
         floats = [np.asarray(e) for e in expected if np.issubdtype(np.asarray(e).dtype, np.floating)]
         assert all(np.isfinite(e).all() for e in floats), "the global step itself is not finite"
     got = pipe.run(inputs)
-    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
-    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
-    assert_updates_match(step, inputs, got, expected)
-
-
-def assert_updates_match(step, inputs, got, expected, rtol: float = 1e-3) -> None:
-    """Each float state the step updates in place (an argument aliased to a result) changed by
-    what it changed by in `expected`, within `rtol` of that change's largest magnitude: an
-    update is small beside the state it changes (a learning rate times a gradient), so a wrong
-    gradient hides within the tolerance on the new state."""
-    import numpy as np
-
-    from alpa_mlir.numerics import compare_outputs
-
-    pairs = [(a, r) for a, r in sorted(step.aliases.items())
-             if np.issubdtype(np.asarray(expected[r]).dtype, np.floating)]
-    for a, r in pairs:
-        before = np.asarray(inputs[a], np.float64)
-        want = np.asarray(expected[r], np.float64) - before
-        have = np.asarray(got[r], np.float64) - before
-        scale = float(np.abs(want).max()) if want.size else 0.0
-        cmp = compare_outputs([have], [want], rtol=rtol, atol=rtol * scale + 1e-12)
-        assert cmp["match"], (f"argument {a} (result {r}) updated by something else than the "
-                              f"global step's update (largest {scale:.3g})", cmp["outputs"][0])
+    cmp = compare_step(step, inputs, got, expected)
+    assert cmp["match"], ([r for r in cmp["outputs"] if not r["match"]][:5],
+                          [u for u in cmp["updates"] if not u["match"]][:5])
 
 
 def assert_pipelined_step_matches(tmp_path: Path, export_at, microbatch: int, microbatches: int,

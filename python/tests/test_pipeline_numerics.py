@@ -18,7 +18,7 @@ import pytest
 
 from alpa_mlir.input_domains import make_inputs
 from alpa_mlir.module_info import parse_module
-from alpa_mlir.numerics import compare_outputs, mismatched_outputs
+from alpa_mlir.numerics import compare_step, mismatched_outputs
 from alpa_mlir.xla_exec import compile_module, execute
 from pipeline_fixtures import export_step as _export, pipeline as _pipeline
 
@@ -50,7 +50,7 @@ def test_pipelined_main_matches_the_global_batch_step(model, preset, micro, micr
     inputs = make_inputs(ref.inputs, seed=0)
     ref_out = execute(compile_module(ref.module, 1), inputs, [o.shape for o in ref.outputs])
     got_out = execute(compile_module(got.module, 1), inputs, [o.shape for o in got.outputs])
-    cmp = compare_outputs(got_out, ref_out, rtol=2e-4, atol=2e-5)
+    cmp = compare_step(ref, inputs, got_out, ref_out)
     assert cmp["match"], "\n".join(mismatched_outputs(cmp))
 
 

@@ -19,7 +19,7 @@ from alpa_mlir import transfer_program as T
 from alpa_mlir.alpa_opt import alpa_opt_path
 from alpa_mlir.input_domains import make_inputs
 from alpa_mlir.module_info import parse_module
-from alpa_mlir.numerics import compare_outputs
+from alpa_mlir.numerics import compare_step, mismatched_outputs
 from alpa_mlir.pipeline import Pipeline
 from alpa_mlir.xla_exec import compile_module, execute
 from conftest import REPO_ROOT
@@ -66,8 +66,8 @@ def test_pipelined_mlp_matches_the_global_batch_step(mlp):
                          [o.shape for o in step.outputs])
     pipe = Pipeline(mlp["lowered"].read_text())
     got = pipe.run(inputs)
-    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
-    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]]
+    cmp = compare_step(step, inputs, got, expected)
+    assert cmp["match"], mismatched_outputs(cmp)
     assert pipe.stats["same_stage_reshards"] == 0
     stages = [p for p in pipe.module.programs.values() if p.kind == "stage"]
     assert len(stages) == 9 and len(pipe.module.transfers) >= 6

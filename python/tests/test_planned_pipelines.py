@@ -28,6 +28,7 @@ import argparse
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import jax
 import numpy as np
@@ -37,7 +38,7 @@ from alpa_mlir import transfer_collectives as TC
 from alpa_mlir import transfer_program as T
 from alpa_mlir.input_domains import make_inputs
 from alpa_mlir.module_info import parse_module
-from alpa_mlir.numerics import compare_outputs
+from alpa_mlir.numerics import compare_step, mismatched_outputs
 from alpa_mlir.pipeline import Pipeline
 from alpa_mlir.pipeline_launch import launch
 from alpa_mlir.pipeline_module import PipelineError, sdy_dims
@@ -70,6 +71,7 @@ class Model:
     plans: dict  # mode -> (planned text, lowered text)
     lowered_paths: dict  # mode -> lowered file
     step_path: Path  # the step at global batch
+    step: Any  # that step parsed (module_info.ModuleInfo)
     inputs: list
     expected: list  # the global-batch step's outputs on one device
     compiled: dict = field(default_factory=dict)  # executables shared by the modes
@@ -96,7 +98,7 @@ def models(tmp_path_factory):
             expected = execute(compile_module(step.module, 1), inputs,
                                  [o.shape for o in step.outputs])
             cache[name] = Model(plans, {m: tmp / f"lowered-{m}.mlir" for m in MODES},
-                                step_path, inputs, expected)
+                                step_path, step, inputs, expected)
         return cache[name]
 
     return get
@@ -133,8 +135,8 @@ def test_plan_spans_stages_meshes_and_a_replicated_destination(models, name):
 def test_runtime_matches_the_global_batch_step(models, name, mode):
     model = models(name)
     pipe, got = _run(model, mode)
-    cmp = compare_outputs(got, model.expected, rtol=2e-4, atol=2e-5)
-    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
+    cmp = compare_step(model.step, model.inputs, got, model.expected)
+    assert cmp["match"], mismatched_outputs(cmp)[:5]
     assert pipe.stats["same_stage_reshards"] == 0
     for prog in pipe.module.programs.values():
         assert [d.id for d in pipe.executables[prog.name].devices] == prog.devices
@@ -176,8 +178,8 @@ def test_two_processes_compute_what_one_does(models, name):
         np.testing.assert_array_equal(a, b)
     # Not bit for bit: XLA:CPU's reductions may round differently in another
     # process (about 1e-6 relative seen); the global-batch step's tolerance.
-    cmp = compare_outputs(outputs, one_process, rtol=2e-4, atol=2e-5)
-    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
+    cmp = compare_step(model.step, model.inputs, outputs, one_process)
+    assert cmp["match"], mismatched_outputs(cmp)[:5]
 
 
 # ---------------------------------------------------------------- pieces

@@ -18,7 +18,8 @@ from alpa_mlir import runner
 from alpa_mlir.input_domains import make_inputs
 from alpa_mlir.jax_support import REQUIREMENT, unsupported_reason
 from alpa_mlir.module_info import parse_module
-from alpa_mlir.numerics import compare_outputs, count_nonfinite
+from alpa_mlir.numerics import (compare_outputs, compare_results, compare_updates, count_nonfinite,
+                              mismatched_outputs)
 
 NAN, INF = float("nan"), float("inf")
 
@@ -216,3 +217,74 @@ def test_pyproject_declares_the_checked_range():
     deps = re.search(r"dependencies\s*=\s*\[([^\]]*)\]", text).group(1)
     assert f'"{REQUIREMENT}"' in deps
     assert f'"{REQUIREMENT.replace("jax", "jaxlib", 1)}"' in deps
+
+
+# ------------------------------------------------------------ updates compared by their change
+
+def test_an_update_is_compared_by_its_change_not_only_by_its_new_value():
+    """A weight of 1 moved by 1e-5 on one side and 1.5e-5 on the other: the new values agree
+    within rtol 2e-4, the changes differ by a third."""
+    before = np.ones(4, np.float32)
+    a, b = [before - 1e-5], [before - 1.5e-5]
+    assert compare_outputs(a, b, rtol=2e-4, atol=2e-5)["match"]
+    cmp = compare_results(a, b, [before], {0: 0}, rtol=2e-4, atol=2e-5)
+    assert not cmp["match"] and [u["argument"] for u in cmp["updates"]] == [0]
+    assert "argument 0 (result 0) changed by something else" in mismatched_outputs(cmp)[0]
+    assert compare_results(a, [x.copy() for x in a], [before], {0: 0})["match"]
+
+
+def test_a_change_below_the_rounding_of_the_new_value_is_no_mismatch():
+    """A change of one unit in the last place is what rounding the new weight alone gives; one
+    of four units is not."""
+    before = np.ones(3, np.float32)
+    ulp = np.spacing(np.float32(1))
+    one = [before + ulp]
+    assert compare_updates({0: 0}, [before], one, [before.copy()], 1e-3)[0]["match"]
+    assert not compare_updates({0: 0}, [before], [before + 4 * ulp], [before.copy()],
+                               1e-3)[0]["match"]
+
+
+@pytest.mark.parametrize("new_a", [[NAN, 1.0], [INF, 1.0]])
+def test_a_nonfinite_update_on_one_side_is_a_mismatch(new_a):
+    before = np.array([1.0, 1.0], np.float32)
+    rows = compare_updates({0: 0}, [before], [np.array(new_a, np.float32)],
+                           [np.array([0.5, 1.0], np.float32)], 1e-3)
+    assert not rows[0]["match"] and rows[0]["nonfinite_mismatches"] == 1
+
+
+def test_only_float_values_of_the_same_shape_are_compared_by_their_change():
+    before = [np.zeros(2, np.int32), np.zeros(3, np.float32)]
+    rows = compare_updates({0: 0, 1: 1}, before, [np.ones(2, np.int32), np.ones(2, np.float32)],
+                           [np.ones(2, np.int32), np.ones(2, np.float32)], 1e-3)
+    assert rows == []  # the int result is compared exactly, the shapes' row says the rest
+
+
+SGD_STEP = """
+func.func @main(%w: tensor<8xf32> {tf.aliasing_output = 0 : i32}, %g: tensor<8xf32>)
+    -> (tensor<8xf32>, tensor<f32>) {
+  %lr = stablehlo.constant dense<LR> : tensor<8xf32>
+  %u = stablehlo.multiply %g, %lr : tensor<8xf32>
+  %w2 = stablehlo.subtract %w, %u : tensor<8xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%g init: %z) applies stablehlo.add across dimensions = [0]
+      : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+  return %w2, %s : tensor<8xf32>, tensor<f32>
+}
+"""
+
+
+def test_the_runner_fails_a_module_whose_update_differs_from_the_reference(tmp_path):
+    """Learning rate 1e-4 against 1.5e-4 on weights below 0.1: each new weight is within the
+    f32 tolerance of the reference's, its change is not."""
+    (tmp_path / "m.mlir").write_text(SGD_STEP.replace("LR", "1.0e-4"))
+    (tmp_path / "ref.mlir").write_text(SGD_STEP.replace("LR", "1.5e-4"))
+    r = subprocess.run([sys.executable, "-m", "alpa_mlir.run", str(tmp_path / "m.mlir"),
+                        "--reference", str(tmp_path / "ref.mlir"), "--json"],
+                       capture_output=True, text=True, cwd=REPO_ROOT)
+    assert r.returncode == 1, r.stdout + r.stderr[-2000:]
+    (cmp,) = [c for c in json.loads(r.stdout)["comparisons"] if c["rhs"] == "reference@1"]
+    assert all(o["match"] for o in cmp["outputs"]) and not cmp["updates"][0]["match"]
+    same = subprocess.run([sys.executable, "-m", "alpa_mlir.run", str(tmp_path / "m.mlir"),
+                           "--reference", str(tmp_path / "m.mlir")],
+                          capture_output=True, text=True, cwd=REPO_ROOT)
+    assert same.returncode == 0 and same.stdout.rstrip().endswith("OK"), same.stdout

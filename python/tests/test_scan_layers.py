@@ -39,7 +39,7 @@ from alpa_mlir import intra_check
 from alpa_mlir.collectives import describe_comparison
 from alpa_mlir.input_domains import make_inputs
 from alpa_mlir.module_info import parse_module
-from alpa_mlir.numerics import compare_outputs, mismatched_outputs
+from alpa_mlir.numerics import compare_outputs, compare_step, mismatched_outputs
 from alpa_mlir.pipeline import Pipeline
 from alpa_mlir.xla_exec import compile_module, execute
 from conftest import DATA_DIR
@@ -149,8 +149,8 @@ def test_pipeline_of_the_scan_runs(pipelines):
     expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
     pipe = Pipeline(lowered)
     got = pipe.run(inputs)
-    cmp = compare_outputs(got, expected, rtol=2e-4, atol=2e-5)
-    assert cmp["match"], [r for r in cmp["outputs"] if not r["match"]][:5]
+    cmp = compare_step(step, inputs, got, expected)
+    assert cmp["match"], mismatched_outputs(cmp)[:5]
     assert pipe.stats["same_stage_reshards"] == 0
     stages = {tuple(p.devices) for p in pipe.module.programs.values() if p.kind == "stage"}
     assert len(stages) == len(report["stages"])
