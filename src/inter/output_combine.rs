@@ -65,12 +65,12 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
     let inputs = BatchInputs {
         examples: examples_per_microbatch(graph, batch_dims),
         counts: examples_counts(graph, batch_dims),
-        shared_types: graph
+        shared_shapes: graph
             .args
             .iter()
             .enumerate()
             .filter(|(a, _)| batch_dims.get(*a).copied().flatten().is_none())
-            .map(|(_, p)| &p.ty)
+            .filter_map(|(_, p)| p.ty.tensor().map(|t| t.shape.as_slice()))
             .collect(),
     };
     let folded = folded_constants(graph);
@@ -484,18 +484,22 @@ fn window_keeps_dim(graph: &Graph, op: &OpNode, d: usize) -> bool {
 
 /// Whether a scatter adds one update per example into a value shared by the examples (an
 /// embedding table's gradient, the transpose of its lookup): like a weight gradient's
-/// contraction, an aggregate over the batch of unknown scale. The value is of a shared
-/// argument's type and scattered into without batching dimensions; a scatter that writes each
-/// example's own row (the transpose of take_along_axis) keeps the examples apart.
+/// contraction, an aggregate over the batch of unknown scale. The value has a shared
+/// argument's shape (in any element type: a bf16 model looks up a bf16 copy of its f32 table)
+/// and is scattered into without batching dimensions; a scatter that writes each example's own
+/// row (the transpose of take_along_axis) keeps the examples apart.
 fn scatters_examples_additively(graph: &Graph, op: &OpNode, operands: &[BatchClass], inputs: &BatchInputs) -> bool {
     let [BatchClass::Independent, _, BatchClass::PerExample(Some(d))] = operands else { return false };
-    let shared_type = graph.value_type(op.operands[0]).is_some_and(|ty| inputs.shared_types.contains(&ty));
+    let shared_shape = graph
+        .value_type(op.operands[0])
+        .and_then(ValueType::tensor)
+        .is_some_and(|t| inputs.shared_shapes.contains(&t.shape.as_slice()));
     let Some(numbers) =
         op.attr("scatter_dimension_numbers").and_then(opaque_text).and_then(|t| ScatterDimensionNumbers::parse(t).ok())
     else {
         return false;
     };
-    shared_type
+    shared_shape
         && numbers.input_batching_dims.is_empty()
         && !numbers.update_window_dims.contains(&(*d as i64))
         && adds(op)
@@ -631,8 +635,8 @@ struct BatchInputs<'a> {
     examples: Option<i64>,
     /// The numbers that count the examples (`batch_inputs::examples_counts`).
     counts: Vec<f64>,
-    /// The types of the arguments that are no batch input (parameters, state).
-    shared_types: Vec<&'a ValueType>,
+    /// The shapes of the arguments that are no batch input (parameters, state).
+    shared_shapes: Vec<&'a [i64]>,
 }
 
 /// Where dimension `d` of a reshape's operand goes, the examples (`examples` of them, or the
@@ -1254,6 +1258,13 @@ mod tests {
             opaque(&format!("scatter<update_window_dims = [{window}], inserted_window_dims = [0], {batching}scatter_dims_to_operand_dims = [0], index_vector_dim = 1>"))
         };
         let gradient = b.scatter_add(table, ids, updates, numbers(1, ""), t(&[4, 3]));
+        // A bf16 model's: its f32 table looked up as bf16, the gradient scattered in bf16.
+        let bf16 = |shape: &[i64]| {
+            ValueType::Tensor(TensorType::new(shape.to_vec(), ElementType::Float { name: "bf16".into(), bits: 16 }))
+        };
+        let bf16_updates = b.unary("stablehlo.convert", updates, bf16(&[8, 4]));
+        let bf16_table = b.unary("stablehlo.convert", table, bf16(&[4, 3]));
+        let bf16_gradient = b.scatter_add(bf16_table, ids, bf16_updates, numbers(1, ""), bf16(&[4, 3]));
         // The examples as the updates' window: they land side by side, not added.
         let side_by_side = b.scatter_add(table, ids, updates, numbers(0, ""), t(&[4, 3]));
         // Into a value per example, or a buffer of the examples' rows (take_along_axis's
@@ -1268,10 +1279,19 @@ mod tests {
             t(&[4, 3]),
             attrs(&[("scatter_dimension_numbers", numbers(1, ""))]),
         );
-        let got = classes_of(b, vec![gradient, side_by_side, into_examples, own_rows, batched_rows, replaced]);
+        let got =
+            classes_of(b, vec![gradient, bf16_gradient, side_by_side, into_examples, own_rows, batched_rows, replaced]);
         assert_eq!(
             got,
-            [Contraction, PerExample(None), PerExample(None), PerExample(None), PerExample(None), PerExample(None)]
+            [
+                Contraction,
+                Contraction,
+                PerExample(None),
+                PerExample(None),
+                PerExample(None),
+                PerExample(None),
+                PerExample(None)
+            ]
         );
     }
 
