@@ -42,8 +42,8 @@ from .fixtures import FIXTURES, fixture_file
 from .hlo import (decomposed_reduce_scatters, entry_parameter_shapes, input_output_aliases,
                   list_collectives)
 from .input_domains import make_inputs
-from .module_info import ModuleInfo, compute_element_type, parse_module
-from .numerics import compare_results, mismatched_outputs, step_tolerances
+from .module_info import ModuleInfo, parse_module
+from .numerics import compare_results, mismatched_outputs, update_tolerance
 from .op_attribution import attribute_to_ops, tag_ops
 from .xla_exec import (choose_partitioner, compile_module, ensure_host_devices, execute,
                        run_on_one_device)
@@ -128,8 +128,8 @@ def validate(module: str | os.PathLike, mesh: str, fmt: str = "sdy",
         return res
     t3 = time.time()
     res["partitioner"] = choose_partitioner(info)
-    num = compare_results(outs, ref_out, inputs, ref_info.aliases, update_rtol=step_tolerances(
-        compute_element_type(ref_info))["update_rtol"])
+    num = compare_results(outs, ref_out, inputs, ref_info.aliases,
+                          update_rtol=update_tolerance(ref_info))
     for row in num["outputs"]:
         row["type"] = ref_info.outputs[row["index"]].describe()
     res["numerics"] = num

@@ -129,7 +129,6 @@ def parse_module(text: str) -> ModuleInfo:
 
 
 _HEAVY_OPS = ("stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution")
-_FLOAT_BITS = {"f64": 52, "f32": 23, "f16": 10, "bf16": 7}  # mantissa bits
 
 
 def compute_element_type(info: ModuleInfo) -> str | None:
@@ -145,7 +144,7 @@ def compute_element_type(info: ModuleInfo) -> str | None:
                 for v in op.operands:
                     text = str(v.type)
                     m = _TENSOR.match(text)
-                    if m and m.group(2) in _FLOAT_BITS:
+                    if m and m.group(2) in ("f64", "f32", "f16", "bf16"):
                         found.append(m.group(2))
             for region in op.regions:
                 for b in region.blocks:
@@ -153,12 +152,14 @@ def compute_element_type(info: ModuleInfo) -> str | None:
 
     with info.module.context:
         visit(info.module.body)
-    return min(found, key=_FLOAT_BITS.__getitem__) if found else None
+    return max(found, key=float_epsilon) if found else None
 
 
 def float_epsilon(mlir_type: str) -> float:
-    """The spacing of floats of `mlir_type` just above 1."""
-    return 2.0 ** -_FLOAT_BITS[mlir_type]
+    """The spacing of floats of `mlir_type` (f32, bf16, ...) just above 1."""
+    import ml_dtypes
+
+    return float(ml_dtypes.finfo(TensorSpec((), mlir_type).np_dtype).eps)
 
 
 def strip_shardings(info: ModuleInfo) -> Any:

@@ -104,6 +104,14 @@ def step_tolerances(compute_type: str | None) -> dict:
             "update_rtol": max(1e-3, 4 * eps)}
 
 
+def update_tolerance(step) -> float:
+    """The default update_rtol of :func:`step_tolerances` for `step` (a parsed
+    module_info.ModuleInfo), from the type it computes in."""
+    from .module_info import compute_element_type
+
+    return step_tolerances(compute_element_type(step))["update_rtol"]
+
+
 def compare_updates(aliases: dict[int, int], inputs: Sequence, a: Sequence, b: Sequence,
                     rtol: float) -> list[dict]:
     """Per float argument updated in place (argument -> result in `aliases`): how it changed in

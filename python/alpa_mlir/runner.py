@@ -40,8 +40,8 @@ from typing import Any, Sequence
 
 from .hlo import list_collectives, summarize_collectives
 from .input_domains import make_inputs
-from .module_info import compute_element_type, parse_module
-from .numerics import compare_results, mismatched_updates, step_tolerances
+from .module_info import parse_module
+from .numerics import compare_results, mismatched_updates, update_tolerance
 from .xla_exec import (choose_partitioner, compile_module, ensure_host_devices, execute,
                        run_on_one_device)
 
@@ -79,7 +79,7 @@ def run(module_text: str, devices: int | None = None, reference_text: str | None
     }
 
     if update_rtol is None:
-        update_rtol = step_tolerances(compute_element_type(info))["update_rtol"]
+        update_rtol = update_tolerance(info)
     results: dict[str, list] = {}
 
     def compare(lhs: str, rhs: str) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,32 @@ def export_step(model: str, preset: str, overrides: dict) -> str:
 
     step = models.MODELS[model](preset=preset, **overrides)
     return export(step.step_fn, *step.args, hints=step.hints, debug_info=False)
+
+
+def donated_state_exporter(step, state, batch_args):
+    """`batch -> text` of `step(state, *batch)` jitted with the state donated; `batch_args` are
+    (batch -> ShapeDtypeStruct, hint) pairs."""
+    import jax
+
+    from alpa_mlir.export import export
+    from alpa_mlir.hints import ANY
+
+    def at(batch: int) -> str:
+        shapes = jax.tree.map(lambda a: jax.ShapeDtypeStruct(a.shape, a.dtype), state)
+        args = (shapes, *(shape(batch) for shape, _ in batch_args))
+        hints = (jax.tree.map(lambda _: ANY, state), *(hint for _, hint in batch_args))
+        return export(jax.jit(step, donate_argnums=(0,), keep_unused=True), *args, hints=hints,
+                      debug_info=True)
+    return at
+
+
+def pipeline_cli(*args, timeout: float = 300, extra_env: dict | None = None):
+    """`python -m alpa_mlir.pipeline ARGS` with this checkout's bridge: the finished process."""
+    from conftest import REPO_ROOT
+
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT / "python"), **(extra_env or {}))
+    return subprocess.run([sys.executable, "-m", "alpa_mlir.pipeline", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def alpa_opt() -> Path:

@@ -22,10 +22,9 @@ import jax.numpy as jnp
 import optax
 import pytest
 
-from alpa_mlir.export import export
-from alpa_mlir.hints import ANY, int_bound
+from alpa_mlir.hints import int_bound
 from alpa_mlir.module_info import compute_element_type, parse_module
-from pipeline_fixtures import assert_pipelined_step_matches
+from pipeline_fixtures import assert_pipelined_step_matches, donated_state_exporter
 
 MICROBATCH, MICROBATCHES = 4, 2
 VOCAB, SEQ, WIDTH, LAYERS = 64, 8, 32, 3
@@ -64,18 +63,16 @@ def _exporter(dtype):
         updates, opt_state = tx.update(grads, opt_state, params)
         return (optax.apply_updates(params, updates), opt_state), loss
 
-    def at(batch: int) -> str:
-        return export(jax.jit(step, donate_argnums=(0,)), state, SDS((batch, SEQ), jnp.int32),
-                      hints=(jax.tree.map(lambda _: ANY, state), int_bound(VOCAB)),
-                      debug_info=True)
-    return at
+    tokens = (lambda b: SDS((b, SEQ), jnp.int32), int_bound(VOCAB))
+    return donated_state_exporter(step, state, [tokens])
 
 
-@pytest.mark.parametrize("dtype", [jnp.bfloat16, jnp.float32], ids=["bf16", "f32"])
-def test_a_language_model_with_a_tied_embedding_pipelines_without_warning(tmp_path, dtype):
+@pytest.mark.parametrize("dtype, compute_type", [(jnp.bfloat16, "bf16"), (jnp.float32, "f32")],
+                         ids=["bf16", "f32"])
+def test_a_language_model_with_a_tied_embedding_pipelines_without_warning(tmp_path, dtype,
+                                                                          compute_type):
     at = _exporter(dtype)
-    assert compute_element_type(parse_module(at(MICROBATCH))) == jnp.dtype(dtype).name.replace(
-        "bfloat16", "bf16").replace("float32", "f32")
+    assert compute_element_type(parse_module(at(MICROBATCH))) == compute_type
     planned, _ = assert_pipelined_step_matches(tmp_path, at, MICROBATCH, MICROBATCHES,
                                                min_stages=2)
     assert "warning" not in planned.stderr, planned.stderr[-3000:]

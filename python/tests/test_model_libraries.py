@@ -29,25 +29,12 @@ import jax.numpy as jnp  # noqa: E402
 import optax  # noqa: E402
 import pytest  # noqa: E402
 
-from alpa_mlir.export import export  # noqa: E402
 from alpa_mlir.hints import ANY, int_bound  # noqa: E402
-from pipeline_fixtures import assert_pipelined_step_matches  # noqa: E402
+from pipeline_fixtures import assert_pipelined_step_matches, donated_state_exporter  # noqa: E402
 
 MICROBATCH, MICROBATCHES = 8, 2
 VOCAB, SEQ, WIDTH, CLASSES = 32, 8, 16, 4
 SDS = jax.ShapeDtypeStruct
-
-
-def _exporter(step, state, batch_args):
-    """`batch -> text` of `step(state, *batch)` jitted with the state donated; `batch_args` are
-    (batch -> ShapeDtypeStruct, hint) pairs."""
-    def at(batch: int) -> str:
-        shapes = jax.tree.map(lambda a: SDS(a.shape, a.dtype), state)
-        args = (shapes, *(shape(batch) for shape, _ in batch_args))
-        hints = (jax.tree.map(lambda _: ANY, state), *(hint for _, hint in batch_args))
-        return export(jax.jit(step, donate_argnums=(0,), keep_unused=True), *args, hints=hints,
-                      debug_info=True)
-    return at
 
 
 def _features():
@@ -93,7 +80,7 @@ def _keras(layers, batch_args):
         trainable, opt_vars = opt.stateless_apply(opt_vars, grads, trainable)
         return (trainable, non_trainable, opt_vars), loss
 
-    return _exporter(step, state, batch_args)
+    return donated_state_exporter(step, state, batch_args)
 
 
 def keras_mlp():
@@ -161,7 +148,7 @@ def equinox_transformer():
         return optax.softmax_cross_entropy_with_integer_labels(logits, targets).mean()
 
     opt = optax.adamw(1e-3)
-    return _exporter(_optax_step(loss_of, opt), (params, opt.init(params)), [_tokens(), _labels(VOCAB, SEQ)])
+    return donated_state_exporter(_optax_step(loss_of, opt), (params, opt.init(params)), [_tokens(), _labels(VOCAB, SEQ)])
 
 
 def haiku_layer_stack():
@@ -184,10 +171,10 @@ def haiku_layer_stack():
         return optax.softmax_cross_entropy_with_integer_labels(net.apply(params, ids), targets).mean()
 
     opt = optax.chain(optax.clip_by_global_norm(1.0), optax.adam(1e-3))
-    return _exporter(_optax_step(loss_of, opt), (params, opt.init(params)), [_tokens(), _labels(VOCAB, SEQ)])
+    return donated_state_exporter(_optax_step(loss_of, opt), (params, opt.init(params)), [_tokens(), _labels(VOCAB, SEQ)])
 
 
-def _nnx_exporter(make_model, loss_fn, batch_args):
+def _nnxdonated_state_exporter(make_model, loss_fn, batch_args):
     """`batch -> text` of an NNX step: `loss_fn(model, *batch)` minimized by AdamW through
     `nnx.Optimizer`, the model and optimizer passed in as the state `nnx.split` gives."""
     from flax import nnx
@@ -201,7 +188,7 @@ def _nnx_exporter(make_model, loss_fn, batch_args):
         loss, grads = nnx.value_and_grad(lambda m: loss_fn(m, *batch))(model)
         opt.update(model, grads)
         return nnx.state((model, opt)), loss
-    return _exporter(step, state, batch_args)
+    return donated_state_exporter(step, state, batch_args)
 
 
 def nnx_mlp():
@@ -219,7 +206,7 @@ def nnx_mlp():
 
     def loss_fn(m, x, y):
         return optax.softmax_cross_entropy_with_integer_labels(m(x), y).mean()
-    return _nnx_exporter(lambda: MLP(nnx.Rngs(0)), loss_fn, [_features(), _labels(CLASSES)])
+    return _nnxdonated_state_exporter(lambda: MLP(nnx.Rngs(0)), loss_fn, [_features(), _labels(CLASSES)])
 
 
 def nnx_transformer_remat():
@@ -252,7 +239,7 @@ def nnx_transformer_remat():
 
     def loss_fn(m, ids, t):
         return optax.softmax_cross_entropy_with_integer_labels(m(ids), t).mean()
-    return _nnx_exporter(lambda: GPT(nnx.Rngs(0)), loss_fn, [_tokens(), _labels(VOCAB, SEQ)])
+    return _nnxdonated_state_exporter(lambda: GPT(nnx.Rngs(0)), loss_fn, [_tokens(), _labels(VOCAB, SEQ)])
 
 
 STEPS = {f.__name__: f for f in (keras_mlp, keras_lstm, equinox_transformer, haiku_layer_stack, nnx_mlp,

@@ -7,10 +7,8 @@ markers are lowered by the test utility `transfer_lowering` (same form)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -23,11 +21,10 @@ from alpa_mlir.numerics import compare_step, mismatched_outputs
 from alpa_mlir.pipeline import Pipeline
 from alpa_mlir.xla_exec import compile_module, execute
 from conftest import REPO_ROOT
-from pipeline_fixtures import export_step, pipeline
+from pipeline_fixtures import export_step, pipeline, pipeline_cli
 from transfer_lowering import lower_transfers
 
 CLUSTER = REPO_ROOT / "lit-tests" / "inputs" / "cluster-2xa100.json"  # 2 hosts x 4 devices
-PYTHON_DIR = REPO_ROOT / "python"
 
 
 @pytest.fixture(scope="module")
@@ -51,12 +48,6 @@ def _stage_devices(path) -> dict[str, list[int]]:
     found = re.findall(r"func\.func \w+ @(stage\w+)\(.*alpa\.devices = array<i64: ([0-9, ]+)>",
                        path.read_text())
     return {name: [int(d) for d in devices.split(",")] for name, devices in found}
-
-
-def _cli(*args, timeout=300, extra_env=None):
-    env = dict(os.environ, PYTHONPATH=str(PYTHON_DIR), **(extra_env or {}))
-    return subprocess.run([sys.executable, "-m", "alpa_mlir.pipeline", *map(str, args)],
-                          capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def test_pipelined_mlp_matches_the_global_batch_step(mlp):
@@ -138,7 +129,7 @@ def test_sharded_transfer_with_local_all_gather_lands_on_the_destination_layout(
 
 
 def test_cli_run_compares_with_the_reference(mlp):
-    r = _cli("run", mlp["lowered"], "--devices", 8, "--reference", mlp["step"], "--json")
+    r = pipeline_cli("run", mlp["lowered"], "--devices", 8, "--reference", mlp["step"], "--json")
     assert r.returncode == 0, r.stderr[-3000:]
     rep = json.loads(r.stdout)
     assert rep["ok"] and rep["reference"]["match"]
@@ -148,25 +139,25 @@ def test_cli_run_compares_with_the_reference(mlp):
 
 
 def test_unlowered_transfers_are_an_error(mlp):
-    r = _cli("run", mlp["plan"], "--devices", 8)
+    r = pipeline_cli("run", mlp["plan"], "--devices", 8)
     assert r.returncode == 2
     assert "run alpa-lower-transfers" in r.stderr
 
 
 def test_a_module_without_stage_functions_is_an_error(mlp):
-    r = _cli("run", mlp["step"], "--devices", 8)
+    r = pipeline_cli("run", mlp["step"], "--devices", 8)
     assert r.returncode == 2
     assert "no stage function" in r.stderr
 
 
 def test_fewer_devices_than_the_plan_needs_is_an_error(mlp):
-    r = _cli("run", mlp["lowered"], "--devices", 4)
+    r = pipeline_cli("run", mlp["lowered"], "--devices", 4)
     assert r.returncode == 2
     assert "only 4 devices exist" in r.stderr
 
 
 def test_two_processes_run_the_plan_like_one(mlp):
-    r = _cli("launch", "--processes", 2, "--devices-per-process", 4, mlp["lowered"],
+    r = pipeline_cli("launch", "--processes", 2, "--devices-per-process", 4, mlp["lowered"],
              "--reference", mlp["step"], "--json", "--timeout", 240, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     rep = json.loads(r.stdout)
@@ -188,7 +179,7 @@ def test_plan_lowered_by_alpa_opt_matches_the_global_batch_step(mlp, mode, tmp_p
                         "--alpa-lower-transfers", "-o", str(out)],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
-    r = _cli("run", out, "--devices", 8, "--reference", mlp["step"], "--json")
+    r = pipeline_cli("run", out, "--devices", 8, "--reference", mlp["step"], "--json")
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
     assert json.loads(r.stdout)["reference"]["match"]
 
