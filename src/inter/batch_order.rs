@@ -6,39 +6,54 @@
 //! something other than the global step. Reordering alone changes nothing: the examples stay
 //! apart, and a sum or a mean over them is the same.
 
+use super::batch_parts::Held;
 use super::output_combine::{value_class, BatchClass};
 use crate::ir::attr_text::GatherDimensionNumbers;
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
 use crate::ir::train_step::producer;
 use crate::ir::types::ValueType;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 /// The ops that reorder the examples along the batch, each with the first op where what they
 /// reordered meets the examples in another order, in program order. `batch_dims` are the batch
-/// inputs' dimensions, `classes` the ops' batch classes (`output_combine::batch_classes`).
+/// inputs' dimensions, `classes` the ops' batch classes and `held` the examples of part of the
+/// batch they hold (`output_combine::batch_classes_and_held`). Values of one span of the batch
+/// (the inputs' and the labels' slices of one chunk) are in one order; of two spans (`x[1:] -
+/// x[:-1]`, the chunks `x[i]` and `y[i + 1]`), they are not: the op that moved them (the
+/// meeting op itself where none did) is reported.
 pub fn reordered_examples_meeting(
     graph: &Graph,
     batch_dims: &[Option<usize>],
     classes: &[BatchClass],
+    held: &[Option<Held>],
 ) -> Vec<(usize, usize)> {
     let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
     let order = examples_moved_by(graph, batch_dims, classes, |op, d_in, _| {
         d_in.is_some_and(|d| reorders(graph, op, d, &class_of))
     });
+    let ops = graph.ops();
     let mut met: Vec<(usize, usize)> = Vec::new();
-    for (index, op) in graph.ops().iter().enumerate() {
+    for (index, op) in ops.iter().enumerate() {
         if elementwise_info(&canonical_name(&op.name)).is_none() {
             continue;
         }
-        let orders: BTreeSet<Option<usize>> = op
-            .operands
-            .iter()
-            .filter(|v| matches!(class_of(v), BatchClass::PerExample(_)))
-            .map(|v| producer(*v).and_then(|p| order[p]))
-            .collect();
+        // Per order the operands are in: the op that moved them there.
+        let mut orders: BTreeMap<(Option<usize>, Option<(i64, i64)>), Option<usize>> = BTreeMap::new();
+        for v in op.operands.iter().filter(|v| matches!(class_of(v), BatchClass::PerExample(_))) {
+            let moved = producer(*v).and_then(|p| order[p]);
+            let span = producer(*v).and_then(|p| match held[p] {
+                Some(Held::Span(span)) => Some((span.lo, span.hi)),
+                _ => None,
+            });
+            // A slice of a span moves nothing the span does not say.
+            let moved_beyond_span = moved.filter(|&m| span.is_none() || !slices(&ops[m]));
+            orders.insert((moved_beyond_span, span), moved);
+        }
         if orders.len() > 1 {
-            for reordering in orders.into_iter().flatten() {
+            let movers: Vec<usize> = orders.into_values().flatten().collect();
+            let reported = if movers.is_empty() { vec![index] } else { movers };
+            for reordering in reported {
                 if !met.iter().any(|&(r, _)| r == reordering) {
                     met.push((reordering, index));
                 }
@@ -47,6 +62,10 @@ pub fn reordered_examples_meeting(
     }
     met.sort_by_key(|&(_, meeting)| meeting);
     met
+}
+
+fn slices(op: &OpNode) -> bool {
+    matches!(canonical_name(&op.name).as_str(), "slice" | "dynamic_slice")
 }
 
 /// Per op: the op that moved the examples its result holds away from where the batch has them
@@ -137,7 +156,7 @@ fn reorders(graph: &Graph, op: &OpNode, d: usize, class_of: &impl Fn(&ValueRef) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inter::output_combine::batch_classes;
+    use crate::inter::output_combine::{batch_classes, batch_classes_and_held};
     use crate::ir::graph::{Attr, Attrs, Param};
     use crate::ir::test_graphs::{attrs, t, Builder};
 
@@ -150,7 +169,10 @@ mod tests {
         let loss = b.sum(product);
         let g = b.graph(vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }], vec![loss]);
         let dims = [Some(0)];
-        reordered_examples_meeting(&g, &dims, &batch_classes(&g, &dims))
+        {
+            let (classes, held) = batch_classes_and_held(&g, &dims);
+            reordered_examples_meeting(&g, &dims, &classes, &held)
+        }
     }
 
     fn reverse(b: &mut Builder, x: ValueRef, dim: i64) -> ValueRef {
@@ -230,6 +252,12 @@ mod tests {
         let loss = b.sum(squared);
         let g = b.graph(vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }], vec![loss]);
         let dims = [Some(0)];
-        assert_eq!(reordered_examples_meeting(&g, &dims, &batch_classes(&g, &dims)), vec![]);
+        assert_eq!(
+            {
+                let (classes, held) = batch_classes_and_held(&g, &dims);
+                reordered_examples_meeting(&g, &dims, &classes, &held)
+            },
+            vec![]
+        );
     }
 }

@@ -28,6 +28,7 @@
 
 mod baselines;
 mod batch_order;
+mod batch_parts;
 mod batch_positions;
 mod batch_statistics;
 mod brute;

@@ -22,6 +22,7 @@
 //! (minimum) over the batch makes an extreme, which data movement keeps and a negation turns
 //! into the other (`extreme_class`). Anything else is `Other`.
 
+use super::batch_parts::{follow_parts, Held, Operand, PartAggregate};
 use super::interleaved_batch::{outermost, reshaped, spread, Layout, Spread};
 use crate::ir::attr_text::{
     ComparisonDirection, ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
@@ -55,12 +56,21 @@ pub enum BatchClass {
     /// 1/batch sits inside `g`), so whether the microbatches' values add up or average is
     /// unknown.
     Contraction,
+    /// An aggregate over part of the batch (`batch_parts`): some chunks of a gradient
+    /// accumulation within the step, a slice of the batch.
+    Part(PartAggregate),
     Other,
 }
 
 /// The class of every op's results (one per op: its results share it), given the batch
 /// dimension of each argument (`None`: not a batch input).
 pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchClass> {
+    batch_classes_and_held(graph, batch_dims).0
+}
+
+/// `batch_classes`, and per op the examples its result holds where they are part of the batch
+/// (`batch_parts::Held`; `None`: all of them, or no value per example).
+pub fn batch_classes_and_held(graph: &Graph, batch_dims: &[Option<usize>]) -> (Vec<BatchClass>, Vec<Option<Held>>) {
     let ops = graph.ops();
     let inputs = BatchInputs {
         examples: examples_per_microbatch(graph, batch_dims),
@@ -77,6 +87,7 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
     let mut class: Vec<BatchClass> = Vec::with_capacity(ops.len());
     // Per op: where the examples are when they are an inner factor of a dimension.
     let mut within: Vec<Option<Layout>> = Vec::with_capacity(ops.len());
+    let mut held: Vec<Option<Held>> = Vec::with_capacity(ops.len());
     for op in ops {
         let operands: Vec<BatchClass> = op.operands.iter().map(|v| value_class(*v, batch_dims, &class)).collect();
         let folded_of = |v: &ValueRef| match *v {
@@ -92,10 +103,29 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchCl
             Some(examples) => follow_inner_examples(graph, op, &operands, &within, c, examples),
             None => (c, None),
         };
+        let (c, part) = match inputs.examples {
+            Some(examples) if c != BatchClass::Independent => {
+                let known: Vec<Operand> = op
+                    .operands
+                    .iter()
+                    .zip(&operands)
+                    .map(|(v, &class)| Operand {
+                        class,
+                        held: match *v {
+                            ValueRef::Op { op, .. } => held[op],
+                            _ => None,
+                        },
+                    })
+                    .collect();
+                follow_parts(graph, op, &known, c, examples, &folded_of)
+            }
+            _ => (c, None),
+        };
         class.push(c);
         within.push(inner);
+        held.push(part);
     }
-    class
+    (class, held)
 }
 
 /// `c`, the class of `op`, where its operands hold the examples as an inner factor of a
@@ -166,7 +196,7 @@ fn classify(
     let aggregates: Vec<BatchClass> = operands
         .iter()
         .copied()
-        .filter(|c| matches!(c, Sum { .. } | Mean | Contraction | Other | PerExample(_)))
+        .filter(|c| matches!(c, Sum { .. } | Mean | Contraction | Part(_) | Other | PerExample(_)))
         .collect();
     if let Some(d) = batch_dim {
         // Values per example stay so through elementwise ops and data movement; a reduction
@@ -293,7 +323,7 @@ pub fn literal_reciprocal_means(graph: &Graph, classes: &[BatchClass]) -> Vec<(u
 }
 
 /// Whether every batch-independent operand of `op` is the constant zero.
-fn adds_zero(op: &OpNode, operands: &[BatchClass], folded_of: impl Fn(&ValueRef) -> Option<Folded>) -> bool {
+pub(crate) fn adds_zero(op: &OpNode, operands: &[BatchClass], folded_of: impl Fn(&ValueRef) -> Option<Folded>) -> bool {
     op.operands
         .iter()
         .zip(operands)

@@ -29,12 +29,13 @@
 //!   program.
 
 use super::batch_order::{examples_moved, reordered_examples_meeting};
+use super::batch_parts::Held;
 use super::batch_positions::positions_meeting_examples;
 use super::batch_statistics::{normalizes_across_examples, statistics_meeting_examples};
 use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
 use super::memory::Schedule;
-use super::output_combine::{batch_classes, literal_reciprocal_means, value_class, BatchClass};
+use super::output_combine::{batch_classes, batch_classes_and_held, literal_reciprocal_means, value_class, BatchClass};
 use super::plan::StageId;
 use super::weighted_loss::{denominator_powers, weighted_loss, WeightedLoss};
 use crate::ir::batch_inputs::{batch_dependent, batch_input_dims, reads_only, BadBatchDim};
@@ -447,7 +448,7 @@ pub fn build_program(
     }
     let batch_dims = batch_input_dims(graph)?;
     let dependent = batch_dependent(graph, &batch_dims);
-    let classes = batch_classes(graph, &batch_dims);
+    let (classes, held) = batch_classes_and_held(graph, &batch_dims);
     let apply = apply_ops(graph, step, &batch_dims, &dependent, &classes);
     let examples_count = counting_ops(graph, &batch_dims, &dependent, &classes, &folded_constants(graph));
     let kind_of = |index: usize| match (step.phase[index], apply[index]) {
@@ -574,7 +575,11 @@ pub fn build_program(
     let moved = examples_moved(graph, &batch_dims, &classes);
     let classes = (microbatches > 1).then_some(&classes);
     let mut warnings = Vec::new();
-    let loss = classes.and_then(|c| loss_class(graph, step, &dependent, c));
+    // The chunks' means added up combine as a mean (warned where it is returned).
+    let loss = classes.and_then(|c| loss_class(graph, step, &dependent, c)).map(|(op, class)| match class {
+        BatchClass::Part(part) if part.whole => (op, BatchClass::Mean),
+        class => (op, class),
+    });
     let combine = match (combine, loss) {
         (GradientCombine::Auto, _) => {
             let summed = matches!(loss, Some((_, BatchClass::Sum { .. })));
@@ -587,8 +592,11 @@ pub fn build_program(
                         && matches!((summed, classes[op]), (true, BatchClass::Mean) | (false, BatchClass::Sum { .. })))
                 });
                 if let Some(r) = other {
-                    let (taken, other_kind, set) =
-                        if summed { ("a sum", "a mean", "mean") } else { ("a mean", "a sum", "sum") };
+                    let (taken, other_kind, set) = match loss {
+                        _ if summed => ("a sum", "a mean", "mean"),
+                        Some((_, BatchClass::Mean)) => ("a mean", "a sum", "sum"),
+                        _ => ("neither a sum nor a mean, averaged", "a sum", "sum"),
+                    };
                     warnings.push((op, format!("gradient-accumulation=auto combines the gradients as the loss, result {} ({taken} over the batch), does; result {r} is {other_kind} over the batch: if that is the loss, set gradient-accumulation={set} (or name the loss `loss`)", step.loss)));
                 }
             }
@@ -630,6 +638,8 @@ pub fn build_program(
             gradient_mode
         })
     };
+    const PART_OF_BATCH: &str = "is computed from part of the microbatch's examples (a slice of the batch, or some of the chunks of a gradient accumulation within the step), which are other examples in the global batch";
+    const CHUNK_MEANS: &str = "this value adds up the means of the batch's chunks (a gradient accumulation within the step) without dividing by their number: it is combined as a mean over the batch, as it is when the step cuts any batch into that many chunks; if the chunks have a fixed size instead (more of them in a larger batch), the global batch's value is the microbatches' times their number: divide by the number of chunks to make it a mean either way";
     const UNSCALED: &str = "under the loss's ratio of sums (a masked or weighted mean), this value the update reads carries neither the loss's 1/denominator, as its gradients do, nor is it a sum or a mean over the batch (a guarded count the update divides by: max(sum(mask), 1)): it is combined by the microbatches' denominators as the gradients are, which differs from the global batch's unless their denominators are equal";
     if let Some(classes) = classes {
         let returned = ancestors(graph, graph.returned.iter().copied());
@@ -663,6 +673,17 @@ pub fn build_program(
                 BatchClass::Independent => Accumulate::Last,
                 // A loss that is a maximum has the gradient of one example: warned below.
                 BatchClass::Extreme { max } if result != step.loss => Accumulate::Extreme { max },
+                BatchClass::Part(part) if part.whole => {
+                    warnings.push((OpId::new(op), CHUNK_MEANS.to_string()));
+                    Accumulate::Mean
+                }
+                BatchClass::Part(_) if result == step.loss => {
+                    warnings.push((OpId::new(op), format!("the loss {PART_OF_BATCH}: the microbatches' losses and gradients are combined as gradient-accumulation says, which differs from the global batch's")));
+                    combined(gradient_mode, graph, v)
+                }
+                BatchClass::Part(_) => {
+                    return Err(ProgramError::Combine { op: OpId::new(op), result, why: PART_OF_BATCH })
+                }
                 _ if result == step.loss && weighted.is_some() => Accumulate::WeightedMean { of: Ratio::Loss },
                 _ if result == step.loss && loss_met_statistic => combined(gradient_mode, graph, v),
                 _ if result == step.loss => {
@@ -671,6 +692,9 @@ pub fn build_program(
                         "the loss is neither a sum nor a mean over the batch (a mean over a batch-dependent count, such as a masked mean): the microbatches' losses and gradients are combined as gradient-accumulation says, which differs from the global batch's unless the microbatches' counts are equal".to_string(),
                     ));
                     combined(gradient_mode, graph, v)
+                }
+                BatchClass::PerExample(Some(_)) if matches!(held[op], Some(Held::Span(_) | Held::Unknown)) => {
+                    return Err(ProgramError::Combine { op: OpId::new(op), result, why: PART_OF_BATCH })
                 }
                 BatchClass::PerExample(Some(dim)) if moved[op].is_none() && !read_by_apply.contains(&v) => {
                     Accumulate::Concatenate { dim }
@@ -758,7 +782,7 @@ pub fn build_program(
         }
     }
     if let Some(classes) = classes {
-        for (reordering, meeting) in reordered_examples_meeting(graph, &batch_dims, classes) {
+        for (reordering, meeting) in reordered_examples_meeting(graph, &batch_dims, classes, &held) {
             let how = canonical_name(&graph.ops()[reordering].name);
             warnings.push((OpId::new(meeting), format!("examples meet other examples of the batch here, reordered along the batch by a {how} (jnp.flip, a roll, x[permutation]): within a microbatch each example meets one of the same microbatch, where the global batch pairs it with one of the whole batch (mixup, differences between neighbours), so the step differs from the global batch's; pass the partners in with the batch (an argument batched like the inputs), or plan with microbatches=1")));
         }

@@ -22,8 +22,8 @@ pub enum Folded {
 }
 
 /// Per op of the entry body: what is known of its result when it is computed from constants
-/// only; `None` when it is not, or when its elements may differ and are not listed (an iota, a
-/// large constant), or the op has several results.
+/// only; `None` when it is not, or when its elements may differ and are not listed (an iota
+/// larger than `IOTA_LISTED`, a large constant), or the op has several results.
 pub fn folded_constants(graph: &Graph) -> Vec<Option<Folded>> {
     let constant = constant_ops(graph);
     let mut folded: Vec<Option<Folded>> = Vec::with_capacity(graph.ops().len());
@@ -63,6 +63,11 @@ fn fold(graph: &Graph, op: &OpNode, operands: &[Option<&Folded>]) -> Option<Fold
             _ => None,
         },
         "reshape" | "copy" => operands.first().copied().flatten().cloned(),
+        "iota" => iota(op),
+        "slice" if matches!(operands.first(), Some(Some(Folded::Listed(_)))) => {
+            let Some(Folded::Listed(values)) = operands[0] else { return None };
+            sliced(graph, op, values)
+        }
         // Moving, repeating or picking elements of one number keeps that number.
         "broadcast_in_dim" | "transpose" | "slice" | "reverse" | "dynamic_slice" => {
             match operands.first().copied().flatten()? {
@@ -82,6 +87,46 @@ fn fold(graph: &Graph, op: &OpNode, operands: &[Option<&Folded>]) -> Option<Fold
         n if elementwise_info(n).is_some() || n == "chlo.square" => elementwise(op, n, operands),
         _ => None,
     }
+}
+
+/// The most elements of an iota listed: the positions a counted loop's iterations index by
+/// (`lax.scan` over `jnp.arange(k)`), not a table of positions the size of the data.
+const IOTA_LISTED: i64 = 4096;
+
+/// A small iota's elements, row-major: each its position along the iota's dimension.
+fn iota(op: &OpNode) -> Option<Folded> {
+    let shape = &op.results.first()?.tensor()?.shape;
+    let dim = usize::try_from(op.attr("iota_dimension")?.as_int()?).ok()?;
+    let count: i64 = shape.iter().product();
+    if !(0..=IOTA_LISTED).contains(&count) || dim >= shape.len() {
+        return None;
+    }
+    let (size, inner): (i64, i64) = (shape[dim], shape[dim + 1..].iter().product());
+    Some(from_elements((0..count).map(|i| ((i / inner) % size) as f64).collect()))
+}
+
+/// A slice of listed elements (strides included), row-major.
+fn sliced(graph: &Graph, op: &OpNode, values: &[f64]) -> Option<Folded> {
+    let shape = &graph.value_type(*op.operands.first()?)?.tensor()?.shape;
+    let array = |name: &str| op.attr(name).and_then(|a| a.as_i64_array()).map(|a| a.to_vec());
+    let (start, limit) = (array("start_indices")?, array("limit_indices")?);
+    let strides = array("strides").unwrap_or_else(|| vec![1; shape.len()]);
+    if [start.len(), limit.len(), strides.len()].iter().any(|&n| n != shape.len())
+        || values.len() as i64 != shape.iter().product::<i64>()
+        || strides.iter().any(|&s| s < 1)
+    {
+        return None;
+    }
+    let mut index: Vec<Vec<i64>> = vec![vec![]];
+    for d in 0..shape.len() {
+        let along: Vec<i64> = (start[d]..limit[d].min(shape[d])).step_by(strides[d] as usize).collect();
+        index = index
+            .into_iter()
+            .flat_map(|prefix| along.iter().map(move |&i| [prefix.clone(), vec![i]].concat()))
+            .collect();
+    }
+    let flat = |at: &[i64]| at.iter().zip(shape).fold(0i64, |acc, (&i, &n)| acc * n + i) as usize;
+    Some(from_elements(index.iter().map(|at| values[flat(at)]).collect()))
 }
 
 fn from_elements(values: Vec<f64>) -> Folded {
@@ -330,7 +375,8 @@ mod tests {
     #[test]
     fn values_of_arguments_or_of_differing_elements_are_not_folded_and_unknown_ops_one_unfolded_number() {
         let mut b = Builder::new();
-        let iota = b.op("stablehlo.iota", vec![], t(&[4]), attrs(&[("iota_dimension", Attr::Int(0))]));
+        let big = IOTA_LISTED + 4;
+        let iota = b.op("stablehlo.iota", vec![], t(&[big]), attrs(&[("iota_dimension", Attr::Int(0))]));
         let dense = Attr::Elements { ty: TensorType::new(vec![4], ElementType::f32()), splat: false, values: None };
         let table = b.op("stablehlo.constant", vec![], t(&[4]), attrs(&[("value", dense)]));
         let one = splat(&mut b, 1.0, t(&[2]));
@@ -340,7 +386,7 @@ mod tests {
         };
         let one_two = concat(&mut b, vec![one, two]);
         let two_two = concat(&mut b, vec![two, two]);
-        let shifted = b.binary("stablehlo.add", iota, one_two, t(&[4]));
+        let shifted = b.binary("stablehlo.add", table, one_two, t(&[4]));
         let read = b.unary("stablehlo.negate", ValueRef::Arg(0), t(&[8, 4]));
         let cosine = b.unary("stablehlo.cosine", two, t(&[2]));
         let scaled = b.binary("stablehlo.multiply", cosine, two, t(&[2]));
@@ -360,6 +406,45 @@ mod tests {
             // A scalar computed from constants is one number, folded or not; a random one is not.
             Some(UniformUnfolded),
             None,
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_small_iota_lists_its_positions_and_a_slice_of_listed_elements_keeps_the_ones_it_picks() {
+        // jnp.arange(4) under lax.scan, and a [2, 3] iota along its last dimension, sliced.
+        let mut b = Builder::new();
+        let positions = b.op("stablehlo.iota", vec![], t(&[4]), attrs(&[("iota_dimension", Attr::Int(0))]));
+        let grid = b.op("stablehlo.iota", vec![], t(&[2, 3]), attrs(&[("iota_dimension", Attr::Int(1))]));
+        let rows = b.op("stablehlo.iota", vec![], t(&[2, 3]), attrs(&[("iota_dimension", Attr::Int(0))]));
+        let slice = |b: &mut Builder, x, start: &[i64], limit: &[i64], strides: &[i64], ty| {
+            b.op(
+                "stablehlo.slice",
+                vec![x],
+                ty,
+                attrs(&[
+                    ("start_indices", Attr::I64Array(start.to_vec())),
+                    ("limit_indices", Attr::I64Array(limit.to_vec())),
+                    ("strides", Attr::I64Array(strides.to_vec())),
+                ]),
+            )
+        };
+        let third = slice(&mut b, positions, &[2], &[3], &[1], t(&[1]));
+        let every_other = slice(&mut b, positions, &[0], &[4], &[2], t(&[2]));
+        let corner = slice(&mut b, grid, &[1, 1], &[2, 3], &[1, 1], t(&[1, 2]));
+        let column = slice(&mut b, grid, &[0, 2], &[2, 3], &[1, 1], t(&[2, 1]));
+        let zero = splat(&mut b, 0.0, t(&[]));
+        let total = reduce(&mut b, "stablehlo.add", positions, zero, &[0], t(&[]));
+        let got = folded_of(b, &[positions, grid, rows, third, every_other, corner, column, total]);
+        let want = [
+            Some(Listed(vec![0.0, 1.0, 2.0, 3.0])),
+            Some(Listed(vec![0.0, 1.0, 2.0, 0.0, 1.0, 2.0])),
+            Some(Listed(vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0])),
+            Some(Uniform(2.0)),
+            Some(Listed(vec![0.0, 2.0])),
+            Some(Listed(vec![1.0, 2.0])),
+            Some(Uniform(2.0)),
+            Some(Uniform(6.0)),
         ];
         assert_eq!(got, want);
     }

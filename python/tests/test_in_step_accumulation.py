@@ -1,0 +1,127 @@
+"""Gradient accumulation written inside the step, pipelined over microbatches.
+
+A step may split its batch into chunks itself and add up their losses and gradients under
+`lax.scan` or `fori_loop`: by `x.reshape(k, -1, ...)[i]` (big_vision's `accumulate_gradient`)
+or by `lax.dynamic_slice_in_dim(x, i * n, n)` (t5x's microbatches). A chunk's aggregate is not
+the batch's; the chunks' added up, each once and with one weight, are. The plan must combine
+the microbatches' steps as the global batch's step computes, without a warning, for a sum or a
+mean loss alike. Where the step's loss or an output is over part of the batch, it must say so.
+"""
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+from alpa_mlir.export import export
+from pipeline_fixtures import assert_pipelined_step_matches, auto_shard_step, tanh_layers
+
+SDS = jax.ShapeDtypeStruct
+WIDTH, LAYERS, CHUNKS = 32, 4, 2
+MICROBATCH, MICROBATCHES = 4, 2
+
+
+def chunk_by_reshape(x, i):
+    return x.reshape(CHUNKS, -1, WIDTH)[i]
+
+
+def chunk_by_slice(x, i):
+    n = x.shape[0] // CHUNKS
+    return jax.lax.dynamic_slice_in_dim(x, i * n, n, 0)
+
+
+def accumulating_step(reduce, chunk, scan: bool, divide_by_chunks: bool = True):
+    """`export_at(batch)` of an SGD step accumulating `reduce`'s loss and its gradients over
+    `CHUNKS` chunks of the batch, taken by `chunk`, in a scan or a fori_loop."""
+
+    def export_at(batch):
+        params = {f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(LAYERS)}
+
+        def loss(p, x, y):
+            return reduce((tanh_layers(p, x, LAYERS) - y) ** 2)
+
+        def step(p, x, y):
+            def body(acc, i):
+                value, grads = jax.value_and_grad(loss)(p, chunk(x, i), chunk(y, i))
+                return (acc[0] + value, jax.tree.map(jnp.add, acc[1], grads)), None
+
+            zero = (0.0, jax.tree.map(jnp.zeros_like, p))
+            if scan:
+                (total, grads), _ = jax.lax.scan(body, zero, jnp.arange(CHUNKS))
+            else:
+                total, grads = jax.lax.fori_loop(0, CHUNKS, lambda i, acc: body(acc, i)[0], zero)
+            k = CHUNKS if divide_by_chunks else 1
+            return jax.tree.map(lambda w, g: w - 0.1 * g / k, p, grads), total / k
+
+        x = SDS((batch, WIDTH), jnp.float32)
+        return export(jax.jit(step, donate_argnums=(0,)), params, x, x, debug_info=True)
+
+    return export_at
+
+
+@pytest.mark.parametrize("reduce", [jnp.mean, jnp.sum], ids=["mean", "sum"])
+@pytest.mark.parametrize("chunk", [chunk_by_reshape, chunk_by_slice], ids=["reshape", "slice"])
+@pytest.mark.parametrize("scan", [True, False], ids=["scan", "fori"])
+def test_chunks_accumulated_in_the_step_combine_as_the_global_batch(tmp_path, reduce, chunk, scan):
+    planned, _ = assert_pipelined_step_matches(
+        tmp_path, accumulating_step(reduce, chunk, scan), MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-1500:]
+
+
+def test_chunk_means_added_up_undivided_combine_as_a_mean_and_are_warned(tmp_path):
+    # The loss k * mean: a batch cut into k chunks whatever its size gives the global value.
+    planned, _ = assert_pipelined_step_matches(
+        tmp_path, accumulating_step(jnp.mean, chunk_by_reshape, True, divide_by_chunks=False),
+        MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "adds up the means of the batch's chunks" in planned.stderr, planned.stderr[-1500:]
+
+
+def test_a_loss_over_part_of_the_batch_is_warned(tmp_path):
+    def step(w, x):
+        loss = lambda w: jnp.sum(jnp.tanh(x[:2] @ w) ** 2)
+        value, grad = jax.value_and_grad(loss)(w)
+        return w - 0.1 * grad, value
+
+    w, x = SDS((WIDTH, WIDTH), jnp.float32), SDS((MICROBATCH, WIDTH), jnp.float32)
+    text = export(jax.jit(step, donate_argnums=(0,)), w, x, debug_info=True)
+    planned = auto_shard_step(tmp_path, text, MICROBATCHES)
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    assert "the loss is computed from part of the microbatch's examples" in planned.stderr, planned.stderr[-1500:]
+
+
+@pytest.mark.parametrize("output", [lambda x: jnp.sum(x[:2]), lambda x: jnp.tanh(x[:2])], ids=["sum", "rows"])
+def test_an_output_over_part_of_the_batch_is_rejected(tmp_path, output):
+    def step(w, x):
+        value, grad = jax.value_and_grad(lambda w: jnp.mean(jnp.tanh(x @ w) ** 2))(w)
+        return w - 0.1 * grad, value, output(x)
+
+    w, x = SDS((WIDTH, WIDTH), jnp.float32), SDS((MICROBATCH, WIDTH), jnp.float32)
+    text = export(jax.jit(step, donate_argnums=(0,)), w, x, debug_info=True)
+    planned = auto_shard_step(tmp_path, text, MICROBATCHES)
+    assert planned.returncode != 0
+    assert "result 2 of the step is computed from part of the microbatch's examples" in planned.stderr, \
+        planned.stderr[-1500:]
+
+
+@pytest.mark.parametrize("reduce", [jnp.mean, jnp.sum], ids=["mean", "sum"])
+def test_chunks_scanned_over_as_the_scans_inputs_combine_as_the_global_batch(tmp_path, reduce):
+    # lax.scan(body, init, x.reshape(k, -1, ...)): each iteration reads its chunk of the batch.
+    def export_at(batch):
+        params = {f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(LAYERS)}
+
+        def loss(p, x, y):
+            return reduce((tanh_layers(p, x, LAYERS) - y) ** 2)
+
+        def step(p, x, y):
+            def body(acc, xy):
+                value, grads = jax.value_and_grad(loss)(p, *xy)
+                return (acc[0] + value, jax.tree.map(jnp.add, acc[1], grads)), None
+
+            chunks = (x.reshape(CHUNKS, -1, WIDTH), y.reshape(CHUNKS, -1, WIDTH))
+            (total, grads), _ = jax.lax.scan(body, (0.0, jax.tree.map(jnp.zeros_like, p)), chunks)
+            return jax.tree.map(lambda w, g: w - 0.1 * g / CHUNKS, p, grads), total / CHUNKS
+
+        x = SDS((batch, WIDTH), jnp.float32)
+        return export(jax.jit(step, donate_argnums=(0,)), params, x, x, debug_info=True)
+
+    planned, _ = assert_pipelined_step_matches(tmp_path, export_at, MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-1500:]
