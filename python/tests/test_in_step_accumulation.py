@@ -125,3 +125,26 @@ def test_chunks_scanned_over_as_the_scans_inputs_combine_as_the_global_batch(tmp
 
     planned, _ = assert_pipelined_step_matches(tmp_path, export_at, MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-1500:]
+
+
+@pytest.mark.parametrize("reduce", [jnp.mean, jnp.sum], ids=["mean", "sum"])
+def test_accumulation_across_steps_in_the_optimizers_state_combines_as_the_global_batch(tmp_path, reduce):
+    # optax.MultiSteps: the step adds its gradients to the state and updates every k-th step.
+    import optax
+
+    optimizer = optax.MultiSteps(optax.adam(1e-2), every_k_schedule=2)
+
+    def export_at(batch):
+        params = {f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(LAYERS)}
+        state = jax.eval_shape(optimizer.init, params)
+
+        def step(p, s, x, y):
+            value, grads = jax.value_and_grad(lambda p: reduce((tanh_layers(p, x, LAYERS) - y) ** 2))(p)
+            updates, s = optimizer.update(grads, s, p)
+            return optax.apply_updates(p, updates), s, value
+
+        x = SDS((batch, WIDTH), jnp.float32)
+        return export(jax.jit(step, donate_argnums=(0, 1)), params, state, x, x, debug_info=True)
+
+    planned, _ = assert_pipelined_step_matches(tmp_path, export_at, MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-1500:]

@@ -354,7 +354,7 @@ fn through_chunks(
                 _ => lost,
             }
         }
-        "reshape" if chunks.chunk_dim + 1 == chunks.dim => {
+        "reshape" if chunks.chunk_dim + 1 == chunks.dim && chunks.dim < operand_shape.len() => {
             // Adjacent, the chunks are one run of examples: a dimension of them merged.
             let mut merged = operand_shape.clone();
             merged[chunks.chunk_dim] = chunks.count * chunks.size;
