@@ -29,9 +29,10 @@ def chunk_by_slice(x, i):
     return jax.lax.dynamic_slice_in_dim(x, i * n, n, 0)
 
 
-def accumulating_step(reduce, chunk, scan: bool, divide_by_chunks: bool = True):
+def accumulating_step(reduce, chunk, loop: str, divide_by_chunks: bool = True):
     """`export_at(batch)` of an SGD step accumulating `reduce`'s loss and its gradients over
-    `CHUNKS` chunks of the batch, taken by `chunk`, in a scan or a fori_loop."""
+    `CHUNKS` chunks of the batch: taken by `chunk` at each index of a `scan` or a `fori` loop,
+    or (`scan_inputs`) the batch reshaped into chunks as a scan's inputs."""
 
     def export_at(batch):
         params = {f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(LAYERS)}
@@ -40,15 +41,20 @@ def accumulating_step(reduce, chunk, scan: bool, divide_by_chunks: bool = True):
             return reduce((tanh_layers(p, x, LAYERS) - y) ** 2)
 
         def step(p, x, y):
-            def body(acc, i):
-                value, grads = jax.value_and_grad(loss)(p, chunk(x, i), chunk(y, i))
-                return (acc[0] + value, jax.tree.map(jnp.add, acc[1], grads)), None
+            def add_chunk(acc, x_i, y_i):
+                value, grads = jax.value_and_grad(loss)(p, x_i, y_i)
+                return acc[0] + value, jax.tree.map(jnp.add, acc[1], grads)
 
             zero = (0.0, jax.tree.map(jnp.zeros_like, p))
-            if scan:
-                (total, grads), _ = jax.lax.scan(body, zero, jnp.arange(CHUNKS))
+            if loop == "scan":
+                (total, grads), _ = jax.lax.scan(
+                    lambda acc, i: (add_chunk(acc, chunk(x, i), chunk(y, i)), None), zero, jnp.arange(CHUNKS))
+            elif loop == "fori":
+                total, grads = jax.lax.fori_loop(
+                    0, CHUNKS, lambda i, acc: add_chunk(acc, chunk(x, i), chunk(y, i)), zero)
             else:
-                total, grads = jax.lax.fori_loop(0, CHUNKS, lambda i, acc: body(acc, i)[0], zero)
+                chunks = (x.reshape(CHUNKS, -1, WIDTH), y.reshape(CHUNKS, -1, WIDTH))
+                (total, grads), _ = jax.lax.scan(lambda acc, xy: (add_chunk(acc, *xy), None), zero, chunks)
             k = CHUNKS if divide_by_chunks else 1
             return jax.tree.map(lambda w, g: w - 0.1 * g / k, p, grads), total / k
 
@@ -60,17 +66,17 @@ def accumulating_step(reduce, chunk, scan: bool, divide_by_chunks: bool = True):
 
 @pytest.mark.parametrize("reduce", [jnp.mean, jnp.sum], ids=["mean", "sum"])
 @pytest.mark.parametrize("chunk", [chunk_by_reshape, chunk_by_slice], ids=["reshape", "slice"])
-@pytest.mark.parametrize("scan", [True, False], ids=["scan", "fori"])
-def test_chunks_accumulated_in_the_step_combine_as_the_global_batch(tmp_path, reduce, chunk, scan):
+@pytest.mark.parametrize("loop", ["scan", "fori"])
+def test_chunks_accumulated_in_the_step_combine_as_the_global_batch(tmp_path, reduce, chunk, loop):
     planned, _ = assert_pipelined_step_matches(
-        tmp_path, accumulating_step(reduce, chunk, scan), MICROBATCH, MICROBATCHES, min_stages=2)
+        tmp_path, accumulating_step(reduce, chunk, loop), MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-1500:]
 
 
 def test_chunk_means_added_up_undivided_combine_as_a_mean_and_are_warned(tmp_path):
     # The loss k * mean: a batch cut into k chunks whatever its size gives the global value.
     planned, _ = assert_pipelined_step_matches(
-        tmp_path, accumulating_step(jnp.mean, chunk_by_reshape, True, divide_by_chunks=False),
+        tmp_path, accumulating_step(jnp.mean, chunk_by_reshape, "scan", divide_by_chunks=False),
         MICROBATCH, MICROBATCHES, min_stages=2)
     assert "adds up the means of the batch's chunks" in planned.stderr, planned.stderr[-1500:]
 
@@ -105,24 +111,7 @@ def test_an_output_over_part_of_the_batch_is_rejected(tmp_path, output):
 @pytest.mark.parametrize("reduce", [jnp.mean, jnp.sum], ids=["mean", "sum"])
 def test_chunks_scanned_over_as_the_scans_inputs_combine_as_the_global_batch(tmp_path, reduce):
     # lax.scan(body, init, x.reshape(k, -1, ...)): each iteration reads its chunk of the batch.
-    def export_at(batch):
-        params = {f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(LAYERS)}
-
-        def loss(p, x, y):
-            return reduce((tanh_layers(p, x, LAYERS) - y) ** 2)
-
-        def step(p, x, y):
-            def body(acc, xy):
-                value, grads = jax.value_and_grad(loss)(p, *xy)
-                return (acc[0] + value, jax.tree.map(jnp.add, acc[1], grads)), None
-
-            chunks = (x.reshape(CHUNKS, -1, WIDTH), y.reshape(CHUNKS, -1, WIDTH))
-            (total, grads), _ = jax.lax.scan(body, (0.0, jax.tree.map(jnp.zeros_like, p)), chunks)
-            return jax.tree.map(lambda w, g: w - 0.1 * g / CHUNKS, p, grads), total / CHUNKS
-
-        x = SDS((batch, WIDTH), jnp.float32)
-        return export(jax.jit(step, donate_argnums=(0,)), params, x, x, debug_info=True)
-
+    export_at = accumulating_step(reduce, None, "scan_inputs")
     planned, _ = assert_pipelined_step_matches(tmp_path, export_at, MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-1500:]
 

@@ -395,15 +395,14 @@ fn slice_bounds(
     operand_shape: &[i64],
     folded_of: &dyn Fn(&ValueRef) -> Option<Folded>,
 ) -> Option<Vec<Option<(i64, i64)>>> {
-    let array = |name: &str| op.attr(name).and_then(|a| a.as_i64_array()).map(|a| a.to_vec());
     if canonical_name(&op.name) == "slice" {
-        let (start, limit) = (array("start_indices")?, array("limit_indices")?);
-        if array("strides").is_some_and(|s| s.iter().any(|&x| x != 1)) {
+        let (start, limit, strides) = op.slice_indices()?;
+        if strides.iter().any(|&x| x != 1) {
             return None;
         }
         return Some(start.into_iter().zip(limit).map(Some).collect());
     }
-    let sizes = array("slice_sizes")?;
+    let sizes = op.attr("slice_sizes")?.as_i64_array()?.to_vec();
     let starts = op.operands.get(1..)?.iter().map(|v| match folded_of(v) {
         Some(Folded::Uniform(f)) if f.fract() == 0.0 => Some(f as i64),
         _ => None,

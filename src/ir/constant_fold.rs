@@ -108,12 +108,11 @@ fn iota(op: &OpNode) -> Option<Folded> {
 /// A slice of listed elements (strides included), row-major.
 fn sliced(graph: &Graph, op: &OpNode, values: &[f64]) -> Option<Folded> {
     let shape = &graph.value_type(*op.operands.first()?)?.tensor()?.shape;
-    let array = |name: &str| op.attr(name).and_then(|a| a.as_i64_array()).map(|a| a.to_vec());
-    let (start, limit) = (array("start_indices")?, array("limit_indices")?);
-    let strides = array("strides").unwrap_or_else(|| vec![1; shape.len()]);
+    let (start, limit, strides) = op.slice_indices()?;
     if [start.len(), limit.len(), strides.len()].iter().any(|&n| n != shape.len())
         || values.len() as i64 != shape.iter().product::<i64>()
         || strides.iter().any(|&s| s < 1)
+        || start.iter().any(|&s| s < 0)
     {
         return None;
     }

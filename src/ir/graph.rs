@@ -136,6 +136,14 @@ impl OpNode {
         self.attrs.get(name)
     }
 
+    /// A static slice's start, limit and strides (strides 1 where omitted).
+    pub fn slice_indices(&self) -> Option<(Vec<i64>, Vec<i64>, Vec<i64>)> {
+        let array = |name: &str| self.attr(name).and_then(|a| a.as_i64_array()).map(<[i64]>::to_vec);
+        let (start, limit) = (array("start_indices")?, array("limit_indices")?);
+        let strides = array("strides").unwrap_or_else(|| vec![1; start.len()]);
+        Some((start, limit, strides))
+    }
+
     /// The op name without its dialect prefix (`dot_general` for `stablehlo.dot_general`).
     pub fn short_name(&self) -> &str {
         self.name.split_once('.').map_or(self.name.as_str(), |(_, rest)| rest)

@@ -16,12 +16,7 @@ pub fn repeated_slices(block: &Block) -> Vec<(usize, usize)> {
         if op.name != "stablehlo.slice" || op.operands.len() != 1 || matches!(op.operands[0], ValueRef::Outer) {
             continue;
         }
-        let array = |name: &str| op.attr(name).and_then(|a| a.as_i64_array()).map(<[i64]>::to_vec);
-        let (Some(start), Some(limit), Some(strides)) =
-            (array("start_indices"), array("limit_indices"), array("strides"))
-        else {
-            continue;
-        };
+        let Some((start, limit, strides)) = op.slice_indices() else { continue };
         match first.entry((op.operands[0], start, limit, strides)) {
             std::collections::hash_map::Entry::Occupied(e) => pairs.push((index, *e.get())),
             std::collections::hash_map::Entry::Vacant(e) => {
