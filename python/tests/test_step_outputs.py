@@ -165,7 +165,7 @@ def test_a_sum_times_a_constant_equal_to_one_over_the_microbatch_is_warned_about
     planned = _plan(tmp_path, _export(lambda *_: {}, MICROBATCH, lambda per: 0.125 * jnp.sum(per)))
     assert planned.returncode == 0, planned.stderr[-3000:]
     warnings = [line for line in planned.stderr.splitlines() if "warning:" in line]
-    assert any("times 0.125, a constant equal to 1/(the microbatch's count)" in w
+    assert any("times 0.125, a constant equal to 1/8 that counts the microbatch's examples" in w
                and "test_step_outputs.py" in w for w in warnings), planned.stderr[-3000:]
 
 

@@ -388,8 +388,9 @@ fn through_chunks(
     }
 }
 
-/// Per dimension of a slice's (or a dynamic slice's) operand: the range it keeps, when its
-/// strides are 1 (`None` for a dynamic slice's start that does not fold).
+/// Per dimension of a slice's (or a dynamic slice's) operand: the range it keeps (`None` where
+/// it strides, keeping every other position or fewer, and for a dynamic slice's start that
+/// does not fold).
 fn slice_bounds(
     op: &OpNode,
     operand_shape: &[i64],
@@ -397,10 +398,8 @@ fn slice_bounds(
 ) -> Option<Vec<Option<(i64, i64)>>> {
     if canonical_name(&op.name) == "slice" {
         let (start, limit, strides) = op.slice_indices()?;
-        if strides.iter().any(|&x| x != 1) {
-            return None;
-        }
-        return Some(start.into_iter().zip(limit).map(Some).collect());
+        let bounds = start.into_iter().zip(limit).zip(strides);
+        return Some(bounds.map(|(range, stride)| (stride == 1).then_some(range)).collect());
     }
     let sizes = op.attr("slice_sizes")?.as_i64_array()?.to_vec();
     let starts = op.operands.get(1..)?.iter().map(|v| match folded_of(v) {
@@ -503,11 +502,15 @@ mod tests {
     }
 
     fn slice(b: &mut Builder, x: ValueRef, start: &[i64], limit: &[i64]) -> ValueRef {
-        let shape: Vec<i64> = start.iter().zip(limit).map(|(s, l)| l - s).collect();
+        strided_slice(b, x, start, limit, &vec![1; start.len()])
+    }
+
+    fn strided_slice(b: &mut Builder, x: ValueRef, start: &[i64], limit: &[i64], strides: &[i64]) -> ValueRef {
+        let shape: Vec<i64> = start.iter().zip(limit).zip(strides).map(|((s, l), st)| (l - s + st - 1) / st).collect();
         let bounds = [
             ("start_indices", Attr::I64Array(start.to_vec())),
             ("limit_indices", Attr::I64Array(limit.to_vec())),
-            ("strides", Attr::I64Array(vec![1; start.len()])),
+            ("strides", Attr::I64Array(strides.to_vec())),
         ];
         b.op("stablehlo.slice", vec![x], t(&shape), attrs(&bounds))
     }
@@ -588,6 +591,19 @@ mod tests {
         assert_eq!(got[0], (BatchClass::PerExample(Some(0)), Some(Held::Span(Span { lo: 0, hi: 2 }))));
         assert_eq!(got[1].0, part(0, 2, 8.0, 1.0, false));
         assert_eq!(got[2].0, BatchClass::Sum { count: 32.0 });
+    }
+
+    #[test]
+    fn a_slice_striding_another_dimension_keeps_every_example_and_one_striding_the_batch_loses_them() {
+        // RoPE's x[..., ::2] keeps the batch whole; x[::2] keeps every other example.
+        let mut b = Builder::new();
+        let evens = strided_slice(&mut b, ValueRef::Arg(0), &[0, 0], &[8, 4], &[1, 2]);
+        let sum = total(&mut b, evens, 2);
+        let every_other_example = strided_slice(&mut b, ValueRef::Arg(0), &[0, 0], &[8, 4], &[2, 1]);
+        let got = classes_of(b, &[evens, sum, every_other_example]);
+        assert_eq!(got[0], (BatchClass::PerExample(Some(0)), None));
+        assert_eq!(got[1], (BatchClass::Sum { count: 16.0 }, None));
+        assert_eq!(got[2], (BatchClass::PerExample(Some(0)), Some(Held::Unknown)));
     }
 
     #[test]

@@ -73,7 +73,7 @@ impl CombinedReads {
         match self.folded[p] {
             Some(Folded::Uniform(c)) => !self.counts.iter().any(|&n| relates_to_count(c, n)),
             Some(Folded::UniformUnfolded) => false,
-            Some(Folded::Listed(_)) | None => true,
+            Some(Folded::Listed(_) | Folded::Repeated { .. }) | None => true,
         }
     }
 }

@@ -13,8 +13,9 @@
 //! keep a value per example (tracking which dimension is the batch's; a reshape that merges the
 //! batch with the dimensions after it keeps the examples as the merged dimension's outermost
 //! factor, one that merges it below another factor is followed by `interleaved_batch`); batch
-//! norms whose features are the examples keep them apart; an additive reduction over that dimension makes a sum; dividing a sum by the number
-//! of elements it added (or multiplying by its inverse) makes a mean; sums and means stay what
+//! norms whose features are the examples keep them apart; an additive reduction over that dimension makes a sum; dividing a sum by a number
+//! that grows with the batch (the elements it added, the examples, or the examples times a whole
+//! number), or multiplying by its inverse, makes a mean; sums and means stay what
 //! they are when scaled by batch-independent values, added to their own kind, negated or
 //! converted; a mean also when a batch-independent value is added to it or chosen in its place
 //! by a batch-independent predicate, a sum when the value chosen instead is zero (Keras'
@@ -264,7 +265,7 @@ fn classify(
             let scale =
                 op.operands.iter().zip(operands).find(|(_, c)| **c == Independent).and_then(|(v, _)| folded_of(v));
             match (kinds[0], scale) {
-                (Sum { count }, Some(Folded::Uniform(c))) if averages(c, count) => Mean,
+                (Sum { count }, Some(Folded::Uniform(c))) if divides_as_mean(1.0 / c, count, inputs.examples) => Mean,
                 // A mean times a count of the examples (Keras' `total += loss * batch_size`) is
                 // the sum it averaged, as a sum divided by its count is a mean.
                 (Mean, Some(Folded::Uniform(c))) if inputs.counts.contains(&c) => Sum { count: c },
@@ -274,7 +275,7 @@ fn classify(
             }
         }
         "divide" if one && operands[0] != Independent => match (kinds[0], op.operands.get(1).and_then(&folded_of)) {
-            (Sum { count }, Some(Folded::Uniform(c))) if is_close(c, count) => Mean,
+            (Sum { count }, Some(Folded::Uniform(c))) if divides_as_mean(c, count, inputs.examples) => Mean,
             (Sum { .. } | Mean, Some(Folded::UniformUnfolded)) => Other,
             (k, _) => k,
         },
@@ -296,30 +297,75 @@ fn classify(
     }
 }
 
-/// Ops that make a mean of a sum by multiplying it with a literal constant equal to 1/its
-/// count (`0.25 * jnp.sum(l)` over 4 examples), with that constant: JAX and PyTorch write a
-/// mean as a division by the count, so such a factor may be a coefficient of the sum that
-/// only equals 1/count at the microbatch's size. A reciprocal the step computes from constants
-/// (from the batch's shape) is not listed.
-pub fn literal_reciprocal_means(graph: &Graph, classes: &[BatchClass]) -> Vec<(usize, f64)> {
+/// Ops that make a mean of a sum by a constant that may instead be a fixed coefficient of it,
+/// with the divisor taken: a literal factor equal to 1/the sum's count (`0.25 * jnp.sum(l)` over
+/// 4 examples), or a divisor or 1/factor (literal or folded from constants) that is the
+/// examples times a whole number above one and not the sum's count (`jnp.sum(l * mask) / 28`
+/// over 4 examples of 8 tokens, where JAX folded `batch * (seq - 1)`; the sum of a position mask
+/// broadcast over the batch). JAX writes a mean as a division by its count, and a count of the
+/// examples' tokens folds to such a constant; but a constant such as `sqrt(64)` may only happen
+/// to relate to the microbatch's size. Dividing by the count or by the examples themselves
+/// (`jnp.sum(l) / batch`), or multiplying by a reciprocal computed from constants (Keras'
+/// counts), is not listed.
+pub fn assumed_count_means(graph: &Graph, batch_dims: &[Option<usize>], classes: &[BatchClass]) -> Vec<AssumedCount> {
     let folded = folded_constants(graph);
+    let examples = examples_per_microbatch(graph, batch_dims);
     let ops = graph.ops();
-    let literal = |v: &ValueRef| match *v {
-        ValueRef::Op { op, result: 0 } if canonical_name(&ops[op].name) == "constant" => match folded[op] {
-            Some(Folded::Uniform(c)) => Some(c),
+    let constant = |v: &ValueRef| match *v {
+        ValueRef::Op { op, result: 0 } => match folded[op] {
+            Some(Folded::Uniform(c)) => Some((c, canonical_name(&ops[op].name) == "constant")),
+            _ => None,
+        },
+        _ => None,
+    };
+    let sum_count = |v: &ValueRef| match *v {
+        ValueRef::Op { op, .. } => match classes[op] {
+            BatchClass::Sum { count } => Some(count),
             _ => None,
         },
         _ => None,
     };
     (0..ops.len())
-        .filter(|&op| classes[op] == BatchClass::Mean && canonical_name(&ops[op].name) == "multiply")
+        .filter(|&op| classes[op] == BatchClass::Mean)
         .filter_map(|op| {
             let [a, b] = ops[op].operands.as_slice() else { return None };
-            let (sum, factor) = if literal(a).is_some() { (b, literal(a)?) } else { (a, literal(b)?) };
-            let ValueRef::Op { op: summed, .. } = *sum else { return None };
-            matches!(classes[summed], BatchClass::Sum { count } if averages(factor, count)).then_some((op, factor))
+            let (count, divisor, literal, written) = match canonical_name(&ops[op].name).as_str() {
+                "multiply" => {
+                    let (count, (factor, literal)) = match (sum_count(a), sum_count(b)) {
+                        (Some(count), _) => (count, constant(b)?),
+                        (_, Some(count)) => (count, constant(a)?),
+                        _ => return None,
+                    };
+                    (count, 1.0 / factor, literal, Written::Times(factor))
+                }
+                "divide" => {
+                    let (divisor, literal) = constant(b)?;
+                    (sum_count(a)?, divisor, literal, Written::DividedBy)
+                }
+                _ => return None,
+            };
+            let by_count = is_close(divisor, count);
+            let literal_count = by_count && literal && matches!(written, Written::Times(_));
+            let beyond_examples = !by_count && examples_multiple(divisor, examples).is_some_and(|k| k > 1);
+            (literal_count || beyond_examples).then_some(AssumedCount { op, divisor, written })
         })
         .collect()
+}
+
+/// A mean over the batch taken from a constant that may be a coefficient (`assumed_count_means`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AssumedCount {
+    pub op: usize,
+    /// What the sum is taken to be divided by.
+    pub divisor: f64,
+    pub written: Written,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Written {
+    /// The sum times this factor, 1/divisor.
+    Times(f64),
+    DividedBy,
 }
 
 /// Whether every batch-independent operand of `op` is the constant zero.
@@ -395,9 +441,19 @@ fn reduces_by(op: &OpNode, combiner: &str) -> bool {
     })
 }
 
-/// Whether `factor` times a sum over `count` elements is their mean.
-fn averages(factor: f64, count: f64) -> bool {
-    is_close(factor * count, 1.0)
+/// Whether a sum over the batch of `count` elements divided by `divisor` is a mean over the
+/// batch: the divisor is the count, or the microbatch's examples times a whole number (the
+/// elements per example that count, `sum(l * mask) / (batch * (seq - 1))`, or one,
+/// `sum(l) / batch`), so that it grows with the batch as the sum does.
+fn divides_as_mean(divisor: f64, count: f64, examples: Option<i64>) -> bool {
+    is_close(divisor, count) || examples_multiple(divisor, examples).is_some()
+}
+
+/// `divisor` as the microbatch's examples times a whole number, that number.
+fn examples_multiple(divisor: f64, examples: Option<i64>) -> Option<u64> {
+    let examples = examples.filter(|&n| n > 1)? as f64;
+    let k = (divisor / examples).round();
+    (k >= 1.0 && is_close(divisor, k * examples)).then_some(k as u64)
 }
 
 /// Whether `a` equals `b` up to the rounding of a constant folded in f32.
@@ -755,30 +811,64 @@ mod tests {
     }
 
     #[test]
-    fn a_sum_times_a_literal_reciprocal_of_its_count_is_a_mean_to_warn_about() {
-        // 1/32 written as a constant is listed; divided by 32, or times a reciprocal computed
-        // from constants (Keras' counts), or times another constant, it is not.
+    fn a_sum_over_a_number_growing_with_the_examples_is_a_mean_and_one_other_than_them_or_the_count_is_listed() {
+        // Over 8 examples of 4 elements (32): divided by 32 or by 8 (`jnp.sum(l) / batch`) a
+        // mean; by 24, the examples times 3 (`batch * (seq - 1)` folded by JAX), a mean listed
+        // as a guess, as is 1/32 or 1/24 written as a factor, and 24 computed from constants (a
+        // mask's sum), but not 1/32 computed from constants (Keras' counts); by 12 or times 0.5
+        // still a sum.
         let mut b = Builder::new();
         let total = b.sum(ValueRef::Arg(0));
-        let inverse = constant(&mut b, 1.0 / 32.0);
-        let literal = b.binary("stablehlo.multiply", total, inverse, t(&[]));
-        let n = constant(&mut b, 32.0);
-        let divided = b.binary("stablehlo.divide", total, n, t(&[]));
-        let one = constant(&mut b, 1.0);
-        let computed = b.binary("stablehlo.divide", one, n, t(&[]));
-        let by_computed = b.binary("stablehlo.multiply", computed, total, t(&[]));
-        let half = constant(&mut b, 0.5);
-        let halved = b.binary("stablehlo.multiply", half, total, t(&[]));
-        let returned = [literal, divided, by_computed, halved];
-        let graph = b.graph(args(), returned.to_vec());
+        let divided = |b: &mut Builder, n: f64| {
+            let n = constant(b, n);
+            b.binary("stablehlo.divide", total, n, t(&[]))
+        };
+        let times = |b: &mut Builder, f: f64| {
+            let f = constant(b, f);
+            b.binary("stablehlo.multiply", total, f, t(&[]))
+        };
+        let (by_count, by_examples, by_tokens, by_twelve) =
+            (divided(&mut b, 32.0), divided(&mut b, 8.0), divided(&mut b, 24.0), divided(&mut b, 12.0));
+        let (reciprocal, token_reciprocal, halved) =
+            (times(&mut b, 1.0 / 32.0), times(&mut b, 1.0 / 24.0), times(&mut b, 0.5));
+        let (three, eight) = (constant(&mut b, 3.0), constant(&mut b, 8.0));
+        let computed = b.binary("stablehlo.multiply", three, eight, t(&[]));
+        let by_computed = b.binary("stablehlo.divide", total, computed, t(&[]));
+        let (one, n) = (constant(&mut b, 1.0), constant(&mut b, 32.0));
+        let computed_reciprocal = b.binary("stablehlo.divide", one, n, t(&[]));
+        let by_computed_reciprocal = b.binary("stablehlo.multiply", computed_reciprocal, total, t(&[]));
+        let returned = vec![
+            by_count,
+            by_examples,
+            by_tokens,
+            by_twelve,
+            reciprocal,
+            token_reciprocal,
+            halved,
+            by_computed,
+            by_computed_reciprocal,
+        ];
+        let graph = b.graph(args(), returned.clone());
         let classes = batch_classes(&graph, &[Some(0), None]);
-        let ValueRef::Op { op: literal_op, .. } = literal else { unreachable!() };
-        assert_eq!(literal_reciprocal_means(&graph, &classes), vec![(literal_op, 1.0 / 32.0)]);
-        let [_, divided, by_computed, _] = returned.map(|v| match v {
-            ValueRef::Op { op, .. } => classes[op],
-            _ => Independent,
-        });
-        assert_eq!((divided, by_computed), (Mean, Mean));
+        let op = |v: ValueRef| match v {
+            ValueRef::Op { op, .. } => op,
+            _ => unreachable!("the values are ops"),
+        };
+        let sum = Sum { count: 32.0 };
+        let got: Vec<BatchClass> = returned.iter().map(|&v| classes[op(v)]).collect();
+        assert_eq!(got, [Mean, Mean, Mean, sum, Mean, Mean, sum, Mean, Mean]);
+        let listed = assumed_count_means(&graph, &[Some(0), None], &classes);
+        let want = [
+            AssumedCount { op: op(by_tokens), divisor: 24.0, written: Written::DividedBy },
+            AssumedCount { op: op(reciprocal), divisor: 32.0, written: Written::Times(1.0 / 32.0) },
+            AssumedCount { op: op(token_reciprocal), divisor: 24.0, written: Written::Times(1.0 / 24.0) },
+            AssumedCount { op: op(by_computed), divisor: 24.0, written: Written::DividedBy },
+        ];
+        assert_eq!(listed.len(), want.len(), "{listed:?}");
+        for (got, want) in listed.iter().zip(&want) {
+            assert_eq!((got.op, got.written), (want.op, want.written));
+            assert!(is_close(got.divisor, want.divisor), "{got:?}");
+        }
     }
 
     #[test]
@@ -839,7 +929,8 @@ mod tests {
         let mean_too = b.binary("stablehlo.multiply", inverse, total, t(&[]));
         let half = constant(&mut b, 0.5);
         let half_sum = b.binary("stablehlo.multiply", total, half, t(&[]));
-        let by_other = constant(&mut b, 8.0);
+        // Divided by a number that counts no examples (the 8 examples' 4 elements are 32).
+        let by_other = constant(&mut b, 12.0);
         let not_mean = b.binary("stablehlo.divide", total, by_other, t(&[]));
         let both = b.binary("stablehlo.add", mean, mean_too, t(&[]));
         let sums = b.binary("stablehlo.subtract", total, half_sum, t(&[]));
@@ -1227,8 +1318,8 @@ mod tests {
         let n = constant(&mut b, 32.0);
         let mean = b.binary("stablehlo.divide", total, n, t(&[]));
         let by_examples = constant(&mut b, 8.0);
-        let not_mean = b.binary("stablehlo.divide", total, by_examples, t(&[]));
-        let got = classes_of(b, vec![tokens, back, pairs, quarters, mean, not_mean]);
+        let per_example_mean = b.binary("stablehlo.divide", total, by_examples, t(&[]));
+        let got = classes_of(b, vec![tokens, back, pairs, quarters, mean, per_example_mean]);
         assert_eq!(
             got,
             [
@@ -1238,7 +1329,8 @@ mod tests {
                 // 4 rows of 8 elements: the examples are no factor of a dimension.
                 PerExample(None),
                 Mean,
-                Sum { count: 32.0 }
+                // The tokens' sum over the examples: the mean over them of each one's sum.
+                Mean
             ]
         );
     }

@@ -35,7 +35,9 @@ use super::batch_statistics::{normalizes_across_examples, statistics_meeting_exa
 use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
 use super::memory::Schedule;
-use super::output_combine::{batch_classes, batch_classes_and_held, literal_reciprocal_means, value_class, BatchClass};
+use super::output_combine::{
+    assumed_count_means, batch_classes, batch_classes_and_held, value_class, AssumedCount, BatchClass, Written,
+};
 use super::plan::StageId;
 use super::weighted_loss::{denominator_powers, weighted_loss, WeightedLoss};
 use crate::ir::batch_inputs::{batch_dependent, batch_input_dims, reads_only, BadBatchDim};
@@ -643,8 +645,14 @@ pub fn build_program(
     const UNSCALED: &str = "under the loss's ratio of sums (a masked or weighted mean), this value the update reads carries neither the loss's 1/denominator, as its gradients do, nor is it a sum or a mean over the batch (a guarded count the update divides by: max(sum(mask), 1)): it is combined by the microbatches' denominators as the gradients are, which differs from the global batch's unless their denominators are equal";
     if let Some(classes) = classes {
         let returned = ancestors(graph, graph.returned.iter().copied());
-        for (op, factor) in literal_reciprocal_means(graph, classes).into_iter().filter(|&(op, _)| returned[op]) {
-            warnings.push((OpId::new(op), format!("this sum over the batch times {factor}, a constant equal to 1/(the microbatch's count), is taken for the mean over the batch: if {factor} is a coefficient of the sum rather than 1/(batch size), the microbatches' values should add up instead, and the step differs from the global batch's; write a mean as a division by its count (jnp.mean), or export the step at another microbatch size")));
+        for AssumedCount { op, divisor, written } in
+            assumed_count_means(graph, &batch_dims, classes).into_iter().filter(|a| returned[a.op])
+        {
+            let (scaled, constant) = match written {
+                Written::Times(factor) => (format!("times {factor}, a constant equal to 1/{divisor}"), factor),
+                Written::DividedBy => (format!("divided by {divisor}, a constant"), divisor),
+            };
+            warnings.push((OpId::new(op), format!("this sum over the batch {scaled} that counts the microbatch's examples or their elements, is taken for a mean over the batch: if {constant} is a fixed coefficient of the sum rather than a count that grows with the batch, the microbatches' values should add up instead, and the step differs from the global batch's (a mean written as jnp.mean over the elements that count, or divided by a mask's sum, is no such guess)")));
         }
     }
     // The first meeting only: every later layer of a batch-normalized model meets its own.

@@ -149,7 +149,7 @@ fn nonnegative_values(graph: &Graph) -> Vec<bool> {
             "compare" | "iota" | "abs" | "exponential" | "sqrt" | "rsqrt" | "logistic" | "popcnt" => true,
             "constant" => match &folded[index] {
                 Some(Folded::Uniform(c)) => *c >= 0.0,
-                Some(Folded::Listed(values)) => values.iter().all(|c| *c >= 0.0),
+                Some(Folded::Listed(values) | Folded::Repeated { values, .. }) => values.iter().all(|c| *c >= 0.0),
                 _ => false,
             },
             "convert" => op.operands.first().is_some_and(|v| {

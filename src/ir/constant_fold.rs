@@ -19,6 +19,10 @@ pub enum Folded {
     Listed(Vec<f64>),
     /// Every element is one number (a scalar computed from constants) not folded here.
     UniformUnfolded,
+    /// The elements of a tensor whose order is not kept (a listed tensor broadcast or
+    /// transposed): each of `values` `times` times. What a reduction over every dimension
+    /// gives (`sum(mask)` of a position mask broadcast over the batch) needs no more.
+    Repeated { values: Vec<f64>, times: f64 },
 }
 
 /// Per op of the entry body: what is known of its result when it is computed from constants
@@ -53,6 +57,14 @@ enum Elements<'a> {
     Each(&'a [f64]),
 }
 
+/// How the elements an elementwise op computes are known: listed in order, or repeated (at
+/// most one operand is repeated, the others one number each).
+#[derive(Clone, Copy, PartialEq)]
+enum Order {
+    Kept,
+    Repeated(f64),
+}
+
 fn fold(graph: &Graph, op: &OpNode, operands: &[Option<&Folded>]) -> Option<Folded> {
     let name = canonical_name(&op.name);
     match name.as_str() {
@@ -64,17 +76,20 @@ fn fold(graph: &Graph, op: &OpNode, operands: &[Option<&Folded>]) -> Option<Fold
         },
         "reshape" | "copy" => operands.first().copied().flatten().cloned(),
         "iota" => iota(op),
+        "broadcast_in_dim" => broadcast(graph, op, operands.first().copied().flatten()?),
+        "transpose" | "reverse" => match operands.first().copied().flatten()? {
+            Folded::Listed(values) => Some(Folded::Repeated { values: values.clone(), times: 1.0 }),
+            kept => Some(kept.clone()),
+        },
         "slice" if matches!(operands.first(), Some(Some(Folded::Listed(_)))) => {
             let Some(Folded::Listed(values)) = operands[0] else { return None };
             sliced(graph, op, values)
         }
-        // Moving, repeating or picking elements of one number keeps that number.
-        "broadcast_in_dim" | "transpose" | "slice" | "reverse" | "dynamic_slice" => {
-            match operands.first().copied().flatten()? {
-                Folded::Listed(_) => None,
-                uniform => Some(uniform.clone()),
-            }
-        }
+        // Picking elements of one number keeps that number.
+        "slice" | "dynamic_slice" => match operands.first().copied().flatten()? {
+            uniform @ (Folded::Uniform(_) | Folded::UniformUnfolded) => Some(uniform.clone()),
+            _ => None,
+        },
         "concatenate" | "pad" => {
             let first = operands.first().copied().flatten()?;
             (matches!(first, Folded::Uniform(_)) && operands.iter().all(|o| *o == Some(first))).then(|| first.clone())
@@ -128,6 +143,22 @@ fn sliced(graph: &Graph, op: &OpNode, values: &[f64]) -> Option<Folded> {
     Some(from_elements(index.iter().map(|at| values[flat(at)]).collect()))
 }
 
+/// A broadcast keeps one number; it keeps listed elements in their order where it only adds
+/// dimensions of size 1 in order, and repeats them otherwise.
+fn broadcast(graph: &Graph, op: &OpNode, operand: &Folded) -> Option<Folded> {
+    let count = |t: Option<&ValueType>| t.and_then(ValueType::tensor).and_then(|t| t.checked_elements());
+    let (from, to) = (count(graph.value_type(*op.operands.first()?))?, count(op.results.first())?);
+    let in_order = op.attr("broadcast_dimensions").and_then(|a| a.as_i64_array()).is_some_and(|d| d.is_sorted());
+    let times = |n: f64| n * to as f64 / from as f64;
+    match operand {
+        Folded::Uniform(_) | Folded::UniformUnfolded => Some(operand.clone()),
+        _ if from == 0 || to % from != 0 => None,
+        Folded::Listed(values) if from == to && in_order => Some(Folded::Listed(values.clone())),
+        Folded::Listed(values) => Some(Folded::Repeated { values: values.clone(), times: times(1.0) }),
+        Folded::Repeated { values, times: n } => Some(Folded::Repeated { values: values.clone(), times: times(*n) }),
+    }
+}
+
 fn from_elements(values: Vec<f64>) -> Folded {
     match values.split_first() {
         Some((&first, rest)) if rest.iter().all(|&v| v == first) => Folded::Uniform(first),
@@ -140,21 +171,29 @@ fn from_elements(values: Vec<f64>) -> Folded {
 fn elementwise(op: &OpNode, name: &str, operands: &[Option<&Folded>]) -> Option<Folded> {
     let mut elements = Vec::with_capacity(operands.len());
     let mut length = None;
+    let mut order = Order::Kept;
     for operand in operands {
-        elements.push(match operand {
-            Some(Folded::Uniform(v)) => Elements::All(*v),
-            Some(Folded::Listed(values)) => {
-                if length.is_some_and(|n| n != values.len()) {
-                    return None;
-                }
-                length = Some(values.len());
-                Elements::Each(values)
+        let (values, operand_order) = match operand {
+            Some(Folded::Uniform(v)) => {
+                elements.push(Elements::All(*v));
+                continue;
             }
-            Some(Folded::UniformUnfolded) if operands.iter().all(|o| !matches!(o, Some(Folded::Listed(_)) | None)) => {
+            Some(Folded::Listed(values)) => (values, Order::Kept),
+            Some(Folded::Repeated { values, times }) => (values, Order::Repeated(*times)),
+            Some(Folded::UniformUnfolded)
+                if operands.iter().all(|o| matches!(o, Some(Folded::Uniform(_) | Folded::UniformUnfolded))) =>
+            {
                 return Some(Folded::UniformUnfolded);
             }
             _ => return None,
-        });
+        };
+        // Repeated elements, in an order not known, pair with no other operand of several numbers.
+        if length.is_some() && (length != Some(values.len()) || order != Order::Kept || operand_order != Order::Kept) {
+            return None;
+        }
+        order = operand_order;
+        length = Some(values.len());
+        elements.push(Elements::Each(values));
     }
     let result = op.results.first().and_then(ValueType::tensor).map(|t| &t.element);
     let direction =
@@ -171,9 +210,19 @@ fn elementwise(op: &OpNode, name: &str, operands: &[Option<&Folded>]) -> Option<
     };
     match (0..length.unwrap_or(1)).map(at).collect::<Option<Vec<f64>>>() {
         Some(values) if length.is_none() => values.first().copied().map(Folded::Uniform),
-        Some(values) => Some(from_elements(values)),
+        Some(values) => Some(match order {
+            Order::Kept => from_elements(values),
+            Order::Repeated(times) => repeated(values, times),
+        }),
         // Numbers this module does not compute: one number still when every operand is one.
         None => length.is_none().then_some(Folded::UniformUnfolded),
+    }
+}
+
+fn repeated(values: Vec<f64>, times: f64) -> Folded {
+    match from_elements(values) {
+        Folded::Listed(values) => Folded::Repeated { values, times },
+        uniform => uniform,
     }
 }
 
@@ -259,6 +308,11 @@ fn reduced(graph: &Graph, op: &OpNode, input: &Folded, init: &Folded) -> Option<
         Folded::Listed(values) if reduces_every_dimension(graph, op) => {
             values.iter().try_fold(init, |acc, &v| combine(acc, v))?
         }
+        Folded::Repeated { values, times } if reduces_every_dimension(graph, op) => match combiner.as_str() {
+            "add" => init + times * values.iter().sum::<f64>(),
+            "multiply" => init * values.iter().product::<f64>().powf(*times),
+            _ => values.iter().try_fold(init, |acc, &v| combine(acc, v))?,
+        },
         _ => return None,
     };
     value.is_finite().then_some(Folded::Uniform(value))
@@ -470,8 +524,68 @@ mod tests {
                 Some(Uniform(128.0)),
                 Some(Listed(vec![4.0, 8.0])),
                 Some(Uniform(8.0)),
-                None
+                Some(Repeated { values: vec![8.0, 16.0], times: 2.0 })
             ]
         );
+    }
+
+    #[test]
+    fn a_listed_mask_broadcast_over_the_batch_repeats_its_elements_and_its_total_folds() {
+        // m = broadcast_to((jnp.arange(8) < 7).astype(f32), (4, 8)); sum(m), max(m), sum(m, 0).
+        let mut b = Builder::new();
+        let positions = b.op("stablehlo.iota", vec![], t(&[8]), attrs(&[("iota_dimension", Attr::Int(0))]));
+        let seven = splat(&mut b, 7.0, t(&[8]));
+        let kept = compare(&mut b, positions, seven, "LT");
+        let mask = b.unary("stablehlo.convert", kept, t(&[8]));
+        let spread = |b: &mut Builder, x, dims: &[i64], shape: &[i64]| {
+            b.op(
+                "stablehlo.broadcast_in_dim",
+                vec![x],
+                t(shape),
+                attrs(&[("broadcast_dimensions", Attr::I64Array(dims.to_vec()))]),
+            )
+        };
+        let row = spread(&mut b, mask, &[1], &[1, 8]);
+        let over_batch = spread(&mut b, mask, &[1], &[4, 8]);
+        let doubled = b.binary("stablehlo.multiply", over_batch, seven, t(&[4, 8]));
+        let zero = splat(&mut b, 0.0, t(&[]));
+        let count = reduce(&mut b, "stablehlo.add", doubled, zero, &[0, 1], t(&[]));
+        let largest = reduce(&mut b, "stablehlo.maximum", over_batch, zero, &[0, 1], t(&[]));
+        let per_position = reduce(&mut b, "stablehlo.add", over_batch, zero, &[0], t(&[8]));
+        let flipped =
+            b.op("stablehlo.transpose", vec![row], t(&[8, 1]), attrs(&[("permutation", Attr::I64Array(vec![1, 0]))]));
+        let listed_again = b.unary("stablehlo.reshape", over_batch, t(&[32]));
+        let iota32 = b.op("stablehlo.iota", vec![], t(&[32]), attrs(&[("iota_dimension", Attr::Int(0))]));
+        let unordered_sum = b.binary("stablehlo.add", listed_again, iota32, t(&[32]));
+        let picked = slice_of(&mut b, listed_again, 0, 4);
+        let got = folded_of(b, &[row, over_batch, count, largest, per_position, flipped, unordered_sum, picked]);
+        let mask = vec![1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
+        assert_eq!(
+            got,
+            [
+                Some(Listed(mask.clone())),
+                Some(Repeated { values: mask.clone(), times: 4.0 }),
+                Some(Uniform(7.0 * 28.0)),
+                Some(Uniform(1.0)),
+                // Which elements a partial reduction adds is not known once they repeat.
+                None,
+                Some(Repeated { values: mask, times: 1.0 }),
+                None,
+                None,
+            ]
+        );
+    }
+
+    fn slice_of(b: &mut Builder, x: ValueRef, start: i64, limit: i64) -> ValueRef {
+        b.op(
+            "stablehlo.slice",
+            vec![x],
+            t(&[limit - start]),
+            attrs(&[
+                ("start_indices", Attr::I64Array(vec![start])),
+                ("limit_indices", Attr::I64Array(vec![limit])),
+                ("strides", Attr::I64Array(vec![1])),
+            ]),
+        )
     }
 }
