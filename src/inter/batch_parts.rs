@@ -502,17 +502,7 @@ mod tests {
     }
 
     fn slice(b: &mut Builder, x: ValueRef, start: &[i64], limit: &[i64]) -> ValueRef {
-        strided_slice(b, x, start, limit, &vec![1; start.len()])
-    }
-
-    fn strided_slice(b: &mut Builder, x: ValueRef, start: &[i64], limit: &[i64], strides: &[i64]) -> ValueRef {
-        let shape: Vec<i64> = start.iter().zip(limit).zip(strides).map(|((s, l), st)| (l - s + st - 1) / st).collect();
-        let bounds = [
-            ("start_indices", Attr::I64Array(start.to_vec())),
-            ("limit_indices", Attr::I64Array(limit.to_vec())),
-            ("strides", Attr::I64Array(strides.to_vec())),
-        ];
-        b.op("stablehlo.slice", vec![x], t(&shape), attrs(&bounds))
+        b.slice(x, start, limit, &vec![1; start.len()])
     }
 
     /// The sum of all elements of `x` (of rank `rank`).
@@ -597,9 +587,9 @@ mod tests {
     fn a_slice_striding_another_dimension_keeps_every_example_and_one_striding_the_batch_loses_them() {
         // RoPE's x[..., ::2] keeps the batch whole; x[::2] keeps every other example.
         let mut b = Builder::new();
-        let evens = strided_slice(&mut b, ValueRef::Arg(0), &[0, 0], &[8, 4], &[1, 2]);
+        let evens = b.slice(ValueRef::Arg(0), &[0, 0], &[8, 4], &[1, 2]);
         let sum = total(&mut b, evens, 2);
-        let every_other_example = strided_slice(&mut b, ValueRef::Arg(0), &[0, 0], &[8, 4], &[2, 1]);
+        let every_other_example = b.slice(ValueRef::Arg(0), &[0, 0], &[8, 4], &[2, 1]);
         let got = classes_of(b, &[evens, sum, every_other_example]);
         assert_eq!(got[0], (BatchClass::PerExample(Some(0)), None));
         assert_eq!(got[1], (BatchClass::Sum { count: 16.0 }, None));

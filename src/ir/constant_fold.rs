@@ -57,14 +57,6 @@ enum Elements<'a> {
     Each(&'a [f64]),
 }
 
-/// How the elements an elementwise op computes are known: listed in order, or repeated (at
-/// most one operand is repeated, the others one number each).
-#[derive(Clone, Copy, PartialEq)]
-enum Order {
-    Kept,
-    Repeated(f64),
-}
-
 fn fold(graph: &Graph, op: &OpNode, operands: &[Option<&Folded>]) -> Option<Folded> {
     let name = canonical_name(&op.name);
     match name.as_str() {
@@ -171,15 +163,16 @@ fn from_elements(values: Vec<f64>) -> Folded {
 fn elementwise(op: &OpNode, name: &str, operands: &[Option<&Folded>]) -> Option<Folded> {
     let mut elements = Vec::with_capacity(operands.len());
     let mut length = None;
-    let mut order = Order::Kept;
+    // How many times the elements repeat, their order lost (`Folded::Repeated`).
+    let mut repeats = None;
     for operand in operands {
-        let (values, operand_order) = match operand {
+        let (values, operand_repeats) = match operand {
             Some(Folded::Uniform(v)) => {
                 elements.push(Elements::All(*v));
                 continue;
             }
-            Some(Folded::Listed(values)) => (values, Order::Kept),
-            Some(Folded::Repeated { values, times }) => (values, Order::Repeated(*times)),
+            Some(Folded::Listed(values)) => (values, None),
+            Some(Folded::Repeated { values, times }) => (values, Some(*times)),
             Some(Folded::UniformUnfolded)
                 if operands.iter().all(|o| matches!(o, Some(Folded::Uniform(_) | Folded::UniformUnfolded))) =>
             {
@@ -188,10 +181,10 @@ fn elementwise(op: &OpNode, name: &str, operands: &[Option<&Folded>]) -> Option<
             _ => return None,
         };
         // Repeated elements, in an order not known, pair with no other operand of several numbers.
-        if length.is_some() && (length != Some(values.len()) || order != Order::Kept || operand_order != Order::Kept) {
+        if length.is_some() && (length != Some(values.len()) || repeats.is_some() || operand_repeats.is_some()) {
             return None;
         }
-        order = operand_order;
+        repeats = operand_repeats;
         length = Some(values.len());
         elements.push(Elements::Each(values));
     }
@@ -210,9 +203,9 @@ fn elementwise(op: &OpNode, name: &str, operands: &[Option<&Folded>]) -> Option<
     };
     match (0..length.unwrap_or(1)).map(at).collect::<Option<Vec<f64>>>() {
         Some(values) if length.is_none() => values.first().copied().map(Folded::Uniform),
-        Some(values) => Some(match order {
-            Order::Kept => from_elements(values),
-            Order::Repeated(times) => repeated(values, times),
+        Some(values) => Some(match repeats {
+            None => from_elements(values),
+            Some(times) => repeated(values, times),
         }),
         // Numbers this module does not compute: one number still when every operand is one.
         None => length.is_none().then_some(Folded::UniformUnfolded),
@@ -470,22 +463,10 @@ mod tests {
         let positions = b.op("stablehlo.iota", vec![], t(&[4]), attrs(&[("iota_dimension", Attr::Int(0))]));
         let grid = b.op("stablehlo.iota", vec![], t(&[2, 3]), attrs(&[("iota_dimension", Attr::Int(1))]));
         let rows = b.op("stablehlo.iota", vec![], t(&[2, 3]), attrs(&[("iota_dimension", Attr::Int(0))]));
-        let slice = |b: &mut Builder, x, start: &[i64], limit: &[i64], strides: &[i64], ty| {
-            b.op(
-                "stablehlo.slice",
-                vec![x],
-                ty,
-                attrs(&[
-                    ("start_indices", Attr::I64Array(start.to_vec())),
-                    ("limit_indices", Attr::I64Array(limit.to_vec())),
-                    ("strides", Attr::I64Array(strides.to_vec())),
-                ]),
-            )
-        };
-        let third = slice(&mut b, positions, &[2], &[3], &[1], t(&[1]));
-        let every_other = slice(&mut b, positions, &[0], &[4], &[2], t(&[2]));
-        let corner = slice(&mut b, grid, &[1, 1], &[2, 3], &[1, 1], t(&[1, 2]));
-        let column = slice(&mut b, grid, &[0, 2], &[2, 3], &[1, 1], t(&[2, 1]));
+        let third = b.slice(positions, &[2], &[3], &[1]);
+        let every_other = b.slice(positions, &[0], &[4], &[2]);
+        let corner = b.slice(grid, &[1, 1], &[2, 3], &[1, 1]);
+        let column = b.slice(grid, &[0, 2], &[2, 3], &[1, 1]);
         let zero = splat(&mut b, 0.0, t(&[]));
         let total = reduce(&mut b, "stablehlo.add", positions, zero, &[0], t(&[]));
         let got = folded_of(b, &[positions, grid, rows, third, every_other, corner, column, total]);
@@ -547,7 +528,8 @@ mod tests {
         };
         let row = spread(&mut b, mask, &[1], &[1, 8]);
         let over_batch = spread(&mut b, mask, &[1], &[4, 8]);
-        let doubled = b.binary("stablehlo.multiply", over_batch, seven, t(&[4, 8]));
+        let sevens = splat(&mut b, 7.0, t(&[4, 8]));
+        let doubled = b.binary("stablehlo.multiply", over_batch, sevens, t(&[4, 8]));
         let zero = splat(&mut b, 0.0, t(&[]));
         let count = reduce(&mut b, "stablehlo.add", doubled, zero, &[0, 1], t(&[]));
         let largest = reduce(&mut b, "stablehlo.maximum", over_batch, zero, &[0, 1], t(&[]));
@@ -557,7 +539,7 @@ mod tests {
         let listed_again = b.unary("stablehlo.reshape", over_batch, t(&[32]));
         let iota32 = b.op("stablehlo.iota", vec![], t(&[32]), attrs(&[("iota_dimension", Attr::Int(0))]));
         let unordered_sum = b.binary("stablehlo.add", listed_again, iota32, t(&[32]));
-        let picked = slice_of(&mut b, listed_again, 0, 4);
+        let picked = b.slice(listed_again, &[0], &[4], &[1]);
         let got = folded_of(b, &[row, over_batch, count, largest, per_position, flipped, unordered_sum, picked]);
         let mask = vec![1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
         assert_eq!(
@@ -574,18 +556,5 @@ mod tests {
                 None,
             ]
         );
-    }
-
-    fn slice_of(b: &mut Builder, x: ValueRef, start: i64, limit: i64) -> ValueRef {
-        b.op(
-            "stablehlo.slice",
-            vec![x],
-            t(&[limit - start]),
-            attrs(&[
-                ("start_indices", Attr::I64Array(vec![start])),
-                ("limit_indices", Attr::I64Array(vec![limit])),
-                ("strides", Attr::I64Array(vec![1])),
-            ]),
-        )
     }
 }

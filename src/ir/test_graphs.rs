@@ -42,6 +42,18 @@ impl Builder {
         self.op(name, vec![a, b], ty, Attrs::new())
     }
 
+    /// A static f32 `slice` of `x`; the result's shape follows from the bounds and strides.
+    pub fn slice(&mut self, x: ValueRef, start: &[i64], limit: &[i64], strides: &[i64]) -> ValueRef {
+        let shape: Vec<i64> =
+            start.iter().zip(limit).zip(strides).map(|((s, l), stride)| (l - s + stride - 1) / stride).collect();
+        let bounds = attrs(&[
+            ("start_indices", Attr::I64Array(start.to_vec())),
+            ("limit_indices", Attr::I64Array(limit.to_vec())),
+            ("strides", Attr::I64Array(strides.to_vec())),
+        ]);
+        self.op("stablehlo.slice", vec![x], t(&shape), bounds)
+    }
+
     /// `dot_general` contracting `lhs` dim `l` with `rhs` dim `r`.
     pub fn dot(&mut self, a: ValueRef, b: ValueRef, l: i64, r: i64, ty: ValueType) -> ValueRef {
         let mut attrs = Attrs::new();
