@@ -1,6 +1,6 @@
 // RUN: alpa-opt --alpa-annotate-costs="summary=false" -split-input-file -verify-diagnostics %s
 
-// expected-error @+1 {{argument #0 has dynamic shape tensor<?x4xf32>: only static shapes can be planned}}
+// expected-error @+1 {{argument #0 has dynamic shape tensor<?x4xf32>: only static shapes can be planned (export the step at the microbatch's shapes, not with jax.export's symbolic dimensions)}}
 func.func @main(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32> {
   return %arg0 : tensor<?x4xf32>
 }

@@ -471,6 +471,14 @@ COUPLINGS = {
     # each sequence's end token: x[jnp.arange(b), i]).
     "pooled-every-other-example": (lambda h: jax.nn.softmax(_own_row(h) @ _own_row(h).T, axis=-1) @ h,
                                    "every example meets every other example of the batch here"),
+    # Hard-example mining: the examples whose scores are among the batch's top half.
+    "top-k-over-examples": (lambda h: h * (h.sum(-1) >= jax.lax.top_k(h.sum(-1), h.shape[0] // 2)[0][-1])[:, None],
+                            "the examples meet each other here (a chlo.top_k along the batch's dimension"),
+    # A sort and a cumulative sum along the batch's dimension.
+    "sorted-over-examples": (lambda h: jnp.sort(h, axis=0),
+                             "the examples meet each other here (a sort along the batch's dimension"),
+    "cumulative-over-examples": (lambda h: jnp.cumsum(h, axis=0) / h.shape[0],
+                                 "the examples meet each other here (a reduce_window along the batch's dimension"),
 }
 
 
@@ -508,7 +516,8 @@ def test_each_example_pooled_at_its_own_position_pipelines_to_the_global_step(tm
 def test_examples_meeting_the_batch_are_warned_about_where_they_meet(tmp_path, couple, said):
     """Each microbatch sees its own examples only: the step differs from the global batch's.
     Before, the loss was only called 'neither a sum nor a mean', or (the contrastive logits)
-    nothing was said at all; then both were said."""
+    nothing was said at all; then both were said. A top-k, sort or cumulative sum over the
+    examples was only called 'neither a sum nor a mean' at the loss, as a masked mean is."""
     planned = _plan(tmp_path, _coupled_export(couple, MICROBATCH))
     assert planned.returncode == 0, planned.stderr[-3000:]
     meeting = [line for line in planned.stderr.splitlines() if said in line]

@@ -1,28 +1,46 @@
 //! Examples meeting a statistic of the batch: a value per example combined with a sum, a mean,
 //! a maximum (minimum) or a contraction over the batch (batch normalization's mean and variance, computed by the
 //! model or by a `batch_norm_training` op over the examples, a baseline
-//! subtracted from every example's reward), or with every other example of the batch (a
-//! contrastive loss's logits `a @ b.T`). A microbatch computes the statistic over its own
-//! examples, and an example meets only those of its microbatch, so the step differs from the
-//! global batch's, as under any gradient accumulation.
+//! subtracted from every example's reward), with every other example of the batch (a
+//! contrastive loss's logits `a @ b.T`), or with its neighbours along the batch's dimension (a
+//! sort, top-k, FFT or cumulative window over the examples: hard-example mining's top-k of the
+//! losses). A microbatch computes the statistic over its own examples, and an example meets
+//! only those of its microbatch, so the step differs from the global batch's, as under any
+//! gradient accumulation.
 
 use super::output_combine::{value_class, BatchClass};
 use crate::ir::attr_text::DotDimensionNumbers;
-use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, opaque_text};
 
+/// An op where values per example meet other examples of the batch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Meeting {
+    pub op: usize,
+    pub how: Met,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Met {
+    /// A statistic of the batch, computed by op `at`.
+    Statistic { at: usize },
+    /// A batch norm op that computes the examples' mean and variance itself.
+    BatchNorm,
+    /// A product of the batch with itself (`a @ b.T`).
+    EveryOther,
+    /// An op that combines the elements along a dimension, applied along the batch's.
+    AlongTheBatch,
+}
+
 /// The ops where values per example first meet a statistic of the batch or the other
-/// examples, in program order: the meeting op, and the op that computed the statistic (the
-/// meeting op itself for examples meeting each other, and for a batch norm op that computes its
-/// statistics itself). A meeting downstream of another one (a
-/// normalized activation meeting the next layer's statistics) is included; callers report the
-/// first. `batch_dims` are the batch inputs' dimensions, `classes` the ops' batch classes
-/// (`output_combine::batch_classes`).
+/// examples, in program order. A meeting downstream of another one (a normalized activation
+/// meeting the next layer's statistics) is included; callers report the first. `batch_dims` are
+/// the batch inputs' dimensions, `classes` the ops' batch classes (`output_combine::batch_classes`).
 pub fn statistics_meeting_examples(
     graph: &Graph,
     batch_dims: &[Option<usize>],
     classes: &[BatchClass],
-) -> Vec<(usize, usize)> {
+) -> Vec<Meeting> {
     let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
     let statistic = |c: BatchClass| {
         matches!(c, BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Contraction | BatchClass::Extreme { .. })
@@ -37,20 +55,42 @@ pub fn statistics_meeting_examples(
             ValueRef::Op { op, .. } if statistic(*c) => Some(op),
             _ => None,
         });
-        if normalizes_across_examples(op, &operands) {
-            met.push((index, index));
+        let along_the_batch = classes[index] == BatchClass::PerExample(None)
+            && operands.iter().any(|c| matches!(c, BatchClass::PerExample(Some(d)) if combines_along(op, *d)));
+        let how = if normalizes_across_examples(op, &operands) {
+            Met::BatchNorm
         } else if let Some(at) = statistic_op {
-            met.push((index, at));
+            Met::Statistic { at }
         } else if pairs_every_example_with_every_other(op, &operands) {
-            met.push((index, index));
-        }
+            Met::EveryOther
+        } else if along_the_batch {
+            Met::AlongTheBatch
+        } else {
+            continue;
+        };
+        met.push(Meeting { op: index, how });
     }
     met
 }
 
+/// Whether `op` combines the elements of its operand's dimension `d` with each other: sorts or
+/// selects among them, transforms them (an FFT, a factorization) or accumulates a window of
+/// them. Slicing, moving and reducing ops are followed by the batch analysis itself.
+fn combines_along(op: &OpNode, d: usize) -> bool {
+    match canonical_name(&op.name).as_str() {
+        "sort" | "top_k" | "chlo.top_k" | "fft" | "cholesky" | "triangular_solve" => true,
+        "reduce_window" => op
+            .attr("window_dimensions")
+            .and_then(|a| a.as_i64_array())
+            .and_then(|w| w.get(d).copied())
+            .is_some_and(|w| w > 1),
+        _ => false,
+    }
+}
+
 /// A batch norm in training (its forward or its gradient) whose features are not the examples:
 /// it computes the batch's mean and variance itself (torch_xla's BatchNorm2d).
-pub fn normalizes_across_examples(op: &crate::ir::graph::OpNode, operands: &[BatchClass]) -> bool {
+fn normalizes_across_examples(op: &OpNode, operands: &[BatchClass]) -> bool {
     let feature = op.attr("feature_index").and_then(crate::ir::graph::Attr::as_int);
     matches!(canonical_name(&op.name).as_str(), "batch_norm_training" | "batch_norm_grad")
         && matches!(operands.first(), Some(BatchClass::PerExample(Some(d))) if Some(*d as i64) != feature)
@@ -59,7 +99,7 @@ pub fn normalizes_across_examples(op: &crate::ir::graph::OpNode, operands: &[Bat
 /// Whether a `dot_general` of two values per example contracts neither their examples together
 /// (a weight gradient) nor keeps them paired as a batching dimension: every example then meets
 /// every example of the other side (`a @ b.T`).
-fn pairs_every_example_with_every_other(op: &crate::ir::graph::OpNode, operands: &[BatchClass]) -> bool {
+fn pairs_every_example_with_every_other(op: &OpNode, operands: &[BatchClass]) -> bool {
     let [BatchClass::PerExample(Some(l)), BatchClass::PerExample(Some(r))] = operands else { return false };
     if canonical_name(&op.name) != "dot_general" {
         return false;
@@ -82,7 +122,7 @@ mod tests {
     use crate::ir::graph::{Attr, Attrs, Param};
     use crate::ir::test_graphs::{attrs, t, Builder};
 
-    fn meetings(b: Builder, returned: ValueRef) -> Vec<(usize, usize)> {
+    fn meetings(b: Builder, returned: ValueRef) -> Vec<Meeting> {
         let g = b.graph(
             vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[4, 4]), attrs: Attrs::new() }],
             vec![returned],
@@ -125,7 +165,10 @@ mod tests {
         let spread = to_every_example(&mut b, mean);
         let centred = b.binary("stablehlo.subtract", x, spread, t(&[8, 4]));
         let loss = b.sum(centred);
-        assert_eq!(meetings(b, loss), vec![(op_index(centred), op_index(spread))]);
+        assert_eq!(
+            meetings(b, loss),
+            vec![Meeting { op: op_index(centred), how: Met::Statistic { at: op_index(spread) } }]
+        );
     }
 
     #[test]
@@ -138,7 +181,10 @@ mod tests {
         let spread = to_every_example(&mut b, largest);
         let scaled = b.binary("stablehlo.divide", x, spread, t(&[8, 4]));
         let loss = b.sum(scaled);
-        assert_eq!(meetings(b, loss), vec![(op_index(scaled), op_index(spread))]);
+        assert_eq!(
+            meetings(b, loss),
+            vec![Meeting { op: op_index(scaled), how: Met::Statistic { at: op_index(spread) } }]
+        );
     }
 
     #[test]
@@ -156,7 +202,40 @@ mod tests {
         let a = b.binary("stablehlo.add", sums[0], sums[1], t(&[]));
         let c = b.binary("stablehlo.add", sums[2], sums[3], t(&[]));
         let loss = b.binary("stablehlo.add", a, c, t(&[]));
-        assert_eq!(meetings(b, loss), vec![(op_index(logits), op_index(logits))]);
+        assert_eq!(meetings(b, loss), vec![Meeting { op: op_index(logits), how: Met::EveryOther }]);
+    }
+
+    #[test]
+    fn a_sort_top_k_or_window_along_the_batch_meets_the_examples_and_one_along_the_features_not() {
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let sort = |b: &mut Builder, dimension: i64| {
+            b.op("stablehlo.sort", vec![x], t(&[8, 4]), attrs(&[("dimension", Attr::Int(dimension))]))
+        };
+        let init = b.scalar_constant();
+        let window = |b: &mut Builder, dims: &[i64]| {
+            b.op(
+                "stablehlo.reduce_window",
+                vec![x, init],
+                t(&[8, 4]),
+                attrs(&[("window_dimensions", Attr::I64Array(dims.to_vec()))]),
+            )
+        };
+        let sorted_features = sort(&mut b, 1);
+        let per_feature_window = window(&mut b, &[1, 2]);
+        let sorted_examples = sort(&mut b, 0);
+        let cumulative_over_examples = window(&mut b, &[8, 1]);
+        let scores =
+            b.op("stablehlo.transpose", vec![x], t(&[4, 8]), attrs(&[("permutation", Attr::I64Array(vec![1, 0]))]));
+        let hardest = b.op("chlo.top_k", vec![scores], t(&[4, 2]), attrs(&[]));
+        let sums: Vec<ValueRef> =
+            [sorted_features, per_feature_window, sorted_examples, cumulative_over_examples, hardest]
+                .into_iter()
+                .map(|v| b.sum(v))
+                .collect();
+        let loss = sums[1..].iter().fold(sums[0], |acc, &s| b.binary("stablehlo.add", acc, s, t(&[])));
+        let along = |v| Meeting { op: op_index(v), how: Met::AlongTheBatch };
+        assert_eq!(meetings(b, loss), vec![along(sorted_examples), along(cumulative_over_examples), along(hardest)]);
     }
 
     #[test]
@@ -173,6 +252,6 @@ mod tests {
         let second = b.unary("stablehlo.reshape", per_example, t(&[8, 4]));
         let both = b.binary("stablehlo.add", first, second, t(&[8, 4]));
         let loss = b.sum(both);
-        assert_eq!(meetings(b, loss), vec![(op_index(across), op_index(across))]);
+        assert_eq!(meetings(b, loss), vec![Meeting { op: op_index(across), how: Met::BatchNorm }]);
     }
 }

@@ -31,7 +31,7 @@ use crate::ir::attr_text::{
 use crate::ir::batch_inputs::{examples_counts, examples_per_microbatch};
 use crate::ir::constant_fold::{folded_constants, Folded};
 use crate::ir::graph::{Attr, Graph, OpNode, ValueRef};
-use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
+use crate::ir::op_table::{canonical_name, elementwise_info, op_rule, opaque_text, FactorKind};
 use crate::ir::types::ValueType;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -177,6 +177,30 @@ pub fn value_class(v: ValueRef, batch_dims: &[Option<usize>], classes: &[BatchCl
     }
 }
 
+/// Where the examples are in the result of an op without a case of its own (`fft`, `sort`,
+/// `cholesky`), by its op table rule: every value per example has them in one factor that
+/// passes through to one dimension of every result, each example's slice computed from its own
+/// slices only. Otherwise the examples are lost track of.
+fn passed_through(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> Option<usize> {
+    let types: Vec<_> = op.operands.iter().map(|v| graph.value_type(*v).and_then(ValueType::tensor)).collect();
+    let rule = op_rule(op, &types).ok().filter(|r| r.known && r.operand_dims.len() == operands.len())?;
+    let mut factors = operands.iter().zip(&rule.operand_dims).filter_map(|(c, dims)| match c {
+        BatchClass::PerExample(d) => Some(d.and_then(|d| match dims.get(d)?.as_slice() {
+            [f] => Some(*f),
+            _ => None,
+        })),
+        _ => None,
+    });
+    let factor = factors.next()??;
+    if !factors.all(|f| f == Some(factor)) || rule.factors[factor].kind != FactorKind::PassThrough {
+        return None;
+    }
+    let [first, rest @ ..] = rule.result_dims.as_slice() else { return None };
+    let dim = first.iter().position(|f| f.as_slice() == [factor])?;
+    // The op's results share one class, so each must keep the examples in that dimension.
+    rest.iter().all(|r| r.get(dim).map(Vec::as_slice) == Some(&[factor])).then_some(dim)
+}
+
 fn rank_of(graph: &Graph, v: ValueRef) -> Option<usize> {
     graph.value_type(v).and_then(ValueType::tensor).map(|t| t.shape.len())
 }
@@ -242,7 +266,7 @@ fn classify(
                 name == "batch_norm_inference" || op.attr("feature_index").and_then(Attr::as_int) == Some(d as i64)
             })),
             n if elementwise_info(n).is_some() => PerExample(d),
-            _ => PerExample(None),
+            _ => PerExample(passed_through(graph, op, operands)),
         };
     }
     // Only sums, means and batch-independent values from here on.
@@ -1192,6 +1216,42 @@ mod tests {
                 PerExample(Some(1)),
                 PerExample(None)
             ]
+        );
+    }
+
+    #[test]
+    fn ops_whose_rule_passes_the_batch_through_keep_the_examples_and_others_lose_them() {
+        // x: [8, 4] is the batch; fft, sort and cholesky work on the trailing dims by their rules.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let fft = |b: &mut Builder, x, lengths: &[i64], shape: &[i64]| {
+            let ty = ValueType::Tensor(TensorType::new(shape.to_vec(), ElementType::Complex(32)));
+            let fft_type = opaque("<fft_type FFT>");
+            b.op(
+                "stablehlo.fft",
+                vec![x],
+                ty,
+                attrs(&[("fft_type", fft_type), ("fft_length", Attr::I64Array(lengths.to_vec()))]),
+            )
+        };
+        let spectrum = fft(&mut b, x, &[4], &[8, 4]);
+        let over_examples = fft(&mut b, x, &[8, 4], &[8, 4]);
+        let real = b.unary("stablehlo.real", spectrum, t(&[8, 4]));
+        let sort = |b: &mut Builder, x, dimension: i64| {
+            b.op("stablehlo.sort", vec![x], t(&[8, 4]), attrs(&[("dimension", Attr::Int(dimension))]))
+        };
+        let sorted = sort(&mut b, real, 1);
+        let sorted_examples = sort(&mut b, x, 0);
+        let matrices = b.unary("stablehlo.reshape", x, t(&[8, 2, 2]));
+        let factored = b.op("stablehlo.cholesky", vec![matrices], t(&[8, 2, 2]), attrs(&[]));
+        let zero = constant(&mut b, 0.0);
+        let total = b.reduce_sum(sorted, zero, &[0, 1], t(&[]));
+        let count = constant(&mut b, 32.0);
+        let mean = b.binary("stablehlo.divide", total, count, t(&[]));
+        let got = classes_of(b, vec![spectrum, over_examples, sorted, sorted_examples, factored, mean]);
+        assert_eq!(
+            got,
+            [PerExample(Some(0)), PerExample(None), PerExample(Some(0)), PerExample(None), PerExample(Some(0)), Mean]
         );
     }
 

@@ -31,12 +31,12 @@
 use super::batch_order::{examples_moved, reordered_examples_meeting};
 use super::batch_parts::Held;
 use super::batch_positions::positions_meeting_examples;
-use super::batch_statistics::{normalizes_across_examples, statistics_meeting_examples};
+use super::batch_statistics::{statistics_meeting_examples, Meeting, Met};
 use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
 use super::memory::Schedule;
 use super::output_combine::{
-    assumed_count_means, batch_classes, batch_classes_and_held, value_class, AssumedCount, BatchClass, Written,
+    assumed_count_means, batch_classes, batch_classes_and_held, AssumedCount, BatchClass, Written,
 };
 use super::plan::StageId;
 use super::weighted_loss::{denominator_powers, weighted_loss, WeightedLoss};
@@ -658,9 +658,9 @@ pub fn build_program(
     // The first meeting only: every later layer of a batch-normalized model meets its own.
     let meetings = classes.map(|c| statistics_meeting_examples(graph, &batch_dims, c)).unwrap_or_default();
     // A loss computed from examples that met a statistic of the batch is explained by that.
-    let loss_met_statistic = meetings.first().is_some_and(|&(meeting, _)| {
-        ancestors(graph, [graph.returned[step.loss]]).get(meeting).copied().unwrap_or(false)
-    });
+    let loss_met_statistic = meetings
+        .first()
+        .is_some_and(|meeting| ancestors(graph, [graph.returned[step.loss]]).get(meeting.op).copied().unwrap_or(false));
     for v in outlives {
         let ValueRef::Op { op, .. } = v else { continue };
         // A result is combined as what it is over the batch: a sum adds up, a mean averages.
@@ -752,26 +752,29 @@ pub fn build_program(
         }
     }
     if let Some(classes) = classes {
-        if let Some(&(meeting, statistic)) = meetings.first() {
-            let batch_norm = normalizes_across_examples(
-                &ops[meeting],
-                &ops[meeting].operands.iter().map(|v| value_class(*v, &batch_dims, classes)).collect::<Vec<_>>(),
-            );
-            let (what, instead) = if batch_norm {
-                (
+        if let Some(&Meeting { op: meeting, how }) = meetings.first() {
+            const PER_EXAMPLE: &str =
+                "normalize per example (layer or group normalization), or plan with microbatches=1";
+            let (what, instead) = match how {
+                Met::BatchNorm => (
                     "the examples meet a statistic of the batch here (a batch norm over the examples computes their mean and variance)".to_string(),
-                    "normalize per example (layer or group normalization), or plan with microbatches=1",
-                )
-            } else if meeting == statistic {
-                (
+                    PER_EXAMPLE,
+                ),
+                Met::EveryOther => (
                     "every example meets every other example of the batch here (a product of the batch with itself, as a contrastive loss's logits)".to_string(),
                     "plan with microbatches=1 to pair every example with the whole batch",
-                )
-            } else {
-                (
+                ),
+                Met::AlongTheBatch => (
+                    format!(
+                        "the examples meet each other here (a {} along the batch's dimension sorts, selects among, transforms or accumulates them together, as hard-example mining's top-k of the losses does)",
+                        canonical_name(&ops[meeting].name)
+                    ),
+                    "work along another dimension than the batch's, or plan with microbatches=1",
+                ),
+                Met::Statistic { at } => (
                     format!(
                         "the examples meet a statistic of the batch here (a {} over the batch, as batch normalization's mean and variance or a baseline subtracted from every example's value)",
-                        match classes[statistic] {
+                        match classes[at] {
                             BatchClass::Mean => "mean",
                             BatchClass::Sum { .. } => "sum",
                             BatchClass::Extreme { max: true } => "maximum",
@@ -779,8 +782,8 @@ pub fn build_program(
                             _ => "contraction",
                         }
                     ),
-                    "normalize per example (layer or group normalization), or plan with microbatches=1",
-                )
+                    PER_EXAMPLE,
+                ),
             };
             let more = match meetings.len() - 1 {
                 0 => String::new(),

@@ -235,9 +235,9 @@ fn shared_denominator(
     }
 }
 
-/// Ops whose value is a sum or a choice of their data operands' values (the other operands, such
-/// as indices or a predicate, must not scale with the denominator): every data operand carries
-/// the same power of it, or is zero.
+/// Ops whose value is a sum, a choice or a fixed linear map (`fft`, a complex number's parts) of
+/// their data operands' values (the other operands, such as indices or a predicate, must not
+/// scale with the denominator): every data operand carries the same power of it, or is zero.
 fn homogeneous_data_operands(name: &str, operands: usize) -> Option<std::ops::Range<usize>> {
     Some(match name {
         "add"
@@ -252,7 +252,11 @@ fn homogeneous_data_operands(name: &str, operands: usize) -> Option<std::ops::Ra
         | "copy"
         | "pad"
         | "concatenate"
-        | "optimization_barrier" => 0..operands,
+        | "optimization_barrier"
+        | "real"
+        | "imag"
+        | "complex"
+        | "fft" => 0..operands,
         "select" => 1..operands,
         "gather" | "dynamic_slice" => 0..1,
         "dynamic_update_slice" => 0..2,

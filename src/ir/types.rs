@@ -39,6 +39,17 @@ impl ElementType {
         matches!(self, ElementType::Float { .. } | ElementType::Complex(_))
     }
 
+    /// The whole number `value` as an element of a dense attribute of this type: `true`, `3`,
+    /// `3.0`, `(3.0,0.0)` (MLIR rejects `3` for a float and `3.0` for a complex element).
+    pub fn whole_number_literal(&self, value: i64) -> String {
+        match self {
+            ElementType::Bool => (value != 0).to_string(),
+            ElementType::Int(_) | ElementType::UInt(_) | ElementType::Other { .. } => value.to_string(),
+            ElementType::Float { .. } => format!("{value}.0"),
+            ElementType::Complex(_) => format!("({value}.0,0.0)"),
+        }
+    }
+
     /// Parses the MLIR spelling of an element type (`f32`, `i1`, `ui8`, `complex<f32>`, ...).
     pub fn parse(text: &str) -> Option<Self> {
         let t = text.trim();
@@ -198,6 +209,16 @@ impl ValueType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_whole_number_is_written_as_each_element_type_spells_it() {
+        let literal = |ty: &str, value| ElementType::parse(ty).unwrap().whole_number_literal(value);
+        assert_eq!(literal("i1", 0), "false");
+        assert_eq!(literal("i32", -3), "-3");
+        assert_eq!(literal("ui8", 2), "2");
+        assert_eq!(literal("bf16", 2), "2.0");
+        assert_eq!(literal("complex<f32>", 0), "(0.0,0.0)");
+    }
 
     #[test]
     fn parses_every_element_type_spelling() {

@@ -70,7 +70,7 @@ fn convert(case: MlirOperation) -> Result<(), String> {
     let last = branch_results.len().checked_sub(1).ok_or("a case without branches")?;
     let mut picked: Vec<MlirValue> = branch_results[last].clone();
     for (k, values) in branch_results.iter().enumerate().take(last).rev() {
-        let constant = mlir::integer_constant_attr(context, k as i64, index_type)?;
+        let constant = mlir::whole_number_attr(context, k as i64, index_type)?;
         let k_value = mlir::create_op(case, "stablehlo.constant", &[], &[("value", constant)], &[index_type]);
         let is_k =
             mlir::create_op(case, "stablehlo.compare", &[index, k_value], &[("comparison_direction", eq)], &[i1]);

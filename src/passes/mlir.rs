@@ -443,11 +443,14 @@ pub fn new_op(
     }
 }
 
-/// The `value` attribute of a `stablehlo.constant` of integer (or i1) tensor type `ty`.
-pub fn integer_constant_attr(context: MlirContext, value: i64, ty: MlirType) -> Result<MlirAttribute, String> {
-    let ty_text = print_type(ty);
-    let literal = if ty_text == "tensor<i1>" { (value != 0).to_string() } else { value.to_string() };
-    parse_attr(context, &format!("dense<{literal}> : {ty_text}"))
+/// The `value` attribute of a `stablehlo.constant` of tensor type `ty` whose every element is
+/// the whole number `value`, written for the type's elements (`ElementType::whole_number_literal`).
+pub fn whole_number_attr(context: MlirContext, value: i64, ty: MlirType) -> Result<MlirAttribute, String> {
+    let element = match value_type(ty)? {
+        ValueType::Tensor(t) => t.element,
+        other => return Err(format!("a constant of type {other} is not a tensor")),
+    };
+    parse_attr(context, &format!("dense<{}> : {}", element.whole_number_literal(value), print_type(ty)))
 }
 
 pub fn string_attr_value(context: MlirContext, text: &str) -> MlirAttribute {

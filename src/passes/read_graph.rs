@@ -79,7 +79,7 @@ fn function_signature(func_op: MlirOperation) -> Result<(Vec<ValueType>, Vec<Val
         let convert = |t: MlirType, what: &str, i: isize| {
             let at = (what == "argument").then_some(i as usize);
             mlir::value_type(t).map_err(|text| {
-                fail(format!("{what} #{i} has dynamic shape {text}: only static shapes can be planned"), at)
+                fail(format!("{what} #{i} has dynamic shape {text}: only static shapes can be planned (export the step at the microbatch's shapes, not with jax.export's symbolic dimensions)"), at)
             })
         };
         let inputs = (0..mlirFunctionTypeGetNumInputs(ty))

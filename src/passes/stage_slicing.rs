@@ -295,8 +295,7 @@ pub fn emit(
                 Accumulate::Sum | Accumulate::Mean => {
                     let mut sum = add_up(&emitter, &parts);
                     if mode == Accumulate::Mean && program.microbatches > 1 {
-                        let splat =
-                            emitter.attr(&format!("dense<{}.0> : {}", program.microbatches, mlir::print_type(ty)))?;
+                        let splat = mlir::whole_number_attr(emitter.context, program.microbatches as i64, ty)?;
                         let count = mlir::results(emitter.op("stablehlo.constant", &[], &[ty], &[("value", splat)]))[0];
                         sum = mlir::results(emitter.op("stablehlo.divide", &[sum, count], &[ty], &[]))[0];
                     }
@@ -344,7 +343,7 @@ pub fn emit(
                             let scalar = with_shape(ty, &[]);
                             let own_weights = spread(&emitter, sum_of_weights, scalar)?;
                             let zero = |t: MlirType| -> Result<MlirValue, String> {
-                                let splat = emitter.attr(&format!("dense<0.0> : {}", mlir::print_type(t)))?;
+                                let splat = mlir::whole_number_attr(emitter.context, 0, t)?;
                                 Ok(mlir::results(emitter.op("stablehlo.constant", &[], &[t], &[("value", splat)]))[0])
                             };
                             let (none, zeros) = (zero(scalar)?, zero(ty)?);

@@ -46,14 +46,6 @@ fn block_sharding(n: usize, tile_rank: usize) -> String {
     format!("{{devices=[{n}{ones}]<=[{n}]}}")
 }
 
-fn zero(element: &ElementType) -> &'static str {
-    match element {
-        ElementType::Bool => "false",
-        ElementType::Int(_) | ElementType::UInt(_) => "0",
-        _ => "0.000000e+00",
-    }
-}
-
 fn custom_call(body: &mut Body, target: &str, operand: &str, sharding: &str, from: &str, to: &str) -> String {
     body.op(format!(
         "\"stablehlo.custom_call\"({operand}) <{{api_version = 1 : i32, backend_config = \"\", call_target_name = \"{target}\", called_computations = [], has_side_effect = false}}> {{mhlo.sharding = \"{sharding}\"}} : ({from}) -> {to}"
@@ -143,8 +135,10 @@ pub fn send_program(
     let mut body = Body::new();
     let source = enter(&mut body, n, &src_tile, element, rank);
     let scalar = tensor(&[], element);
-    let zero_scalar =
-        body.op(format!("\"stablehlo.constant\"() <{{value = dense<{}> : {scalar}}}> : () -> {scalar}", zero(element)));
+    let zero_scalar = body.op(format!(
+        "\"stablehlo.constant\"() <{{value = dense<{}> : {scalar}}}> : () -> {scalar}",
+        element.whole_number_literal(0)
+    ));
     let dst_type = tensor(&dst_tile, element);
     let mut dst = body.op(format!("\"stablehlo.broadcast_in_dim\"({zero_scalar}) <{{broadcast_dimensions = array<i64>}}> : ({scalar}) -> {dst_type}"));
     if !program.rounds.is_empty() {

@@ -298,7 +298,7 @@ impl Writer {
 
     /// `stablehlo.constant dense<value> : ty` at the location of `at`.
     fn constant(&self, value: i64, ty: MlirType, at: MlirOperation) -> Result<MlirOperation, String> {
-        let attr = mlir::integer_constant_attr(self.context, value, ty)?;
+        let attr = mlir::whole_number_attr(self.context, value, ty)?;
         Ok(self.create("stablehlo.constant", &[], ty, &[("value", attr)], at))
     }
 
