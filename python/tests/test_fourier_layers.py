@@ -4,8 +4,8 @@ computed by RFFT (Hyena-style: `irfft(rfft(h) * rfft(k))` with a learned filter 
 along the features. These ops have no case of their own in the batch analysis; their op table
 rules pass the examples through, and the steps plan unwarned and give the global-batch step's
 results. Before, the examples were lost track of at the FFT or the sort (the loss warned about as
-neither a sum nor a mean), and a complex spectrum crossing stages failed to lower (its transfer's
-zeros written as a real number).
+neither a sum nor a mean). The plans here cut between layers, so no complex value crosses
+stages; a complex transfer's lowering is checked by `lit-tests/lower-transfers/element-types.mlir`.
 
 alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
 unless ``ALPA_REQUIRE_OPT=1``."""
