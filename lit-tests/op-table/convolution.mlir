@@ -1,12 +1,12 @@
 // convolution: batch and output features pass through, input features are a reduction; a
-// spatial dim with a window wider than one element needs replication (a halo), a 1x1 one
-// passes through.
+// spatial dim with a window wider than one element combines neighbours and needs the whole dim
+// (a split would need a halo), a 1x1 one passes through.
 // RUN: alpa-opt --alpa-test-print-op-rules="mesh=2x2" %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=remark
 
 // 3x3 window, padded: batch i and output features k pass through, input features j are the
-// reduction; the spatial dims are need-replication (a split would need a halo), so only batch
-// and features are split.
-// CHECK: remark: stablehlo.convolution: ([i,l,o,j], [m,p,j,k]) -> [i,n,q,k] {i=4, j=6, k=4, l=8, m=3, n=8, o=8, p=3, q=8}, reduction {j}, need-replication {l,m,n,o,p,q};
+// reduction; the spatial dims are combined (a split would need a halo), so only batch and
+// features are split.
+// CHECK: remark: stablehlo.convolution: ([i,l,o,j], [m,p,j,k]) -> [i,n,q,k] {i=4, j=6, k=4, l=8, m=3, n=8, o=8, p=3, q=8}, reduction {j}, combined {l,m,n,o,p,q};
 // CHECK-SAME: 10 strategies on 2x2 (heavy: those using every device):
 // CHECK-SAME: S01RRR = S01RRR x RRRR | S10RRR = S10RRR x RRRR | S0RRR = S0RRS1 x RRS1R @ allreduce{1} | S0RRS1 = S0RRR x RRRS1 |
 // CHECK-SAME: S1RRR = S1RRS0 x RRS0R @ allreduce{0} | RRRS1 = RRRS0 x RRS0S1 @ allreduce{0} | S1RRS0 = S1RRR x RRRS0 | RRRS0 = RRRS1 x RRS1S0 @ allreduce{1} |

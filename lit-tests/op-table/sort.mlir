@@ -1,10 +1,10 @@
-// sort: the sorted dim needs replication, the others pass through (shared by every operand
-// and result).
+// sort: the sorted dim is combined (its elements are compared with each other; it needs the whole
+// dim), the others pass through (shared by every operand and result).
 // RUN: alpa-opt --alpa-test-print-op-rules="mesh=2x2" %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=remark
 
-// sort along dim 1 with a value operand: dim 1 needs replication, dim 0 passes through all
+// sort along dim 1 with a value operand: dim 1 is combined, dim 0 passes through all
 // operands and results; every result takes the same layout.
-// CHECK: remark: stablehlo.sort: ([i,j], [i,j]) -> ([i,j], [i,j]) {i=4, j=8}, need-replication {j};
+// CHECK: remark: stablehlo.sort: ([i,j], [i,j]) -> ([i,j], [i,j]) {i=4, j=8}, combined {j};
 // CHECK-SAME: 5 strategies on 2x2:
 // CHECK-SAME: RR, RR = RR x RR | S1R, S1R = S1R x S1R | S0R, S0R = S0R x S0R | S01R, S01R = S01R x S01R |
 // CHECK-SAME: S10R, S10R = S10R x S10R{{$}}

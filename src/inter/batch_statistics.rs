@@ -8,10 +8,10 @@
 //! only those of its microbatch, so the step differs from the global batch's, as under any
 //! gradient accumulation.
 
-use super::output_combine::{value_class, BatchClass};
+use super::output_combine::{known_rule, value_class, BatchClass};
 use crate::ir::attr_text::DotDimensionNumbers;
 use crate::ir::graph::{Graph, OpNode, ValueRef};
-use crate::ir::op_table::{canonical_name, opaque_text};
+use crate::ir::op_table::{canonical_name, opaque_text, FactorKind};
 
 /// An op where values per example meet other examples of the batch.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,8 +55,8 @@ pub fn statistics_meeting_examples(
             ValueRef::Op { op, .. } if statistic(*c) => Some(op),
             _ => None,
         });
-        let along_the_batch = classes[index] == BatchClass::PerExample(None)
-            && operands.iter().any(|c| matches!(c, BatchClass::PerExample(Some(d)) if combines_along(op, *d)));
+        let along_the_batch =
+            classes[index] == BatchClass::PerExample(None) && combines_along_the_batch(graph, op, &operands);
         let how = if normalizes_across_examples(op, &operands) {
             Met::BatchNorm
         } else if let Some(at) = statistic_op {
@@ -73,19 +73,17 @@ pub fn statistics_meeting_examples(
     met
 }
 
-/// Whether `op` combines the elements of its operand's dimension `d` with each other: sorts or
-/// selects among them, transforms them (an FFT, a factorization) or accumulates a window of
-/// them. Slicing, moving and reducing ops are followed by the batch analysis itself.
-fn combines_along(op: &OpNode, d: usize) -> bool {
-    match canonical_name(&op.name).as_str() {
-        "sort" | "top_k" | "chlo.top_k" | "fft" | "cholesky" | "triangular_solve" => true,
-        "reduce_window" => op
-            .attr("window_dimensions")
-            .and_then(|a| a.as_i64_array())
-            .and_then(|w| w.get(d).copied())
-            .is_some_and(|w| w > 1),
+/// Whether `op` combines the elements of an operand's batch dimension with each other: its op
+/// table rule marks a factor of that dimension [`FactorKind::Combined`] (sorted, selected among,
+/// transformed, or reduced in windows wider than one). Slicing, moving and reducing ops are
+/// followed by the batch analysis itself.
+fn combines_along_the_batch(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> bool {
+    let Some(rule) = known_rule(graph, op) else { return false };
+    let combined = |factors: &Vec<usize>| factors.iter().any(|&f| rule.factors[f].kind == FactorKind::Combined);
+    operands.iter().zip(&rule.operand_dims).any(|(c, dims)| match c {
+        BatchClass::PerExample(Some(d)) => dims.get(*d).is_some_and(combined),
         _ => false,
-    }
+    })
 }
 
 /// A batch norm in training (its forward or its gradient) whose features are not the examples:
@@ -206,7 +204,7 @@ mod tests {
     }
 
     #[test]
-    fn a_sort_top_k_or_window_along_the_batch_meets_the_examples_and_one_along_the_features_not() {
+    fn a_sort_top_k_or_window_along_the_batch_meets_the_examples_and_one_along_the_features_or_a_stride_not() {
         let mut b = Builder::new();
         let x = ValueRef::Arg(0);
         let sort = |b: &mut Builder, dimension: i64| {
@@ -225,14 +223,27 @@ mod tests {
         let per_feature_window = window(&mut b, &[1, 2]);
         let sorted_examples = sort(&mut b, 0);
         let cumulative_over_examples = window(&mut b, &[8, 1]);
+        // Every other example, a window of one strided by two: examples are dropped, none meet.
+        let every_other_example = b.op(
+            "stablehlo.reduce_window",
+            vec![x, init],
+            t(&[4, 4]),
+            attrs(&[("window_dimensions", Attr::I64Array(vec![1, 1])), ("window_strides", Attr::I64Array(vec![2, 1]))]),
+        );
         let scores =
             b.op("stablehlo.transpose", vec![x], t(&[4, 8]), attrs(&[("permutation", Attr::I64Array(vec![1, 0]))]));
         let hardest = b.op("chlo.top_k", vec![scores], t(&[4, 2]), attrs(&[]));
-        let sums: Vec<ValueRef> =
-            [sorted_features, per_feature_window, sorted_examples, cumulative_over_examples, hardest]
-                .into_iter()
-                .map(|v| b.sum(v))
-                .collect();
+        let sums: Vec<ValueRef> = [
+            sorted_features,
+            per_feature_window,
+            sorted_examples,
+            cumulative_over_examples,
+            every_other_example,
+            hardest,
+        ]
+        .into_iter()
+        .map(|v| b.sum(v))
+        .collect();
         let loss = sums[1..].iter().fold(sums[0], |acc, &s| b.binary("stablehlo.add", acc, s, t(&[])));
         let along = |v| Meeting { op: op_index(v), how: Met::AlongTheBatch };
         assert_eq!(meetings(b, loss), vec![along(sorted_examples), along(cumulative_over_examples), along(hardest)]);

@@ -31,7 +31,7 @@ use crate::ir::attr_text::{
 use crate::ir::batch_inputs::{examples_counts, examples_per_microbatch};
 use crate::ir::constant_fold::{folded_constants, Folded};
 use crate::ir::graph::{Attr, Graph, OpNode, ValueRef};
-use crate::ir::op_table::{canonical_name, elementwise_info, op_rule, opaque_text, FactorKind};
+use crate::ir::op_table::{canonical_name, elementwise_info, op_rule, opaque_text, FactorKind, OpRule};
 use crate::ir::types::ValueType;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -182,8 +182,7 @@ pub fn value_class(v: ValueRef, batch_dims: &[Option<usize>], classes: &[BatchCl
 /// passes through to one dimension of every result, each example's slice computed from its own
 /// slices only. Otherwise the examples are lost track of.
 fn passed_through(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> Option<usize> {
-    let types: Vec<_> = op.operands.iter().map(|v| graph.value_type(*v).and_then(ValueType::tensor)).collect();
-    let rule = op_rule(op, &types).ok().filter(|r| r.known && r.operand_dims.len() == operands.len())?;
+    let rule = known_rule(graph, op)?;
     let mut factors = operands.iter().zip(&rule.operand_dims).filter_map(|(c, dims)| match c {
         BatchClass::PerExample(d) => Some(d.and_then(|d| match dims.get(d)?.as_slice() {
             [f] => Some(*f),
@@ -199,6 +198,12 @@ fn passed_through(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> Option
     let dim = first.iter().position(|f| f.as_slice() == [factor])?;
     // The op's results share one class, so each must keep the examples in that dimension.
     rest.iter().all(|r| r.get(dim).map(Vec::as_slice) == Some(&[factor])).then_some(dim)
+}
+
+/// `op`'s rule when the op table knows the op and the rule has a dims list for every operand.
+pub(super) fn known_rule(graph: &Graph, op: &OpNode) -> Option<OpRule> {
+    let types: Vec<_> = op.operands.iter().map(|v| graph.value_type(*v).and_then(ValueType::tensor)).collect();
+    op_rule(op, &types).ok().filter(|r| r.known && r.operand_dims.len() == op.operands.len())
 }
 
 fn rank_of(graph: &Graph, v: ValueRef) -> Option<usize> {

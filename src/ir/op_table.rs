@@ -52,12 +52,25 @@ pub enum FactorKind {
     /// that lacks the factor partial on each device (an all-reduce makes it whole); results that
     /// have the factor (the output of `batch_norm_training`) stay sharded along it.
     Reduction,
-    /// The op needs the whole dimension on every device: sorted dims, gathered dims, windows
-    /// wider than one element, concatenated and sliced dims. Sharding it needs an all-gather first.
+    /// The op needs the whole dimension on every device because its elements move: gathered,
+    /// concatenated, sliced, padded or strided dims. Sharding it needs an all-gather first.
     NeedReplication,
+    /// The op needs the whole dimension because it combines its elements with each other:
+    /// sorts or selects among them (`sort`, `top_k`), transforms them (`fft`, `cholesky`,
+    /// `triangular_solve`) or reduces windows of them wider than one (`reduce_window`, a
+    /// convolution's spatial dims). Sharded as [`FactorKind::NeedReplication`]; kept apart
+    /// because moved elements stay independent of each other and combined ones do not.
+    Combined,
     /// The dimension keeps its size but its elements move between positions (`reverse`):
     /// sharding it is possible with a collective permute.
     Permutation,
+}
+
+impl FactorKind {
+    /// Whether sharding the factor needs the whole dimension on every device first.
+    pub fn needs_whole_dimension(self) -> bool {
+        matches!(self, FactorKind::NeedReplication | FactorKind::Combined)
+    }
 }
 
 /// One index variable of an op's rule.
@@ -447,15 +460,16 @@ impl<'a> RuleBuilder<'a> {
     }
 
     /// Relates operand dim `(t, od)` and result dim `(r, rd)`: one shared factor of `kind` when
-    /// their sizes agree, else a need-replication factor for each.
+    /// their sizes agree, else a factor for each, combined when `kind` is, else need-replication.
     pub fn relate(&mut self, t: usize, od: usize, r: usize, rd: usize, kind: FactorKind) -> Option<usize> {
         if self.operand_size(t, od) == self.result_size(r, rd) {
             let f = self.result_factor(r, rd, kind);
             self.map_operand(t, od, f);
             Some(f)
         } else {
-            self.operand_factor(t, od, FactorKind::NeedReplication);
-            self.result_factor(r, rd, FactorKind::NeedReplication);
+            let apart = if kind == FactorKind::Combined { kind } else { FactorKind::NeedReplication };
+            self.operand_factor(t, od, apart);
+            self.result_factor(r, rd, apart);
             None
         }
     }

@@ -249,9 +249,11 @@ fn convolution(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
         if pointwise {
             b.relate(0, id, 0, od, PassThrough);
         } else {
-            b.operand_factor(0, id, NeedReplication);
-            b.operand_factor(1, kd, NeedReplication);
-            b.result_factor(0, od, NeedReplication);
+            // A window wider than one combines neighbours; a strided or dilated one moves them.
+            let kind = if kernel.shape[kd] > 1 { Combined } else { NeedReplication };
+            b.operand_factor(0, id, kind);
+            b.operand_factor(1, kd, kind);
+            b.result_factor(0, od, kind);
         }
     }
     b.finish()
@@ -353,7 +355,7 @@ mod tests {
         assert_eq!(r.operand_dims[1][2], vec![cin]);
         assert_eq!(r.operand_dims[1][3], r.result_dims[0][3]);
         for dim in 1..3 {
-            assert_eq!(kinds(&r, &r.result_dims[0][dim]), vec![NeedReplication]);
+            assert_eq!(kinds(&r, &r.result_dims[0][dim]), vec![Combined]);
             assert_ne!(r.result_dims[0][dim], r.operand_dims[0][dim]);
         }
     }

@@ -91,7 +91,7 @@ fn cholesky(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     let Some(a) = b.operand(0)? else { return Ok(b.conservative(true)) };
     let start = batch_prefix(&mut b, a.rank(), 2, &[0])?;
     for d in start..a.rank() {
-        b.relate(0, d, 0, d, NeedReplication);
+        b.relate(0, d, 0, d, Combined);
     }
     b.finish()
 }
@@ -104,9 +104,11 @@ fn triangular_solve(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     }
     let left = matches!(b.op.attr("left_side"), Some(Attr::Bool(true)) | Some(Attr::Int(1)));
     let start = batch_prefix(&mut b, a.rank(), 2, &[0, 1])?;
-    // a's matrix dims need replication; b's solved dim too; its other dim is independent.
+    // a's matrix dims and b's solved dim are combined; b's other dim is independent.
     let (solved, free) = if left { (start, start + 1) } else { (start + 1, start) };
-    b.relate(1, solved, 0, solved, NeedReplication);
+    b.operand_factor(0, start, Combined);
+    b.operand_factor(0, start + 1, Combined);
+    b.relate(1, solved, 0, solved, Combined);
     b.relate(1, free, 0, free, PassThrough);
     b.finish()
 }
@@ -120,7 +122,7 @@ fn fft(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     };
     let start = batch_prefix(&mut b, x.rank(), n, &[0])?;
     for d in start..x.rank() {
-        b.relate(0, d, 0, d, NeedReplication);
+        b.relate(0, d, 0, d, Combined);
     }
     b.finish()
 }
@@ -191,18 +193,23 @@ mod tests {
         let a = f32t(&[3, 5, 5]);
         let r = checked(&op("stablehlo.cholesky", &[a.clone()], &[]), &[&a]);
         assert_eq!(kinds(&r, &r.result_dims[0][0]), vec![PassThrough]);
-        assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![NeedReplication]);
+        assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![Combined]);
         let rhs = f32t(&[3, 5, 7]);
         let o = op("stablehlo.triangular_solve", &[rhs.clone()], &[("left_side", Attr::Bool(true))]);
         let r = checked(&o, &[&a, &rhs]);
         assert_eq!(r.operand_dims[1][2], r.result_dims[0][2]);
         assert_eq!(kinds(&r, &r.result_dims[0][2]), vec![PassThrough]);
-        assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![NeedReplication]);
+        assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![Combined]);
+        assert_eq!(kinds(&r, &r.operand_dims[0][1]), vec![Combined]);
+        assert_eq!(kinds(&r, &r.operand_dims[0][2]), vec![Combined]);
         let x = f32t(&[8, 16]);
         let y = typed(&[8, 9], "complex<f32>");
         let o = op("stablehlo.fft", &[y], &[("fft_type", opaque("<fft_type RFFT>")), ("fft_length", ints(&[16]))]);
         let r = checked(&o, &[&x]);
         assert_eq!(r.operand_dims[0][0], r.result_dims[0][0]);
         assert_ne!(r.operand_dims[0][1], r.result_dims[0][1]);
+        // The transformed dim changes size (16 reals -> 9 frequencies) and stays combined.
+        assert_eq!(kinds(&r, &r.operand_dims[0][1]), vec![Combined]);
+        assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![Combined]);
     }
 }

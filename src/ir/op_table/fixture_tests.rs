@@ -121,7 +121,7 @@ fn wresnet_stem_conv_and_its_weight_gradient_have_equal_flops() {
     let r = checked(&fwd, &[&x, &w]);
     assert_eq!(r.operand_dims[0][0], r.result_dims[0][0]);
     assert_eq!(kinds(&r, &r.operand_dims[0][3]), vec![Reduction]);
-    assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![NeedReplication]);
+    assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![Combined]);
     let forward_flops = flops(&fwd, &[&x, &w]);
     assert_eq!(forward_flops, 2 * (8 * 16 * 16 * 16) * (7 * 7 * 3));
     // Weight gradient as JAX writes it: the minibatch is the "feature" dim (reduced), the input
@@ -181,7 +181,7 @@ fn wresnet_max_pool_and_its_gradient() {
     let r = checked(&pool, &[&x, &init]);
     assert_eq!(r.operand_dims[0][0], r.result_dims[0][0]);
     assert_eq!(r.operand_dims[0][3], r.result_dims[0][3]);
-    assert_eq!(kinds(&r, &r.result_dims[0][2]), vec![NeedReplication]);
+    assert_eq!(kinds(&r, &r.result_dims[0][2]), vec![Combined]);
     assert_eq!(flops(&pool, &[&x, &init]), 8 * 8 * 8 * 16 * 9);
     let mut grad = op(
         "stablehlo.select_and_scatter",
@@ -196,12 +196,12 @@ fn wresnet_max_pool_and_its_gradient() {
     let source = f32t(&[8, 8, 8, 16]);
     let r = checked(&grad, &[&x, &source, &init]);
     assert_eq!(r.operand_dims[1][3], r.result_dims[0][3]);
-    assert_eq!(kinds(&r, &r.operand_dims[1][1]), vec![NeedReplication]);
+    assert_eq!(kinds(&r, &r.operand_dims[1][1]), vec![Combined]);
     assert_eq!(flops(&grad, &[&x, &source, &init]), 8 * 8 * 8 * 16 * (9 + 1));
 }
 
 #[test]
-fn cumsum_reduce_window_needs_replication_along_the_scan() {
+fn cumsum_reduce_window_combines_along_the_scan() {
     // moe_tiny.mlir: jnp.cumsum over 32 positions is a reduce_window of 32 with padding [31, 0].
     let mut o = op(
         "stablehlo.reduce_window",
@@ -216,7 +216,7 @@ fn cumsum_reduce_window_needs_replication_along_the_scan() {
     );
     o.regions.push(body("stablehlo.add", "f32"));
     let r = checked(&o, &[&f32t(&[4, 32, 8]), &f32t(&[])]);
-    assert_eq!(kinds(&r, &r.operand_dims[0][1]), vec![NeedReplication]);
+    assert_eq!(kinds(&r, &r.operand_dims[0][1]), vec![Combined]);
     assert_eq!(r.operand_dims[0][0], r.result_dims[0][0]);
     assert_eq!(r.operand_dims[0][2], r.result_dims[0][2]);
 }

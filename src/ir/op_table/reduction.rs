@@ -60,7 +60,18 @@ fn reduce(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
 }
 
 /// Per dim, whether the window is a single element with stride 1 and no dilation.
-fn unit_windows(b: &RuleBuilder<'_>, rank: usize, dilations: bool) -> Result<Vec<bool>, OpTableError> {
+/// Per dim, how a window op treats it.
+#[derive(Clone, Copy, PartialEq)]
+enum WindowDim {
+    /// One element per window, no stride or dilation.
+    Unit,
+    /// Windows wider than one element: neighbours are combined.
+    Wide,
+    /// One element per window, strided or dilated: elements are moved.
+    Strided,
+}
+
+fn window_dims(b: &RuleBuilder<'_>, rank: usize, dilations: bool) -> Result<Vec<WindowDim>, OpTableError> {
     let window = match ints_attr(b.op, "window_dimensions")?.or_fill(rank, 1) {
         Some(w) if w.len() == rank => Some(w),
         Some(w) => {
@@ -75,7 +86,14 @@ fn unit_windows(b: &RuleBuilder<'_>, rank: usize, dilations: bool) -> Result<Vec
         (Some(vec![1; rank]), Some(vec![1; rank]))
     };
     let one = |v: &Option<Vec<i64>>, d: usize| v.as_ref().is_some_and(|v| v.get(d) == Some(&1));
-    Ok((0..rank).map(|d| one(&window, d) && one(&strides, d) && one(&base, d) && one(&win, d)).collect())
+    let wide = |d: usize| window.as_ref().is_some_and(|w| w[d] > 1);
+    Ok((0..rank)
+        .map(|d| match (one(&window, d) && one(&strides, d) && one(&base, d) && one(&win, d), wide(d)) {
+            (true, _) => WindowDim::Unit,
+            (false, true) => WindowDim::Wide,
+            (false, false) => WindowDim::Strided,
+        })
+        .collect())
 }
 
 fn reduce_window(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
@@ -84,9 +102,8 @@ fn reduce_window(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     if input.rank() != out.rank() {
         return Err(b.shape_err(format!("input rank {} != result rank {}", input.rank(), out.rank())));
     }
-    let unit = unit_windows(&b, input.rank(), true)?;
-    for (d, &unit) in unit.iter().enumerate() {
-        if unit && input.shape[d] == out.shape[d] {
+    for (d, window) in window_dims(&b, input.rank(), true)?.into_iter().enumerate() {
+        if window == WindowDim::Unit && input.shape[d] == out.shape[d] {
             let f = b.operand_factor(0, d, PassThrough);
             for i in 1..n {
                 b.map_operand(i, d, f);
@@ -95,11 +112,12 @@ fn reduce_window(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
                 b.map_result(r, d, f);
             }
         } else {
+            let kind = if window == WindowDim::Wide { Combined } else { NeedReplication };
             for i in 0..n {
-                b.operand_factor(i, d, NeedReplication);
+                b.operand_factor(i, d, kind);
             }
             for r in 0..n {
-                b.result_factor(r, d, NeedReplication);
+                b.result_factor(r, d, kind);
             }
         }
     }
@@ -114,15 +132,15 @@ fn select_and_scatter(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     if input.rank() != source.rank() {
         return Err(b.shape_err(format!("operand rank {} != source rank {}", input.rank(), source.rank())));
     }
-    let unit = unit_windows(&b, input.rank(), false)?;
-    for (d, &unit) in unit.iter().enumerate() {
-        let whole = unit && input.shape[d] == source.shape[d];
-        let f = b.operand_factor(0, d, if whole { PassThrough } else { NeedReplication });
+    for (d, window) in window_dims(&b, input.rank(), false)?.into_iter().enumerate() {
+        let whole = window == WindowDim::Unit && input.shape[d] == source.shape[d];
+        let apart = if window == WindowDim::Wide { Combined } else { NeedReplication };
+        let f = b.operand_factor(0, d, if whole { PassThrough } else { apart });
         b.map_result(0, d, f);
         if whole {
             b.map_operand(1, d, f);
         } else {
-            b.operand_factor(1, d, NeedReplication);
+            b.operand_factor(1, d, apart);
         }
     }
     b.finish()
@@ -137,7 +155,7 @@ fn sort(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
         return Err(super::bad_attr(b.op, "dimension", format!("dimension {raw} out of range for rank {rank}")));
     }
     for d in 0..rank {
-        let kind = if d == dim as usize { NeedReplication } else { PassThrough };
+        let kind = if d == dim as usize { Combined } else { PassThrough };
         let f = b.operand_factor(0, d, kind);
         for i in 1..b.operands.len() {
             b.map_operand(i, d, f);
@@ -163,9 +181,9 @@ fn top_k(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
             b.map_result(r, d, f);
         }
     }
-    b.operand_factor(0, last, NeedReplication);
+    b.operand_factor(0, last, Combined);
     let k = super::int_attr(b.op, "k")?;
-    let f = b.factor(k.or(b.result_size(0, last)).unwrap_or(1), NeedReplication);
+    let f = b.factor(k.or(b.result_size(0, last)).unwrap_or(1), Combined);
     for r in 0..b.results.len() {
         b.map_result(r, last, f);
     }
@@ -229,7 +247,7 @@ mod tests {
     }
 
     #[test]
-    fn max_pool_window_needs_replication_on_spatial_dims() {
+    fn max_pool_window_combines_spatial_dims_and_a_strided_one_moves_them() {
         let o = op(
             "stablehlo.reduce_window",
             &[f32t(&[8, 16, 16, 64])],
@@ -238,9 +256,9 @@ mod tests {
         let r = checked(&o, &[&f32t(&[8, 32, 32, 64]), &f32t(&[])]);
         assert_eq!(r.operand_dims[0][0], r.result_dims[0][0]);
         assert_eq!(r.operand_dims[0][3], r.result_dims[0][3]);
-        assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![NeedReplication]);
+        assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![Combined]);
         assert_ne!(r.operand_dims[0][1], r.result_dims[0][1]);
-        // A window that is 1 wide but strided is not pass-through either.
+        // A window that is 1 wide but strided is not pass-through either; it moves elements.
         let o = op(
             "stablehlo.reduce_window",
             &[f32t(&[8, 16])],
@@ -265,7 +283,7 @@ mod tests {
         let r = checked(&o, &[&f32t(&[8, 32, 32, 64]), &f32t(&[8, 16, 16, 64]), &f32t(&[])]);
         assert_eq!(r.operand_dims[0], r.result_dims[0]);
         assert_eq!(r.operand_dims[1][0], r.result_dims[0][0]);
-        assert_eq!(kinds(&r, &r.operand_dims[1][1]), vec![NeedReplication]);
+        assert_eq!(kinds(&r, &r.operand_dims[1][1]), vec![Combined]);
         assert_ne!(r.operand_dims[1][1], r.result_dims[0][1]);
     }
 
@@ -273,12 +291,14 @@ mod tests {
     fn sort_and_top_k() {
         let o = op("stablehlo.sort", &[f32t(&[4, 10]), typed(&[4, 10], "i32")], &[("dimension", Attr::Int(1))]);
         let r = checked(&o, &[&f32t(&[4, 10]), &typed(&[4, 10], "i32")]);
-        assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![NeedReplication]);
+        assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![Combined]);
         assert_eq!(r.operand_dims[1], r.result_dims[1]);
         let o = op("chlo.top_k", &[f32t(&[4, 2]), typed(&[4, 2], "i32")], &[("k", Attr::Int(2))]);
         let r = checked(&o, &[&f32t(&[4, 10])]);
         assert_eq!(r.operand_dims[0][0], r.result_dims[0][0]);
         assert_eq!(r.result_dims[0][1], r.result_dims[1][1]);
+        assert_eq!(kinds(&r, &r.operand_dims[0][1]), vec![Combined]);
+        assert_eq!(kinds(&r, &r.result_dims[0][1]), vec![Combined]);
         err(&op("stablehlo.sort", &[f32t(&[4, 10])], &[("dimension", Attr::Int(2))]), &[&f32t(&[4, 10])]);
     }
 

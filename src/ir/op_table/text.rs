@@ -81,6 +81,7 @@ impl fmt::Display for RuleText<'_> {
         for (kind, label) in [
             (FactorKind::Reduction, "reduction"),
             (FactorKind::NeedReplication, "need-replication"),
+            (FactorKind::Combined, "combined"),
             (FactorKind::Permutation, "permutation"),
         ] {
             let ids = rule.factors_of_kind(kind);

@@ -38,7 +38,7 @@ impl<'a> OpView<'a> {
             if axes.is_empty() {
                 continue;
             }
-            if factor.kind == FactorKind::NeedReplication {
+            if factor.kind.needs_whole_dimension() {
                 return None;
             }
             let parts = self.parts(axes)?;

@@ -64,7 +64,7 @@ fn assignments(rule: &OpRule, mesh: &DeviceMesh) -> Vec<Vec<Vec<usize>>> {
                 (0..rule.factors.len())
                     .filter(|&f| {
                         let factor = rule.factors[f];
-                        factor.kind != FactorKind::NeedReplication && factor.size % n as i64 == 0
+                        !factor.kind.needs_whole_dimension() && factor.size % n as i64 == 0
                     })
                     .map(Some),
             );

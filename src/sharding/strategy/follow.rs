@@ -2,7 +2,7 @@
 //! follows (paper §4.2), given the layout that operand arrives in.
 
 use crate::cluster::DeviceMesh;
-use crate::ir::op_table::{FactorKind, OpRule};
+use crate::ir::op_table::OpRule;
 use crate::ir::types::TensorType;
 use crate::sharding::reshard::resharding;
 use crate::sharding::spec::ShardingSpec;
@@ -87,7 +87,7 @@ fn map_axes(rule: &OpRule, dims: &[Vec<usize>], spec: &ShardingSpec, mesh_shape:
         for &axis in dim.mesh_axes() {
             let n = mesh_shape[axis] as i64;
             let Some(&f) = factors.get(j) else { break };
-            if rule.factors[f].kind == FactorKind::NeedReplication || n < 1 || left % n != 0 {
+            if rule.factors[f].kind.needs_whole_dimension() || n < 1 || left % n != 0 {
                 break;
             }
             pairs.push((f, axis));
