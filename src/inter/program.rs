@@ -307,9 +307,13 @@ fn apply_ops(
         if !candidate {
             continue;
         }
+        // A value per example is batch-shaped whatever its type: a [batch, seq, hidden]
+        // activation can have the type of a [heads, head_dim, hidden] kernel. Of the others, one
+        // of a state's type is taken for a gradient.
         let reads_batch_shaped = op.operands.iter().any(|v| match *v {
             ValueRef::Op { op: p, .. } if dependent[p] && !apply[p] => {
-                graph.value_type(*v).is_some_and(|ty| !donated_types.contains(&ty))
+                matches!(classes[p], BatchClass::PerExample(_))
+                    || graph.value_type(*v).is_some_and(|ty| !donated_types.contains(&ty))
             }
             ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_some(),
             _ => false,

@@ -855,3 +855,49 @@ fn a_returned_metric_that_is_a_ratio_of_sums_combines_by_its_own_denominators() 
         assert!(p.functions.iter().any(|f| f.kind != FunctionKind::Apply && f.outputs.contains(&v)), "{v:?}");
     }
 }
+
+/// A scale's gradient is the sum over the examples of two values per example multiplied
+/// (`sum(dy * h)`, as an RMSNorm's or LayerNorm's scale has). Here `h` and `dy` are `[4, 4]`,
+/// the type of the weight `w` too (a [batch, seq, hidden] activation and a [heads, head_dim,
+/// hidden] kernel can coincide so): the product is computed per microbatch all the same, and only
+/// its sum over the examples is combined. Combined first and multiplied once, the gradient is
+/// the product of the microbatches' means, not the mean of their products.
+#[test]
+fn a_product_of_values_per_example_of_a_states_type_is_computed_per_microbatch() {
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::test_graphs::{attrs, t, Builder};
+    let donated = |ty, result: i64| Param { ty, attrs: attrs(&[("tf.aliasing_output", Attr::Int(result))]) };
+    let (w, s, x) = (ValueRef::Arg(0), ValueRef::Arg(1), ValueRef::Arg(2));
+    let act = t(&[4, 4]);
+    let mut b = Builder::new();
+    let h = b.dot(x, w, 1, 0, act.clone());
+    let scale = b.op(
+        "stablehlo.broadcast_in_dim",
+        vec![s],
+        act.clone(),
+        attrs(&[("broadcast_dimensions", Attr::I64Array(vec![1]))]),
+    );
+    let y = b.binary("stablehlo.multiply", h, scale, act.clone());
+    let squares = b.binary("stablehlo.multiply", y, y, act.clone());
+    let loss = b.sum(squares);
+    let dy = b.binary("stablehlo.add", y, y, act.clone());
+    let per_example = b.binary("stablehlo.multiply", dy, h, act.clone());
+    let init = b.scalar_constant();
+    let ds = b.reduce_sum(per_example, init, &[0], t(&[4]));
+    let dh = b.binary("stablehlo.multiply", dy, scale, act.clone());
+    let dw = b.dot(x, dh, 0, 0, act.clone());
+    let new_w = b.binary("stablehlo.subtract", w, dw, act.clone());
+    let new_s = b.binary("stablehlo.subtract", s, ds, t(&[4]));
+    let args = vec![donated(act.clone(), 0), donated(t(&[4]), 1), Param { ty: act.clone(), attrs: Attrs::new() }];
+    let g = b.graph(args, vec![new_w, new_s, loss]);
+    let p = one_stage(&g, 2).unwrap();
+    let kind_of = |v: ValueRef| {
+        let ValueRef::Op { op, .. } = v else { unreachable!() };
+        p.functions[p.function_of_op[op]].kind
+    };
+    assert_eq!(kind_of(per_example), FunctionKind::Backward);
+    assert_eq!(kind_of(ds), FunctionKind::Backward);
+    assert_eq!(kind_of(new_s), FunctionKind::Apply);
+    assert!(p.accumulated.iter().any(|(v, _)| *v == ds), "{:?}", p.accumulated);
+    assert!(p.accumulated.iter().all(|(v, _)| *v != dy && *v != h), "{:?}", p.accumulated);
+}
