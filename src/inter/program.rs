@@ -6,9 +6,10 @@
 //!   rank >= 1, on dim 0 unless the argument's `alpa.batch_dim` says otherwise) become B times
 //!   larger in `@main` and are sliced into B microbatches; everything else is shared.
 //! - Apply ops run once per iteration on accumulated values. They are the update-phase ops
-//!   that read no batch-shaped value: an update-phase op that reads a batch-dependent value of
-//!   a type no donated argument has (e.g. the reduction of a bias gradient over the batch) is
-//!   still computing the gradient, so it runs per microbatch with the backward ops. A backward
+//!   that read no batch-shaped value: an update-phase op that reads a value per example (of any
+//!   type: an activation can have a kernel's) or a batch-dependent value of a type no donated
+//!   argument has (e.g. the reduction of a bias gradient over the batch) is still computing the
+//!   gradient, so it runs per microbatch with the backward ops. A backward
 //!   op on the way to the new state that reads only batch aggregates (sums, means) or values
 //!   of apply ops is an apply op too: an optimizer's matrix products (Muon, Shampoo); so is one
 //!   that reads only gradients (contractions over the batch on the way to the new state) and
