@@ -12,6 +12,17 @@ module {
 
 // -----
 
+// A transfer from alpa-inter-op-stage with shardings=false has no layouts.
+module {
+  func.func public @main(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+    // expected-error @+1 {{alpa-cross-mesh-resharding: missing attribute 'src_sharding' (alpa-inter-op-stage writes it unless shardings=false)}}
+    %0 = "alpa.transfer"(%arg0) {dst_devices = array<i64: 2, 3>, dst_logical_mesh = array<i64: 2, 1>, src_devices = array<i64: 0, 1>, src_logical_mesh = array<i64: 2, 1>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    return %0 : tensor<8x16xf32>
+  }
+}
+
+// -----
+
 module {
   "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2, "y"=1]>, sym_name = "a"}> : () -> ()
   func.func public @main(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {

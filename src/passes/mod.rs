@@ -76,6 +76,15 @@ fn parsed<T: PassOptionSet>(pass: &str, module: MlirOperation, values: &[PassOpt
 /// alpa-cross-mesh-resharding and alpa-lower-transfers.
 fn auto_shard(module: MlirOperation, options: &AlpaInterOpStageOptions) -> PassResult {
     let pass = options.pass();
+    if options.transfers && options.lower_transfers && !options.shardings {
+        return Err(vec![Diagnostic::error(
+            module,
+            format!(
+                "{pass}: shardings=false leaves the stages without the layouts their transfers are planned from; \
+                 add lower-transfers=false to stop at the alpa.transfer markers, or transfers=false for plain values"
+            ),
+        )]);
+    }
     inline::inline_entry(module, &options.entry)?;
     inter_op_stage::run(module, options)?;
     if !options.transfers || !options.lower_transfers {

@@ -82,8 +82,9 @@ fn layout(
             devices.len()
         ));
     }
-    let sharding_attr = mlir::attribute(op, &format!("{side}_sharding"))
-        .ok_or_else(|| format!("missing attribute '{side}_sharding'"))?;
+    let sharding_attr = mlir::attribute(op, &format!("{side}_sharding")).ok_or_else(|| {
+        format!("missing attribute '{side}_sharding' (alpa-inter-op-stage writes it unless shardings=false)")
+    })?;
     let sharding =
         parse_sdy_sharding(&mlir::print_attr(sharding_attr)).map_err(|e| format!("'{side}_sharding': {e}"))?;
     let SdyMeshRef::Symbol(mesh_name) = &sharding.mesh else {
