@@ -310,11 +310,13 @@ fn apply_ops(
         }
         // A value per example is batch-shaped whatever its type: a [batch, seq, hidden]
         // activation can have the type of a [heads, head_dim, hidden] kernel. Of the others, one
-        // of a state's type is taken for a gradient.
+        // of a state's type is taken for a gradient. An op's results share one class, so only a
+        // single result's class is its own (batch_norm_training's mean is no value per example,
+        // nor is a weight gradient a loop carries beside the activations).
         let reads_batch_shaped = op.operands.iter().any(|v| match *v {
             ValueRef::Op { op: p, .. } if dependent[p] && !apply[p] => {
-                matches!(classes[p], BatchClass::PerExample(_))
-                    || graph.value_type(*v).is_some_and(|ty| !donated_types.contains(&ty))
+                let per_example = matches!(classes[p], BatchClass::PerExample(_)) && graph.ops()[p].results.len() == 1;
+                per_example || graph.value_type(*v).is_some_and(|ty| !donated_types.contains(&ty))
             }
             ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_some(),
             _ => false,
