@@ -7,7 +7,8 @@
 //!   larger in `@main` and are sliced into B microbatches; everything else is shared.
 //! - Apply ops run once per iteration on accumulated values. They are the update-phase ops
 //!   that read no batch-shaped value: an update-phase op that reads a value per example (of any
-//!   type: an activation can have a kernel's) or a batch-dependent value of a type no donated
+//!   type, an activation can have a kernel's; the single result of an op the batch analysis
+//!   calls per example) or a batch-dependent value of a type no donated
 //!   argument has (e.g. the reduction of a bias gradient over the batch) is still computing the
 //!   gradient, so it runs per microbatch with the backward ops. A backward
 //!   op on the way to the new state that reads only batch aggregates (sums, means) or values
