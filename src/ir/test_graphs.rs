@@ -157,7 +157,8 @@ pub fn attrs(pairs: &[(&str, Attr)]) -> Attrs {
     pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
 }
 
-fn donated(result: usize) -> Param {
+/// A donated argument updated by result `result` (its type to be set: `Param { ty, ..donated(r) }`).
+pub fn donated(result: usize) -> Param {
     let mut attrs = Attrs::new();
     attrs.insert("tf.aliasing_output".into(), Attr::Int(result as i64));
     Param { ty: t(&[0]), attrs }

@@ -865,8 +865,7 @@ fn a_returned_metric_that_is_a_ratio_of_sums_combines_by_its_own_denominators() 
 #[test]
 fn a_product_of_values_per_example_of_a_states_type_is_computed_per_microbatch() {
     use crate::ir::graph::{Attr, Attrs, Param};
-    use crate::ir::test_graphs::{attrs, t, Builder};
-    let donated = |ty, result: i64| Param { ty, attrs: attrs(&[("tf.aliasing_output", Attr::Int(result))]) };
+    use crate::ir::test_graphs::{attrs, donated, t, Builder};
     let (w, s, x) = (ValueRef::Arg(0), ValueRef::Arg(1), ValueRef::Arg(2));
     let act = t(&[4, 4]);
     let mut b = Builder::new();
@@ -888,7 +887,11 @@ fn a_product_of_values_per_example_of_a_states_type_is_computed_per_microbatch()
     let dw = b.dot(x, dh, 0, 0, act.clone());
     let new_w = b.binary("stablehlo.subtract", w, dw, act.clone());
     let new_s = b.binary("stablehlo.subtract", s, ds, t(&[4]));
-    let args = vec![donated(act.clone(), 0), donated(t(&[4]), 1), Param { ty: act.clone(), attrs: Attrs::new() }];
+    let args = vec![
+        Param { ty: act.clone(), ..donated(0) },
+        Param { ty: t(&[4]), ..donated(1) },
+        Param { ty: act.clone(), attrs: Attrs::new() },
+    ];
     let g = b.graph(args, vec![new_w, new_s, loss]);
     let p = one_stage(&g, 2).unwrap();
     let kind_of = |v: ValueRef| {

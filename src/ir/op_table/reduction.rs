@@ -59,8 +59,7 @@ fn reduce(mut b: RuleBuilder<'_>) -> Result<OpRule, OpTableError> {
     b.finish()
 }
 
-/// Per dim, whether the window is a single element with stride 1 and no dilation.
-/// Per dim, how a window op treats it.
+/// How a window op treats a dim.
 #[derive(Clone, Copy, PartialEq)]
 enum WindowDim {
     /// One element per window, no stride or dilation.
@@ -71,6 +70,7 @@ enum WindowDim {
     Strided,
 }
 
+/// Per dim, how the op's window treats it (an unreadable window attribute is not unit).
 fn window_dims(b: &RuleBuilder<'_>, rank: usize, dilations: bool) -> Result<Vec<WindowDim>, OpTableError> {
     let window = match ints_attr(b.op, "window_dimensions")?.or_fill(rank, 1) {
         Some(w) if w.len() == rank => Some(w),
@@ -87,11 +87,16 @@ fn window_dims(b: &RuleBuilder<'_>, rank: usize, dilations: bool) -> Result<Vec<
     };
     let one = |v: &Option<Vec<i64>>, d: usize| v.as_ref().is_some_and(|v| v.get(d) == Some(&1));
     let wide = |d: usize| window.as_ref().is_some_and(|w| w[d] > 1);
+    let unit = |d: usize| one(&window, d) && one(&strides, d) && one(&base, d) && one(&win, d);
     Ok((0..rank)
-        .map(|d| match (one(&window, d) && one(&strides, d) && one(&base, d) && one(&win, d), wide(d)) {
-            (true, _) => WindowDim::Unit,
-            (false, true) => WindowDim::Wide,
-            (false, false) => WindowDim::Strided,
+        .map(|d| {
+            if wide(d) {
+                WindowDim::Wide
+            } else if unit(d) {
+                WindowDim::Unit
+            } else {
+                WindowDim::Strided
+            }
         })
         .collect())
 }
