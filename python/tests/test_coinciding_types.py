@@ -11,6 +11,12 @@ the mean of their products), and RMSNorm's scales and the gains were updated sli
 (0.1 % of their change) with no warning. LayerNorm's scale gradient multiplies by a broadcast of
 the [batch, seq, 1] statistics, which no state has the type of, and was right before too.
 
+Under rematerialisation (``nn.remat``, ``jax.checkpoint``) the backward pass recomputes each
+block from an ``optimization_barrier`` of its weights, saved activations and cotangents. The
+barrier's results shared one class, lost track of the examples, and were told apart by type
+again: the remat twins were updated wrong (0.1 % to several %) with no warning until each result
+of the barrier had a class of its own.
+
 alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
 unless ``ALPA_REQUIRE_OPT=1``."""
 
@@ -43,15 +49,25 @@ class Attention(nn.Module):
         return nn.DenseGeneral(HIDDEN, axis=(-2, -1))(jnp.einsum("bhqk,bkhd->bqhd", weights, v))
 
 
+class Block(nn.Module):
+    norm: type
+
+    @nn.compact
+    def __call__(self, h):
+        h = h + Attention()(self.norm()(h))
+        return h + nn.Dense(HIDDEN)(nn.gelu(nn.Dense(2 * HIDDEN)(self.norm()(h))))
+
+
 class Transformer(nn.Module):
     norm: type
+    remat: bool = False
 
     @nn.compact
     def __call__(self, x):
         h = nn.Dense(HIDDEN)(x)
+        block = nn.remat(Block) if self.remat else Block
         for _ in range(3):
-            h = h + Attention()(self.norm()(h))
-            h = h + nn.Dense(HIDDEN)(nn.gelu(nn.Dense(2 * HIDDEN)(self.norm()(h))))
+            h = block(self.norm)(h)
         return nn.Dense(8)(h)
 
 
@@ -74,11 +90,20 @@ class Gain(nn.Module):
         return x * self.param("gain", nn.initializers.ones, (x.shape[-1],))
 
 
-class GainMLP(nn.Module):
+class GainLayer(nn.Module):
     @nn.compact
     def __call__(self, x):
+        return jnp.tanh(Gain()(INPUT_GAIN * nn.Dense(MICROBATCH)(x)))
+
+
+class GainMLP(nn.Module):
+    remat: bool = False
+
+    @nn.compact
+    def __call__(self, x):
+        layer = nn.remat(GainLayer) if self.remat else GainLayer
         for _ in range(4):
-            x = jnp.tanh(Gain()(INPUT_GAIN * nn.Dense(MICROBATCH)(x)))
+            x = layer()(x)
         return x
 
 
@@ -102,6 +127,8 @@ STEPS = {
     "layernorm-transformer": lambda: _exporter(Transformer(nn.LayerNorm), (SEQ, 16), (SEQ, 8)),
     "rmsnorm-square-mlp": lambda: _exporter(SquareMLP(nn.RMSNorm), (MICROBATCH,), (MICROBATCH,)),
     "gain-square-mlp": lambda: _exporter(GainMLP(), (MICROBATCH,), (MICROBATCH,)),
+    "remat-rmsnorm-transformer": lambda: _exporter(Transformer(nn.RMSNorm, remat=True), (SEQ, 16), (SEQ, 8)),
+    "remat-gain-square-mlp": lambda: _exporter(GainMLP(remat=True), (MICROBATCH,), (MICROBATCH,)),
 }
 
 

@@ -7,7 +7,7 @@
 //! apart, and a sum or a mean over them is the same.
 
 use super::batch_parts::Held;
-use super::output_combine::{value_class, BatchClass};
+use super::output_combine::{BatchClass, BatchClasses};
 use crate::ir::attr_text::GatherDimensionNumbers;
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text};
@@ -25,10 +25,10 @@ use std::collections::BTreeMap;
 pub fn reordered_examples_meeting(
     graph: &Graph,
     batch_dims: &[Option<usize>],
-    classes: &[BatchClass],
+    classes: &BatchClasses,
     held: &[Option<Held>],
 ) -> Vec<(usize, usize)> {
-    let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
+    let class_of = |v: &ValueRef| classes.of(*v, batch_dims);
     let order = examples_moved_by(graph, batch_dims, classes, |op, d_in, _| {
         d_in.is_some_and(|d| reorders(graph, op, d, &class_of))
     });
@@ -73,8 +73,8 @@ fn slices(op: &OpNode) -> bool {
 /// reorderings, what joins values per example along the batch or overwrites some examples
 /// there (`jnp.concatenate([x, y])`, `x.at[0].set(...)`). A value per example is the
 /// concatenation of the microbatches' values only if nothing moved its examples.
-pub fn examples_moved(graph: &Graph, batch_dims: &[Option<usize>], classes: &[BatchClass]) -> Vec<Option<usize>> {
-    let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
+pub fn examples_moved(graph: &Graph, batch_dims: &[Option<usize>], classes: &BatchClasses) -> Vec<Option<usize>> {
+    let class_of = |v: &ValueRef| classes.of(*v, batch_dims);
     examples_moved_by(graph, batch_dims, classes, |op, d_in, d_out| {
         d_in.is_some_and(|d| reorders(graph, op, d, &class_of)) || joins_along(graph, op, d_out)
     })
@@ -85,10 +85,10 @@ pub fn examples_moved(graph: &Graph, batch_dims: &[Option<usize>], classes: &[Ba
 fn examples_moved_by(
     graph: &Graph,
     batch_dims: &[Option<usize>],
-    classes: &[BatchClass],
+    classes: &BatchClasses,
     moves: impl Fn(&OpNode, Option<usize>, Option<usize>) -> bool,
 ) -> Vec<Option<usize>> {
-    let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
+    let class_of = |v: &ValueRef| classes.of(*v, batch_dims);
     let mut order: Vec<Option<usize>> = Vec::with_capacity(graph.ops().len());
     for (index, op) in graph.ops().iter().enumerate() {
         let here = match classes[index] {

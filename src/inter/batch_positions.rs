@@ -11,7 +11,7 @@
 //! ops computed without the examples (a reshape, a loop hashing counters into keys) pass them on
 //! to their result dimensions of the microbatch's size, and other ops with the examples lose them.
 
-use super::output_combine::BatchClass;
+use super::output_combine::{BatchClass, BatchClasses};
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info};
 use crate::ir::types::ValueType;
@@ -30,7 +30,7 @@ struct Positions {
 pub fn positions_meeting_examples(
     graph: &Graph,
     batch_dims: &[Option<usize>],
-    classes: &[BatchClass],
+    classes: &BatchClasses,
 ) -> Vec<(usize, usize)> {
     let sizes: BTreeSet<i64> = graph
         .args
@@ -87,7 +87,10 @@ pub fn positions_meeting_examples(
                             .operands
                             .iter()
                             .filter_map(of)
-                            .flat_map(|p| carried_dims(graph, op, result, p, &sizes, classes[index]))
+                            .flat_map(|p| {
+                                let class = classes.of(ValueRef::Op { op: index, result }, batch_dims);
+                                carried_dims(graph, op, result, p, &sizes, class)
+                            })
                             .collect(),
                         iota: first.iota,
                     })
@@ -96,13 +99,9 @@ pub fn positions_meeting_examples(
             })
             .collect();
         if let Some(p) = here.first().and_then(Option::as_ref) {
-            let examples_at = op.operands.iter().find_map(|v| match *v {
-                ValueRef::Arg(a) => batch_dims.get(a).copied().flatten(),
-                ValueRef::Op { op, .. } => match classes[op] {
-                    BatchClass::PerExample(d) => d,
-                    _ => None,
-                },
-                ValueRef::Outer => None,
+            let examples_at = op.operands.iter().find_map(|v| match classes.of(*v, batch_dims) {
+                BatchClass::PerExample(d) => d,
+                _ => None,
             });
             let arithmetic = elementwise_info(&canonical_name(&op.name)).is_some();
             let meets = op.operands.iter().filter_map(of).any(|q| examples_at.is_some_and(|d| q.dims.contains(&d)));

@@ -8,7 +8,7 @@
 //! only those of its microbatch, so the step differs from the global batch's, as under any
 //! gradient accumulation.
 
-use super::output_combine::{known_rule, value_class, BatchClass};
+use super::output_combine::{known_rule, BatchClass, BatchClasses};
 use crate::ir::attr_text::DotDimensionNumbers;
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, opaque_text, FactorKind};
@@ -39,9 +39,9 @@ pub enum Met {
 pub fn statistics_meeting_examples(
     graph: &Graph,
     batch_dims: &[Option<usize>],
-    classes: &[BatchClass],
+    classes: &BatchClasses,
 ) -> Vec<Meeting> {
-    let class_of = |v: &ValueRef| value_class(*v, batch_dims, classes);
+    let class_of = |v: &ValueRef| classes.of(*v, batch_dims);
     let statistic = |c: BatchClass| {
         matches!(c, BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Contraction | BatchClass::Extreme { .. })
     };

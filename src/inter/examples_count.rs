@@ -9,7 +9,7 @@
 //! tracker: `total + loss * batch_size`): it adds up over the microbatches. One example is no
 //! count: with microbatches of one, 1 is also every step counter's increment.
 
-use super::output_combine::{value_class, BatchClass};
+use super::output_combine::{BatchClass, BatchClasses};
 use crate::ir::batch_inputs::examples_counts;
 use crate::ir::constant_fold::Folded;
 use crate::ir::graph::{Graph, ValueRef};
@@ -23,7 +23,7 @@ pub fn counting_ops(
     graph: &Graph,
     batch_dims: &[Option<usize>],
     dependent: &[bool],
-    classes: &[BatchClass],
+    classes: &BatchClasses,
     folded: &[Option<Folded>],
 ) -> Vec<bool> {
     let counts = examples_counts(graph, batch_dims);
@@ -48,7 +48,7 @@ pub fn counting_ops(
     for &v in graph.returned.iter().filter(|v| is_count(**v)) {
         mark(v);
     }
-    let mean = |v: ValueRef| value_class(v, batch_dims, classes) == BatchClass::Mean;
+    let mean = |v: ValueRef| classes.of(v, batch_dims) == BatchClass::Mean;
     for op in graph.ops() {
         let other_counts: &dyn Fn(ValueRef) -> bool = match canonical_name(&op.name).as_str() {
             "add" => &kept,
@@ -94,7 +94,7 @@ mod tests {
         let args = vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[4, 3]), attrs: Attrs::new() }];
         let graph = b.graph(args, returned);
         let dependent = vec![false; graph.ops().len()];
-        let classes = vec![BatchClass::Independent; graph.ops().len()];
+        let classes = BatchClasses::per_op(vec![BatchClass::Independent; graph.ops().len()]);
         let counts = counting_ops(&graph, &[Some(0), None], &dependent, &classes, &folded_constants(&graph));
         // The shared argument's 12 elements count nothing; 16 is no count of this batch; a vector
         // is no count.
@@ -118,7 +118,7 @@ mod tests {
         ];
         let graph = b.graph(args, vec![seen, doubled]);
         let dependent = vec![false; graph.ops().len()];
-        let classes = vec![BatchClass::Independent; graph.ops().len()];
+        let classes = BatchClasses::per_op(vec![BatchClass::Independent; graph.ops().len()]);
         let counts = counting_ops(&graph, &[Some(0), None, None], &dependent, &classes, &folded_constants(&graph));
         assert_eq!(counts, [true, false, false, false]);
     }
@@ -164,7 +164,7 @@ mod tests {
         let args = vec![Param { ty: t(&[1, 4]), attrs: Attrs::new() }, Param { ty: t(&[]), attrs: Attrs::new() }];
         let graph = b.graph(args, vec![counter, one]);
         let dependent = vec![false; graph.ops().len()];
-        let classes = vec![BatchClass::Independent; graph.ops().len()];
+        let classes = BatchClasses::per_op(vec![BatchClass::Independent; graph.ops().len()]);
         let counts = counting_ops(&graph, &[Some(0), None], &dependent, &classes, &folded_constants(&graph));
         assert_eq!(counts, [false, false]);
     }

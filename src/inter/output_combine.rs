@@ -21,7 +21,9 @@
 //! by a batch-independent predicate, a sum when the value chosen instead is zero (Keras'
 //! `divide_no_nan`, whose guarded divisor is folded from constants). A reduction by maximum
 //! (minimum) over the batch makes an extreme, which data movement keeps and a negation turns
-//! into the other (`extreme_class`). Anything else is `Other`.
+//! into the other (`extreme_class`). Anything else is `Other`. The results of an op that carries
+//! its operands through (`optimization_barrier`, which `jax.checkpoint` recomputes from) each keep
+//! their operand's class (`BatchClasses`).
 
 use super::batch_parts::{follow_parts, Held, Operand, PartAggregate};
 use super::interleaved_batch::{outermost, reshaped, spread, Layout, Spread};
@@ -63,15 +65,76 @@ pub enum BatchClass {
     Other,
 }
 
-/// The class of every op's results (one per op: its results share it), given the batch
-/// dimension of each argument (`None`: not a batch input).
-pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<BatchClass> {
+/// The class of every value the ops compute. Indexed by op, the op's class: its results'
+/// where they share one. A result's own class (`of`) is known apart from its op's where the op
+/// has one result, where its results carry its operands through (`optimization_barrier`, as
+/// `jax.checkpoint` wraps the weights, activations and cotangents it recomputes from), and for
+/// a batch norm's statistics beside its output; a loop's carried values share the loop's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BatchClasses {
+    ops: Vec<BatchClass>,
+    /// Per op whose results have classes of their own apart from the op's: each result's.
+    results: Vec<Option<Vec<BatchClass>>>,
+}
+
+impl std::ops::Deref for BatchClasses {
+    type Target = [BatchClass];
+
+    fn deref(&self) -> &[BatchClass] {
+        &self.ops
+    }
+}
+
+impl BatchClasses {
+    /// Classes of ops whose results share them.
+    pub fn per_op(ops: Vec<BatchClass>) -> Self {
+        let results = vec![None; ops.len()];
+        BatchClasses { ops, results }
+    }
+
+    /// The class of value `v`: a batch input's examples, a shared argument, its own class as a
+    /// result, or its op's.
+    pub fn of(&self, v: ValueRef, batch_dims: &[Option<usize>]) -> BatchClass {
+        match v {
+            ValueRef::Arg(a) => batch_dims
+                .get(a)
+                .copied()
+                .flatten()
+                .map_or(BatchClass::Independent, |d| BatchClass::PerExample(Some(d))),
+            ValueRef::Op { op, result } => self.of_result(op, result),
+            ValueRef::Outer => BatchClass::Other,
+        }
+    }
+
+    /// The class of result `result` of op `op`.
+    pub fn of_result(&self, op: usize, result: usize) -> BatchClass {
+        self.results[op].as_ref().and_then(|own| own.get(result).copied()).unwrap_or(self.ops[op])
+    }
+
+    /// Whether `of(v)` is `v`'s own class, not one it shares with its op's other results.
+    pub fn is_own(&self, graph: &Graph, v: ValueRef) -> bool {
+        match v {
+            ValueRef::Op { op, .. } => self.results[op].is_some() || graph.ops()[op].results.len() == 1,
+            ValueRef::Arg(_) => true,
+            ValueRef::Outer => false,
+        }
+    }
+
+    fn push(&mut self, class: BatchClass, results: Option<Vec<BatchClass>>) {
+        self.ops.push(class);
+        self.results.push(results);
+    }
+}
+
+/// The class of every value, given the batch dimension of each argument (`None`: not a batch
+/// input).
+pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> BatchClasses {
     batch_classes_and_held(graph, batch_dims).0
 }
 
 /// `batch_classes`, and per op the examples its result holds where they are part of the batch
 /// (`batch_parts::Held`; `None`: all of them, or no value per example).
-pub fn batch_classes_and_held(graph: &Graph, batch_dims: &[Option<usize>]) -> (Vec<BatchClass>, Vec<Option<Held>>) {
+pub fn batch_classes_and_held(graph: &Graph, batch_dims: &[Option<usize>]) -> (BatchClasses, Vec<Option<Held>>) {
     let ops = graph.ops();
     let inputs = BatchInputs {
         examples: examples_per_microbatch(graph, batch_dims),
@@ -85,12 +148,12 @@ pub fn batch_classes_and_held(graph: &Graph, batch_dims: &[Option<usize>]) -> (V
             .collect(),
     };
     let folded = folded_constants(graph);
-    let mut class: Vec<BatchClass> = Vec::with_capacity(ops.len());
+    let mut class = BatchClasses::default();
     // Per op: where the examples are when they are an inner factor of a dimension.
     let mut within: Vec<Option<Layout>> = Vec::with_capacity(ops.len());
     let mut held: Vec<Option<Held>> = Vec::with_capacity(ops.len());
     for op in ops {
-        let operands: Vec<BatchClass> = op.operands.iter().map(|v| value_class(*v, batch_dims, &class)).collect();
+        let operands: Vec<BatchClass> = op.operands.iter().map(|v| class.of(*v, batch_dims)).collect();
         let folded_of = |v: &ValueRef| match *v {
             ValueRef::Op { op, result: 0 } => folded[op].clone(),
             _ => None,
@@ -122,11 +185,37 @@ pub fn batch_classes_and_held(graph: &Graph, batch_dims: &[Option<usize>]) -> (V
             }
             _ => (c, None),
         };
-        class.push(c);
+        class.push(c, results_own_classes(graph, op, &operands, c));
         within.push(inner);
         held.push(part);
     }
     (class, held)
+}
+
+/// The classes of `op`'s results where each has its own (`BatchClasses`), given its operands'.
+/// `c` is the op's class.
+fn results_own_classes(graph: &Graph, op: &OpNode, operands: &[BatchClass], c: BatchClass) -> Option<Vec<BatchClass>> {
+    if op.results.len() < 2 {
+        return None;
+    }
+    if canonical_name(&op.name).starts_with("batch_norm_") {
+        return batch_norm_statistics(op, c);
+    }
+    known_rule(graph, op).filter(OpRule::carries_operands_through).map(|_| operands.to_vec())
+}
+
+/// A batch norm's results beyond its output (`batch_norm_training`'s mean and variance,
+/// `batch_norm_grad`'s scale and offset gradients), one per feature: per example where the
+/// features are the examples (a LayerNorm lowered over the tokens), as its output is.
+/// Otherwise they are statistics over the batch, which share the op's class.
+fn batch_norm_statistics(op: &OpNode, c: BatchClass) -> Option<Vec<BatchClass>> {
+    let feature = op.attr("feature_index").and_then(Attr::as_int)?;
+    if c != BatchClass::PerExample(usize::try_from(feature).ok()) {
+        return None;
+    }
+    let mut classes = vec![BatchClass::PerExample(Some(0)); op.results.len()];
+    classes[0] = c;
+    Some(classes)
 }
 
 /// `c`, the class of `op`, where its operands hold the examples as an inner factor of a
@@ -162,18 +251,6 @@ fn follow_inner_examples(
         Some(Spread::Summed(count)) => (BatchClass::Sum { count }, None),
         Some(Spread::Contracted) => (BatchClass::Contraction, None),
         None => (c, None),
-    }
-}
-
-/// The class of value `v`: a batch input's examples, a shared argument, or its op's class
-/// (`classes`, of the ops so far).
-pub fn value_class(v: ValueRef, batch_dims: &[Option<usize>], classes: &[BatchClass]) -> BatchClass {
-    match v {
-        ValueRef::Arg(a) => {
-            batch_dims.get(a).copied().flatten().map_or(BatchClass::Independent, |d| BatchClass::PerExample(Some(d)))
-        }
-        ValueRef::Op { op, .. } => classes[op],
-        ValueRef::Outer => BatchClass::Other,
     }
 }
 
@@ -1156,6 +1233,58 @@ mod tests {
         let per_example = b.batch_norm_training(features, &[1, 8, 4], 1);
         let across_examples = b.batch_norm_training(features, &[1, 8, 4], 2);
         assert_eq!(classes_of(b, vec![per_example, across_examples]), [PerExample(Some(1)), PerExample(None)]);
+    }
+
+    #[test]
+    fn results_carried_through_a_barrier_or_a_norms_statistics_of_the_examples_have_classes_of_their_own() {
+        // jax.checkpoint recomputes from an optimization_barrier of the weights, the saved
+        // activations and the cotangents: a product after it is what it is without the barrier.
+        let mut b = Builder::new();
+        let (x, w) = (ValueRef::Arg(0), ValueRef::Arg(1));
+        let total = b.sum(x);
+        let carried = b.ops_results(
+            "stablehlo.optimization_barrier",
+            vec![w, x, total],
+            vec![t(&[4, 3]), t(&[8, 4]), t(&[])],
+            Attrs::new(),
+        );
+        let recomputed = b.dot(carried[1], carried[0], 1, 0, t(&[8, 3]));
+        // Statistics per feature: per example where the features are the examples.
+        let features = b.unary("stablehlo.reshape", x, t(&[1, 8, 4]));
+        let norm = |b: &mut Builder, feature: usize| {
+            let stats = t(&[[1, 8, 4][feature]]);
+            let attrs = attrs(&[("feature_index", Attr::Int(feature as i64)), ("epsilon", Attr::Float(1e-5))]);
+            let (scale, offset) = (b.scalar_constant(), b.scalar_constant());
+            let results = vec![t(&[1, 8, 4]), stats.clone(), stats];
+            b.ops_results("stablehlo.batch_norm_training", vec![features, scale, offset], results, attrs)
+        };
+        let of_examples = norm(&mut b, 1);
+        let over_examples = norm(&mut b, 2);
+        // A loop's carried values are its body's: they share the loop's class.
+        let looped = b.ops_results("stablehlo.while", vec![w, x], vec![t(&[4, 3]), t(&[8, 4])], Attrs::new());
+        let returned = [carried.clone(), vec![recomputed], of_examples.clone(), over_examples.clone(), looped.clone()];
+        let returned: Vec<ValueRef> = returned.concat();
+        let graph = b.graph(args(), returned.clone());
+        let dims = [Some(0), None];
+        let classes = batch_classes(&graph, &dims);
+        let got: Vec<(BatchClass, bool)> =
+            returned.iter().map(|&v| (classes.of(v, &dims), classes.is_own(&graph, v))).collect();
+        let shared = (PerExample(None), false);
+        let want = [
+            (Independent, true),
+            (PerExample(Some(0)), true),
+            (Sum { count: 32.0 }, true),
+            (PerExample(Some(0)), true),
+            (PerExample(Some(1)), true),
+            (PerExample(Some(0)), true),
+            (PerExample(Some(0)), true),
+            shared,
+            shared,
+            shared,
+            shared,
+            shared,
+        ];
+        assert_eq!(got, want);
     }
 
     #[test]

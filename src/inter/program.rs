@@ -7,8 +7,8 @@
 //!   larger in `@main` and are sliced into B microbatches; everything else is shared.
 //! - Apply ops run once per iteration on accumulated values. They are the update-phase ops
 //!   that read no batch-shaped value: an update-phase op that reads a value per example (of any
-//!   type, an activation can have a kernel's; the single result of an op the batch analysis
-//!   calls per example) or a batch-dependent value of a type no donated
+//!   type, an activation can have a kernel's; a value whose own class the batch analysis
+//!   says is per example, `BatchClasses::is_own`) or a batch-dependent value of a type no donated
 //!   argument has (e.g. the reduction of a bias gradient over the batch) is still computing the
 //!   gradient, so it runs per microbatch with the backward ops. A backward
 //!   op on the way to the new state that reads only batch aggregates (sums, means) or values
@@ -38,7 +38,7 @@ use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
 use super::memory::Schedule;
 use super::output_combine::{
-    assumed_count_means, batch_classes, batch_classes_and_held, AssumedCount, BatchClass, Written,
+    assumed_count_means, batch_classes, batch_classes_and_held, AssumedCount, BatchClass, BatchClasses, Written,
 };
 use super::plan::StageId;
 use super::weighted_loss::{denominator_powers, weighted_loss, WeightedLoss};
@@ -257,7 +257,7 @@ fn apply_ops(
     step: &TrainStep,
     batch_dims: &[Option<usize>],
     dependent: &[bool],
-    classes: &[BatchClass],
+    classes: &BatchClasses,
 ) -> Vec<bool> {
     let donated_types: Vec<&ValueType> = graph.args.iter().filter(|a| a.is_donated()).map(|a| &a.ty).collect();
     let mut apply = vec![false; graph.ops().len()];
@@ -311,12 +311,13 @@ fn apply_ops(
         }
         // A value per example is batch-shaped whatever its type: a [batch, seq, hidden]
         // activation can have the type of a [heads, head_dim, hidden] kernel. Of the others, one
-        // of a state's type is taken for a gradient. An op's results share one class, so only a
-        // single result's class is its own (batch_norm_training's mean is no value per example,
-        // nor is a weight gradient a loop carries beside the activations).
+        // of a state's type is taken for a gradient. Only a value's own class says it is per
+        // example, not one it shares with its op's other results (a weight gradient a loop
+        // carries beside the activations).
         let reads_batch_shaped = op.operands.iter().any(|v| match *v {
             ValueRef::Op { op: p, .. } if dependent[p] && !apply[p] => {
-                let per_example = matches!(classes[p], BatchClass::PerExample(_)) && graph.ops()[p].results.len() == 1;
+                let per_example =
+                    matches!(classes.of(*v, batch_dims), BatchClass::PerExample(_)) && classes.is_own(graph, *v);
                 per_example || graph.value_type(*v).is_some_and(|ty| !donated_types.contains(&ty))
             }
             ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_some(),
@@ -551,12 +552,13 @@ pub fn build_program(
         .enumerate()
         .filter(|&(r, _)| microbatches > 1 && r != step.loss)
         .filter_map(|(_, &v)| {
-            let ValueRef::Op { op, .. } = v else { return None };
+            let ValueRef::Op { .. } = v else { return None };
             // Scalars only: the updated state the step returns is of the same classes, and
             // each candidate costs whole-graph analyses.
             let scalar = graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.shape.is_empty());
             // A metric computed once from the combined sums (an apply op) needs no weights.
-            if !scalar || !per_microbatch(v) || !matches!(classes[op], BatchClass::Other | BatchClass::Contraction) {
+            let class = classes.of(v, &batch_dims);
+            if !scalar || !per_microbatch(v) || !matches!(class, BatchClass::Other | BatchClass::Contraction) {
                 return None;
             }
             let ratio = weighted_loss(graph, v, &batch_dims, &classes)?;
@@ -598,8 +600,9 @@ pub fn build_program(
             if let (Some((op, _)), Some(classes), None) = (loss, classes, &weighted) {
                 // Another scalar result over the batch of the other kind could be the loss.
                 let other = loss_candidates(graph).into_iter().filter(|&r| r != step.loss).find(|&r| {
-                    matches!(graph.returned[r], ValueRef::Op { op, .. } if dependent[op]
-                        && matches!((summed, classes[op]), (true, BatchClass::Mean) | (false, BatchClass::Sum { .. })))
+                    let v = graph.returned[r];
+                    matches!(v, ValueRef::Op { op, .. } if dependent[op]
+                        && matches!((summed, classes.of(v, &batch_dims)), (true, BatchClass::Mean) | (false, BatchClass::Sum { .. })))
                 });
                 if let Some(r) = other {
                     let (taken, other_kind, set) = match loss {
@@ -681,7 +684,7 @@ pub fn build_program(
             continue;
         }
         if let (Some(result), Some(classes), true) = (result, &classes, dependent[op]) {
-            let mode = match classes[op] {
+            let mode = match classes.of(v, &batch_dims) {
                 // A gradient returned as it is combines as the gradients do.
                 _ if gradient[op] => combined(as_gradient(op, &mut warnings), graph, v),
                 BatchClass::Sum { .. } => Accumulate::Sum,
@@ -744,7 +747,10 @@ pub fn build_program(
         // What the apply functions read: the gradients combine as `combine` says; a sum or a mean
         // over the batch that is no gradient (a running total kept in the state: total + sum of
         // the losses) as what it is.
-        let mode = match classes.map(|c| c[op]) {
+        let mode = match classes.map(|c| c.of(v, &batch_dims)) {
+            // A value the batch does not reach, though its op reads the batch (a weight an
+            // optimization_barrier carries beside the activations), is every microbatch's.
+            Some(BatchClass::Independent) => Accumulate::Last,
             _ if !dependent[op] => Accumulate::Last,
             Some(BatchClass::Sum { .. }) if !gradient[op] => Accumulate::Sum,
             Some(BatchClass::Mean) if !gradient[op] => Accumulate::Mean,
@@ -831,10 +837,10 @@ fn loss_class(
     graph: &Graph,
     step: &TrainStep,
     dependent: &[bool],
-    classes: &[BatchClass],
+    classes: &BatchClasses,
 ) -> Option<(OpId, BatchClass)> {
-    match graph.returned.get(step.loss)? {
-        ValueRef::Op { op, .. } if dependent[*op] => Some((OpId::new(*op), classes[*op])),
+    match *graph.returned.get(step.loss)? {
+        ValueRef::Op { op, result } if dependent[op] => Some((OpId::new(op), classes.of_result(op, result))),
         _ => None,
     }
 }

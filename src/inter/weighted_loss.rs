@@ -15,7 +15,7 @@
 //! Flax scripts do) hands the update the numerator's gradient (power 0) and the count (power
 //! 1): sums that add up.
 
-use super::output_combine::{adds, value_class, BatchClass};
+use super::output_combine::{adds, BatchClass, BatchClasses};
 use crate::ir::constant_fold::{folded_constants, Folded};
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::canonical_name;
@@ -63,7 +63,7 @@ pub fn weighted_loss(
     graph: &Graph,
     loss: ValueRef,
     batch_dims: &[Option<usize>],
-    classes: &[BatchClass],
+    classes: &BatchClasses,
 ) -> Option<WeightedLoss> {
     let ops = graph.ops();
     let op_of = |v: ValueRef| match v {
@@ -81,7 +81,7 @@ pub fn weighted_loss(
     let shared_scalar = |v: ValueRef| {
         scalar_constant(v)
             || (graph.value_type(v).and_then(|t| t.tensor()).is_some_and(|t| t.shape.is_empty())
-                && value_class(v, batch_dims, classes) == BatchClass::Independent)
+                && classes.of(v, batch_dims) == BatchClass::Independent)
     };
     let numbers = value_numbers(graph);
     let folded = folded_constants(graph);
@@ -91,7 +91,7 @@ pub fn weighted_loss(
     let mut value = denominator;
     let weights = loop {
         let op = op_of(value)?;
-        if matches!(classes[op], BatchClass::Sum { .. }) {
+        if matches!(classes.of_result(op, 0), BatchClass::Sum { .. }) {
             break value;
         }
         let node = &ops[op];
@@ -195,7 +195,7 @@ struct Terms {
 fn shared_denominator(
     graph: &Graph,
     v: ValueRef,
-    classes: &[BatchClass],
+    classes: &BatchClasses,
     shared_scalar: &impl Fn(ValueRef) -> bool,
     numbers: &[usize],
     folded: &[Option<Folded>],
@@ -208,7 +208,7 @@ fn shared_denominator(
     let node = &graph.ops()[op];
     let below = |v: ValueRef| shared_denominator(graph, v, classes, shared_scalar, numbers, folded, depth + 1);
     let zero = |v: ValueRef| matches!(v, ValueRef::Op { op, result: 0 } if folded[op] == Some(Folded::Uniform(0.0)));
-    let independent = |v: ValueRef| matches!(v, ValueRef::Op { op, .. } if classes[op] == BatchClass::Independent);
+    let independent = |v: ValueRef| matches!(v, ValueRef::Op { op, result } if classes.of_result(op, result) == BatchClass::Independent);
     let shifted = |terms: Option<Terms>, by: ValueRef| terms.map(|t| Terms { shifted: t.shifted || !zero(by), ..t });
     // Two denominators computed alike are one (each `jnp.sum(mask)` of a step is its own op).
     let alike = |a: ValueRef, b: ValueRef| match (a, b) {
@@ -217,8 +217,9 @@ fn shared_denominator(
     };
     match (canonical_name(&node.name).as_str(), &node.operands[..]) {
         ("divide", &[numerator, _]) if shared_scalar(node.operands[1]) => below(numerator),
-        ("divide", &[ValueRef::Op { op: summed, .. }, denominator]) => {
-            matches!(classes[summed], BatchClass::Sum { .. }).then_some(Terms { denominator, shifted: false })
+        ("divide", &[ValueRef::Op { op: summed, result }, denominator]) => {
+            matches!(classes.of_result(summed, result), BatchClass::Sum { .. })
+                .then_some(Terms { denominator, shifted: false })
         }
         // A term added to zero (Python's `sum(terms)`) is the term.
         ("add" | "subtract", &[a, b]) if independent(a) => shifted(below(b), a),

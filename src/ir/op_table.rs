@@ -130,6 +130,20 @@ impl OpRule {
         self.operand_dims.iter().flatten().flatten().any(|&f| f == factor)
     }
 
+    /// Whether result `i` is operand `i`, for every `i` (`optimization_barrier`, a sharding
+    /// constraint): each result dim is its operand's dim, one factor that passes through and
+    /// occurs nowhere else. Known from the tensors' dims only: a rule without any (every
+    /// tensor a scalar, a loop carrying counters) does not say it.
+    pub fn carries_operands_through(&self) -> bool {
+        let passes_alone = |f: usize| self.factors[f].kind == FactorKind::PassThrough && self.uses(f).len() == 2;
+        self.known
+            && self.operand_dims.len() == self.result_dims.len()
+            && self.result_dims.iter().any(|dims| !dims.is_empty())
+            && self.operand_dims.iter().zip(&self.result_dims).all(|(operand, result)| {
+                operand == result && result.iter().all(|factors| matches!(factors.as_slice(), [f] if passes_alone(*f)))
+            })
+    }
+
     /// Ids of the factors of one kind.
     pub fn factors_of_kind(&self, kind: FactorKind) -> Vec<usize> {
         (0..self.factors.len()).filter(|&f| self.factors[f].kind == kind).collect()

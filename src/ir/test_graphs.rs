@@ -8,10 +8,6 @@ pub fn t(shape: &[i64]) -> ValueType {
     ValueType::Tensor(TensorType::new(shape.to_vec(), ElementType::f32()))
 }
 
-pub fn v(op: usize) -> ValueRef {
-    ValueRef::Op { op, result: 0 }
-}
-
 /// Appends ops and returns their values.
 pub struct Builder {
     pub ops: Vec<OpNode>,
@@ -23,15 +19,21 @@ impl Builder {
     }
 
     pub fn op(&mut self, name: &str, operands: Vec<ValueRef>, result: ValueType, attrs: Attrs) -> ValueRef {
-        self.ops.push(OpNode {
-            name: name.into(),
-            location: String::new(),
-            operands,
-            results: vec![result],
-            attrs,
-            regions: vec![],
-        });
-        v(self.ops.len() - 1)
+        self.ops_results(name, operands, vec![result], attrs)[0]
+    }
+
+    /// An op of several results: their values.
+    pub fn ops_results(
+        &mut self,
+        name: &str,
+        operands: Vec<ValueRef>,
+        results: Vec<ValueType>,
+        attrs: Attrs,
+    ) -> Vec<ValueRef> {
+        let count = results.len();
+        self.ops.push(OpNode { name: name.into(), location: String::new(), operands, results, attrs, regions: vec![] });
+        let op = self.ops.len() - 1;
+        (0..count).map(|result| ValueRef::Op { op, result }).collect()
     }
 
     pub fn unary(&mut self, name: &str, x: ValueRef, ty: ValueType) -> ValueRef {

@@ -864,6 +864,17 @@ fn a_returned_metric_that_is_a_ratio_of_sums_combines_by_its_own_denominators() 
 /// the product of the microbatches' means, not the mean of their products.
 #[test]
 fn a_product_of_values_per_example_of_a_states_type_is_computed_per_microbatch() {
+    assert_scale_gradient_per_microbatch(false);
+}
+
+/// As `jax.checkpoint` recomputes a layer: `h`, `dy` and the weight pass through an
+/// `optimization_barrier` first, whose results are each of its own class.
+#[test]
+fn a_product_of_values_per_example_carried_through_a_barrier_is_computed_per_microbatch() {
+    assert_scale_gradient_per_microbatch(true);
+}
+
+fn assert_scale_gradient_per_microbatch(through_barrier: bool) {
     use crate::ir::graph::{Attr, Attrs, Param};
     use crate::ir::test_graphs::{attrs, donated, t, Builder};
     let (w, s, x) = (ValueRef::Arg(0), ValueRef::Arg(1), ValueRef::Arg(2));
@@ -880,12 +891,19 @@ fn a_product_of_values_per_example_of_a_states_type_is_computed_per_microbatch()
     let squares = b.binary("stablehlo.multiply", y, y, act.clone());
     let loss = b.sum(squares);
     let dy = b.binary("stablehlo.add", y, y, act.clone());
-    let per_example = b.binary("stablehlo.multiply", dy, h, act.clone());
+    let (w_again, h_again, dy_again) = if through_barrier {
+        let types = vec![act.clone(); 3];
+        let carried = b.ops_results("stablehlo.optimization_barrier", vec![w, h, dy], types, Attrs::new());
+        (carried[0], carried[1], carried[2])
+    } else {
+        (w, h, dy)
+    };
+    let per_example = b.binary("stablehlo.multiply", dy_again, h_again, act.clone());
     let init = b.scalar_constant();
     let ds = b.reduce_sum(per_example, init, &[0], t(&[4]));
-    let dh = b.binary("stablehlo.multiply", dy, scale, act.clone());
+    let dh = b.binary("stablehlo.multiply", dy_again, scale, act.clone());
     let dw = b.dot(x, dh, 0, 0, act.clone());
-    let new_w = b.binary("stablehlo.subtract", w, dw, act.clone());
+    let new_w = b.binary("stablehlo.subtract", w_again, dw, act.clone());
     let new_s = b.binary("stablehlo.subtract", s, ds, t(&[4]));
     let args = vec![
         Param { ty: act.clone(), ..donated(0) },
@@ -902,5 +920,5 @@ fn a_product_of_values_per_example_of_a_states_type_is_computed_per_microbatch()
     assert_eq!(kind_of(ds), FunctionKind::Backward);
     assert_eq!(kind_of(new_s), FunctionKind::Apply);
     assert!(p.accumulated.iter().any(|(v, _)| *v == ds), "{:?}", p.accumulated);
-    assert!(p.accumulated.iter().all(|(v, _)| *v != dy && *v != h), "{:?}", p.accumulated);
+    assert!(p.accumulated.iter().all(|(v, _)| ![dy, h, dy_again, h_again].contains(v)), "{:?}", p.accumulated);
 }

@@ -160,6 +160,26 @@ mod tests {
     }
 
     #[test]
+    fn a_barrier_carries_its_operands_through_and_a_loop_or_a_sort_does_not() {
+        let (i, x, w) = (typed(&[], "i32"), f32t(&[4, 8]), f32t(&[8, 8]));
+        let barrier =
+            checked(&op("stablehlo.optimization_barrier", &[i.clone(), x.clone(), w.clone()], &[]), &[&i, &x, &w]);
+        assert!(barrier.carries_operands_through());
+        let sharding = op("stablehlo.custom_call", &[x.clone()], &[("call_target_name", Attr::Str("Sharding".into()))]);
+        assert!(checked(&sharding, &[&x]).carries_operands_through());
+        // A loop's carried values are computed by its body; counters alone say nothing either way.
+        assert!(!checked(&op("stablehlo.while", &[i.clone(), x.clone()], &[]), &[&i, &x]).carries_operands_through());
+        assert!(!checked(&op("stablehlo.while", &[i.clone(), i.clone()], &[]), &[&i, &i]).carries_operands_through());
+        let scalars = op("stablehlo.optimization_barrier", &[i.clone(), i.clone()], &[]);
+        assert!(!checked(&scalars, &[&i, &i]).carries_operands_through());
+        // A sort along dim 1 of two operands moves their elements together.
+        let sort = op("stablehlo.sort", &[x.clone(), x.clone()], &[("dimension", Attr::Int(1))]);
+        assert!(!checked(&sort, &[&x, &x]).carries_operands_through());
+        let add = op("stablehlo.add", &[x.clone()], &[]);
+        assert!(!checked(&add, &[&x, &x]).carries_operands_through());
+    }
+
+    #[test]
     fn unknown_custom_calls_and_ops_are_conservative() {
         let x = f32t(&[4, 8]);
         let o = op("stablehlo.custom_call", &[x.clone()], &[("call_target_name", Attr::Str("my_kernel".into()))]);
