@@ -473,7 +473,7 @@ COUPLINGS = {
                                    "every example meets every other example of the batch here"),
     # Hard-example mining: the examples whose scores are among the batch's top half.
     "top-k-over-examples": (lambda h: h * (h.sum(-1) >= jax.lax.top_k(h.sum(-1), h.shape[0] // 2)[0][-1])[:, None],
-                            "the examples meet each other here (a chlo.top_k along the batch's dimension"),
+                            "the examples meet each other here (a top_k along the batch's dimension"),
     # A sort and a cumulative sum along the batch's dimension.
     "sorted-over-examples": (lambda h: jnp.sort(h, axis=0),
                              "the examples meet each other here (a sort along the batch's dimension"),

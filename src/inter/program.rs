@@ -46,7 +46,6 @@ use crate::ir::batch_inputs::{batch_dependent, batch_input_dims, reads_only, Bad
 use crate::ir::constant_fold::folded_constants;
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpId, ValueRef};
-use crate::ir::op_table::canonical_name;
 use crate::ir::train_step::{analyze, ancestors, loss_candidates, producer, updates_state, Phase, TrainStep};
 use crate::ir::types::ValueType;
 use std::collections::{BTreeSet, HashMap};
@@ -781,7 +780,7 @@ pub fn build_program(
                 Met::AlongTheBatch => (
                     format!(
                         "the examples meet each other here (a {} along the batch's dimension sorts, selects among, transforms or accumulates them together, as hard-example mining's top-k of the losses does)",
-                        canonical_name(&ops[meeting].name)
+                        ops[meeting].short_name()
                     ),
                     "work along another dimension than the batch's, or plan with microbatches=1",
                 ),
@@ -808,7 +807,7 @@ pub fn build_program(
     }
     if let Some(classes) = classes {
         for (reordering, meeting) in reordered_examples_meeting(graph, &batch_dims, classes, &held) {
-            let how = canonical_name(&graph.ops()[reordering].name);
+            let how = graph.ops()[reordering].short_name();
             warnings.push((OpId::new(meeting), format!("examples meet other examples of the batch here, reordered along the batch by a {how} (jnp.flip, a roll, x[permutation]): within a microbatch each example meets one of the same microbatch, where the global batch pairs it with one of the whole batch (mixup, differences between neighbours), so the step differs from the global batch's; pass the partners in with the batch (an argument batched like the inputs), or plan with microbatches=1")));
         }
     }
