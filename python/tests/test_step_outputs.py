@@ -439,25 +439,31 @@ def test_a_mean_loss_through_convolutions_pooling_and_lookups_plans_without_a_wa
     assert_pipeline_matches(pipe, step_module, inputs, min_stages=2)
 
 
-def _coupled_export(couple, batch: int) -> str:
-    """The MLP step with `couple(h)` between its first two layers (h: [batch, 32])."""
-    def step(params, x, y):
-        def loss_fn(p):
-            h = jnp.tanh(x @ p["w0"])
-            h = couple(h)
-            for i in range(1, len(WIDTHS) - 1):
-                h = h @ p[f"w{i}"]
-                if i < len(WIDTHS) - 2:
-                    h = jnp.tanh(h)
-            return optax.softmax_cross_entropy_with_integer_labels(h, y).mean()
+def _mlp_loss(p, x, y, couple=lambda h: h):
+    """The MLP's mean cross entropy, with `couple(h)` between its first two layers."""
+    h = couple(jnp.tanh(x @ p["w0"]))
+    for i in range(1, len(WIDTHS) - 1):
+        h = h @ p[f"w{i}"]
+        if i < len(WIDTHS) - 2:
+            h = jnp.tanh(h)
+    return optax.softmax_cross_entropy_with_integer_labels(h, y).mean()
 
-        loss, grads = jax.value_and_grad(loss_fn)(params)
-        return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss
 
+def _mlp_export(step, batch: int) -> str:
+    """`step(params, x, y)` of the MLP, jitted with the parameters donated."""
     params = _params()
     hints = (jax.tree.map(lambda _: ANY, params), ANY, int_bound(CLASSES))
     return export(jax.jit(step, donate_argnums=(0,)), params, SDS((batch, WIDTHS[0]), jnp.float32),
                   SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+
+
+def _coupled_export(couple, batch: int) -> str:
+    """The MLP step with `couple(h)` between its first two layers (h: [batch, 32])."""
+    def step(params, x, y):
+        loss, grads = jax.value_and_grad(lambda p: _mlp_loss(p, x, y, couple))(params)
+        return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss
+
+    return _mlp_export(step, batch)
 
 
 COUPLINGS = {
@@ -524,4 +530,31 @@ def test_examples_meeting_the_batch_are_warned_about_where_they_meet(tmp_path, c
     assert len(meeting) == 1 and "test_step_outputs.py" in meeting[0], planned.stderr[-3000:]
     # The loss computed from the coupled examples is explained by the meeting, not called a
     # masked mean.
+    assert "the loss is neither a sum nor a mean" not in planned.stderr, planned.stderr[-3000:]
+
+
+def _sharpness_aware_export(moved_loss: bool, batch: int) -> str:
+    """Sharpness-aware minimization in one step: the loss's gradient, scaled to norm 0.05, moves
+    the weights, and the update is the gradient at the moved weights. Returns the loss at the
+    weights (`moved_loss`: at the moved ones)."""
+    def step(params, x, y):
+        loss, grads = jax.value_and_grad(_mlp_loss)(params, x, y)
+        norm = optax.tree.norm(grads)
+        moved = jax.tree.map(lambda p, g: p + 0.05 * g / norm, params, grads)
+        at_moved, moved_grads = jax.value_and_grad(_mlp_loss)(moved, x, y)
+        return jax.tree.map(lambda p, g: p - 0.1 * g, params, moved_grads), at_moved if moved_loss else loss
+
+    return _mlp_export(step, batch)
+
+
+@pytest.mark.parametrize("moved_loss", [False, True], ids=["loss", "moved-loss"])
+def test_weights_moved_along_the_gradient_are_warned_about_where_the_examples_meet_them(tmp_path, moved_loss):
+    """Each microbatch moves the weights along its own examples' gradient, where the global step
+    moves them along the whole batch's. Before, nothing was said when the step returned the loss
+    at the weights (a plain mean), and only 'neither a sum nor a mean' at the moved ones."""
+    planned = _plan(tmp_path, _sharpness_aware_export(moved_loss, MICROBATCH))
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    said = "the examples meet a value computed from the step's gradients here"
+    meeting = [line for line in planned.stderr.splitlines() if said in line]
+    assert len(meeting) == 1 and "test_step_outputs.py" in meeting[0], planned.stderr[-3000:]
     assert "the loss is neither a sum nor a mean" not in planned.stderr, planned.stderr[-3000:]

@@ -43,6 +43,7 @@ mod deadline;
 pub mod driver;
 mod error;
 mod examples_count;
+mod gradient_meetings;
 mod graph_oracle;
 mod html;
 mod interleaved_batch;

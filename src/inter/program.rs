@@ -36,6 +36,7 @@ use super::batch_positions::positions_meeting_examples;
 use super::batch_statistics::{statistics_meeting_examples, Meeting, Met};
 use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
+use super::gradient_meetings::examples_meeting_gradients;
 use super::memory::Schedule;
 use super::output_combine::{
     assumed_count_means, batch_classes, batch_classes_and_held, AssumedCount, BatchClass, BatchClasses, Written,
@@ -667,10 +668,16 @@ pub fn build_program(
     }
     // The first meeting only: every later layer of a batch-normalized model meets its own.
     let meetings = classes.map(|c| statistics_meeting_examples(graph, &batch_dims, c)).unwrap_or_default();
-    // A loss computed from examples that met a statistic of the batch is explained by that.
+    let gradient_meetings = classes.map(|c| examples_meeting_gradients(graph, &batch_dims, c)).unwrap_or_default();
+    // A loss computed from examples that met a statistic of the batch (or the step's gradients)
+    // is explained by that.
+    let before_loss = ancestors(graph, [graph.returned[step.loss]]);
     let loss_met_statistic = meetings
         .first()
-        .is_some_and(|meeting| ancestors(graph, [graph.returned[step.loss]]).get(meeting.op).copied().unwrap_or(false));
+        .map(|m| m.op)
+        .into_iter()
+        .chain(gradient_meetings.first().copied())
+        .any(|op| before_loss.get(op).copied().unwrap_or(false));
     for v in outlives {
         let ValueRef::Op { op, .. } = v else { continue };
         // A result is combined as what it is over the batch: a sum adds up, a mean averages.
@@ -804,6 +811,9 @@ pub fn build_program(
             };
             warnings.push((OpId::new(meeting), format!("{what}{more}: each microbatch computes it over its own examples only, so the step differs from the global batch's, as under any gradient accumulation; {instead}")));
         }
+    }
+    if let Some(&meeting) = gradient_meetings.first() {
+        warnings.push((OpId::new(meeting), "the examples meet a value computed from the step's gradients here (weights moved along the gradient, as sharpness-aware minimization's perturbation or a lookahead step does): each microbatch computes it from its own examples' gradients, where the global step uses the whole batch's, so the step differs from the global batch's whatever loss it returns; plan with microbatches=1".to_string()));
     }
     if let Some(classes) = classes {
         for (reordering, meeting) in reordered_examples_meeting(graph, &batch_dims, classes, &held) {

@@ -1,0 +1,99 @@
+//! Examples meeting a value computed from the step's gradients: a function of contractions over
+//! the batch (weight gradients `x^T dy`) alone that a value per example then reads, as
+//! sharpness-aware minimization adds `rho * g / |g|` to the weights before a second forward and
+//! backward pass, or a lookahead step evaluates the loss at weights moved along the gradient. A
+//! microbatch computes that value from its own examples' gradients, where the global step
+//! computes it from the whole batch's, so the step differs from the global batch's whatever
+//! loss it returns (the first pass's is a plain mean). A contraction read as it is is a
+//! statistic of the batch (`batch_statistics`). Functions of sums and means alone are not
+//! followed: a masked mean's gradient scales every example by one over the mask's sum, and
+//! `weighted_loss` combines the microbatches by their sums.
+
+use super::output_combine::{BatchClass, BatchClasses};
+use crate::ir::graph::{Graph, ValueRef};
+
+/// The ops where values per example meet a value computed from contractions over the batch, in
+/// program order. Such a value reads a contraction, or such a value, and otherwise only values
+/// independent of the batch and aggregates over it (a norm, a learning rate).
+pub fn examples_meeting_gradients(graph: &Graph, batch_dims: &[Option<usize>], classes: &BatchClasses) -> Vec<usize> {
+    let aggregate_or_independent = |c: BatchClass| {
+        matches!(
+            c,
+            BatchClass::Independent
+                | BatchClass::Sum { .. }
+                | BatchClass::Mean
+                | BatchClass::Contraction
+                | BatchClass::Extreme { .. }
+        )
+    };
+    // Per op: whether its value is a contraction or computed from them.
+    let mut from: Vec<bool> = Vec::with_capacity(graph.ops().len());
+    let mut met = Vec::new();
+    for (index, op) in graph.ops().iter().enumerate() {
+        let from_gradients = |v: &ValueRef| matches!(*v, ValueRef::Op { op, .. } if from[op]);
+        let classes_read: Vec<BatchClass> = op.operands.iter().map(|v| classes.of(*v, batch_dims)).collect();
+        let derived =
+            op.operands.iter().zip(&classes_read).any(|(v, c)| from_gradients(v) && *c != BatchClass::Contraction);
+        let here = if classes[index] == BatchClass::Contraction {
+            true
+        } else if op.operands.iter().any(from_gradients) {
+            if classes_read.iter().any(|c| matches!(c, BatchClass::PerExample(_))) {
+                if derived {
+                    met.push(index);
+                }
+                false
+            } else {
+                op.operands.iter().zip(&classes_read).all(|(v, c)| from_gradients(v) || aggregate_or_independent(*c))
+            }
+        } else {
+            false
+        };
+        from.push(here);
+    }
+    met
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inter::output_combine::batch_classes;
+    use crate::ir::graph::{Attrs, Param};
+    use crate::ir::test_graphs::{t, Builder};
+
+    fn op_index(v: ValueRef) -> usize {
+        let ValueRef::Op { op, .. } = v else { unreachable!() };
+        op
+    }
+
+    /// `x: [8, 4]` batched, `w: [4, 4]` shared. The contraction `g = x^T x` (a weight's
+    /// gradient), scaled by its norm, is added to `w` (`moved`); `x @ moved` is where the
+    /// examples meet it, while the norm, the scaled gradient and the moved weight are computed
+    /// from the gradient alone.
+    #[test]
+    fn a_value_per_example_reading_weights_moved_along_the_gradient_meets_it() {
+        let mut b = Builder::new();
+        let (x, w) = (ValueRef::Arg(0), ValueRef::Arg(1));
+        let g = b.dot(x, x, 0, 0, t(&[4, 4]));
+        let squares = b.binary("stablehlo.multiply", g, g, t(&[4, 4]));
+        let norm = b.sum(squares);
+        let spread = b.op("stablehlo.broadcast_in_dim", vec![norm], t(&[4, 4]), Attrs::new());
+        let scaled = b.binary("stablehlo.divide", g, spread, t(&[4, 4]));
+        let moved = b.binary("stablehlo.add", w, scaled, t(&[4, 4]));
+        let again = b.dot(x, moved, 1, 0, t(&[8, 4]));
+        // A plain layer reads the weight itself; the contraction read as it is is a statistic of
+        // the batch; one over a sum (a masked mean's count) scales each example's gradient.
+        let plain = b.dot(x, w, 1, 0, t(&[8, 4]));
+        let direct = b.dot(x, g, 1, 0, t(&[8, 4]));
+        let (one, count) = (b.scalar_constant(), b.sum(x));
+        let inverse = b.binary("stablehlo.divide", one, count, t(&[]));
+        let spread_inverse = b.op("stablehlo.broadcast_in_dim", vec![inverse], t(&[8, 4]), Attrs::new());
+        let weighted = b.binary("stablehlo.multiply", x, spread_inverse, t(&[8, 4]));
+        let graph = b.graph(
+            vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[4, 4]), attrs: Attrs::new() }],
+            vec![again, plain, direct, weighted],
+        );
+        let dims = [Some(0), None];
+        let met = examples_meeting_gradients(&graph, &dims, &batch_classes(&graph, &dims));
+        assert_eq!(met, vec![op_index(again)]);
+    }
+}
