@@ -9,7 +9,7 @@
 //! followed: a masked mean's gradient scales every example by one over the mask's sum, and
 //! `weighted_loss` combines the microbatches by their sums.
 
-use super::output_combine::{BatchClass, BatchClasses};
+use super::output_combine::{known_rule, BatchClass, BatchClasses};
 use crate::ir::graph::{Graph, ValueRef};
 
 /// The ops where values per example meet a value computed from contractions over the batch, in
@@ -26,11 +26,19 @@ pub fn examples_meeting_gradients(graph: &Graph, batch_dims: &[Option<usize>], c
                 | BatchClass::Extreme { .. }
         )
     };
-    // Per op: whether its value is a contraction or computed from them.
-    let mut from: Vec<bool> = Vec::with_capacity(graph.ops().len());
+    // Per op, per result: whether the value is a contraction or computed from them.
+    let mut from: Vec<Vec<bool>> = Vec::with_capacity(graph.ops().len());
     let mut met = Vec::new();
     for (index, op) in graph.ops().iter().enumerate() {
-        let from_gradients = |v: &ValueRef| matches!(*v, ValueRef::Op { op, .. } if from[op]);
+        let from_gradients = |v: &ValueRef| match *v {
+            ValueRef::Op { op, result } => from[op].get(result).copied().unwrap_or(false),
+            _ => false,
+        };
+        // A barrier hands each value on as it is: it is no meeting.
+        if known_rule(graph, op).is_some_and(|rule| rule.carries_operands_through()) {
+            from.push(op.operands.iter().map(from_gradients).collect());
+            continue;
+        }
         let classes_read: Vec<BatchClass> = op.operands.iter().map(|v| classes.of(*v, batch_dims)).collect();
         let derived =
             op.operands.iter().zip(&classes_read).any(|(v, c)| from_gradients(v) && *c != BatchClass::Contraction);
@@ -48,7 +56,7 @@ pub fn examples_meeting_gradients(graph: &Graph, batch_dims: &[Option<usize>], c
         } else {
             false
         };
-        from.push(here);
+        from.push(vec![here; op.results.len()]);
     }
     met
 }
@@ -79,7 +87,10 @@ mod tests {
         let spread = b.op("stablehlo.broadcast_in_dim", vec![norm], t(&[4, 4]), Attrs::new());
         let scaled = b.binary("stablehlo.divide", g, spread, t(&[4, 4]));
         let moved = b.binary("stablehlo.add", w, scaled, t(&[4, 4]));
-        let again = b.dot(x, moved, 1, 0, t(&[8, 4]));
+        // Through a barrier (remat), each value is what it was: the meeting is after it.
+        let carried =
+            b.ops_results("stablehlo.optimization_barrier", vec![x, moved], vec![t(&[8, 4]), t(&[4, 4])], Attrs::new());
+        let again = b.dot(carried[0], carried[1], 1, 0, t(&[8, 4]));
         // A plain layer reads the weight itself; the contraction read as it is is a statistic of
         // the batch; one over a sum (a masked mean's count) scales each example's gradient.
         let plain = b.dot(x, w, 1, 0, t(&[8, 4]));

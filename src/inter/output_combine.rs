@@ -209,8 +209,8 @@ fn results_own_classes(graph: &Graph, op: &OpNode, operands: &[BatchClass], c: B
 /// features are the examples (a LayerNorm lowered over the tokens), as its output is.
 /// Otherwise they are statistics over the batch, which share the op's class.
 fn batch_norm_statistics(op: &OpNode, c: BatchClass) -> Option<Vec<BatchClass>> {
-    let feature = op.attr("feature_index").and_then(Attr::as_int)?;
-    if c != BatchClass::PerExample(usize::try_from(feature).ok()) {
+    let feature = op.attr("feature_index").and_then(Attr::as_int).and_then(|f| usize::try_from(f).ok())?;
+    if c != BatchClass::PerExample(Some(feature)) {
         return None;
     }
     let mut classes = vec![BatchClass::PerExample(Some(0)); op.results.len()];
