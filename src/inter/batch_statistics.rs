@@ -42,9 +42,6 @@ pub fn statistics_meeting_examples(
     classes: &BatchClasses,
 ) -> Vec<Meeting> {
     let class_of = |v: &ValueRef| classes.of(*v, batch_dims);
-    let statistic = |c: BatchClass| {
-        matches!(c, BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Contraction | BatchClass::Extreme { .. })
-    };
     let mut met = Vec::new();
     for (index, op) in graph.ops().iter().enumerate() {
         let operands: Vec<BatchClass> = op.operands.iter().map(class_of).collect();
@@ -52,7 +49,7 @@ pub fn statistics_meeting_examples(
             continue;
         }
         let statistic_op = op.operands.iter().zip(&operands).find_map(|(v, c)| match *v {
-            ValueRef::Op { op, .. } if statistic(*c) => Some(op),
+            ValueRef::Op { op, .. } if c.is_statistic() => Some(op),
             _ => None,
         });
         let along_the_batch =

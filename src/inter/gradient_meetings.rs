@@ -16,16 +16,6 @@ use crate::ir::graph::{Graph, ValueRef};
 /// program order. Such a value reads a contraction, or such a value, and otherwise only values
 /// independent of the batch and aggregates over it (a norm, a learning rate).
 pub fn examples_meeting_gradients(graph: &Graph, batch_dims: &[Option<usize>], classes: &BatchClasses) -> Vec<usize> {
-    let aggregate_or_independent = |c: BatchClass| {
-        matches!(
-            c,
-            BatchClass::Independent
-                | BatchClass::Sum { .. }
-                | BatchClass::Mean
-                | BatchClass::Contraction
-                | BatchClass::Extreme { .. }
-        )
-    };
     // Per op, per result: whether the value is a contraction or computed from them.
     let mut from: Vec<Vec<bool>> = Vec::with_capacity(graph.ops().len());
     let mut met = Vec::new();
@@ -51,7 +41,10 @@ pub fn examples_meeting_gradients(graph: &Graph, batch_dims: &[Option<usize>], c
                 }
                 false
             } else {
-                op.operands.iter().zip(&classes_read).all(|(v, c)| from_gradients(v) || aggregate_or_independent(*c))
+                op.operands
+                    .iter()
+                    .zip(&classes_read)
+                    .all(|(v, c)| from_gradients(v) || *c == BatchClass::Independent || c.is_statistic())
             }
         } else {
             false

@@ -65,6 +65,13 @@ pub enum BatchClass {
     Other,
 }
 
+impl BatchClass {
+    /// A statistic of the whole batch: a sum, a mean, an extreme or a contraction over it.
+    pub fn is_statistic(self) -> bool {
+        matches!(self, BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Contraction | BatchClass::Extreme { .. })
+    }
+}
+
 /// The class of every value the ops compute. Indexed by op, the op's class: its results'
 /// where they share one. A result's own class (`of`) is known apart from its op's where the op
 /// has one result, where its results carry its operands through (`optimization_barrier`, as
@@ -87,6 +94,7 @@ impl std::ops::Deref for BatchClasses {
 
 impl BatchClasses {
     /// Classes of ops whose results share them.
+    #[cfg(test)]
     pub fn per_op(ops: Vec<BatchClass>) -> Self {
         let results = vec![None; ops.len()];
         BatchClasses { ops, results }
