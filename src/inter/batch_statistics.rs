@@ -54,7 +54,7 @@ pub fn statistics_meeting_examples(
         });
         let along_the_batch =
             classes[index] == BatchClass::PerExample(None) && combines_along_the_batch(graph, op, &operands);
-        let how = if normalizes_across_examples(op, &operands) {
+        let how = if normalizes_across_examples(graph, op, &operands) {
             Met::BatchNorm
         } else if let Some(at) = statistic_op {
             Met::Statistic { at }
@@ -83,12 +83,18 @@ fn combines_along_the_batch(graph: &Graph, op: &OpNode, operands: &[BatchClass])
     })
 }
 
-/// A batch norm in training (its forward or its gradient) whose features are not the examples:
-/// it computes the batch's mean and variance itself (torch_xla's BatchNorm2d).
-fn normalizes_across_examples(op: &OpNode, operands: &[BatchClass]) -> bool {
-    let feature = op.attr("feature_index").and_then(crate::ir::graph::Attr::as_int);
-    matches!(canonical_name(&op.name).as_str(), "batch_norm_training" | "batch_norm_grad")
-        && matches!(operands.first(), Some(BatchClass::PerExample(Some(d))) if Some(*d as i64) != feature)
+/// Whether `op` reduces over the batch's dimension of an operand and keeps that dimension in a
+/// result, by its op table rule: each example meets the statistic the op computes over them
+/// all (a batch norm in training, its forward or its gradient, whose features are not the
+/// examples: torch_xla's BatchNorm2d).
+fn normalizes_across_examples(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> bool {
+    let Some(rule) = known_rule(graph, op) else { return false };
+    operands.iter().zip(&rule.operand_dims).any(|(c, dims)| match c {
+        BatchClass::PerExample(Some(d)) => dims.get(*d).is_some_and(|factors| {
+            factors.iter().any(|&f| rule.factors[f].kind == FactorKind::Reduction && rule.in_results(f))
+        }),
+        _ => false,
+    })
 }
 
 /// Whether a `dot_general` of two values per example contracts neither their examples together

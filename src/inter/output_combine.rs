@@ -74,9 +74,11 @@ impl BatchClass {
 
 /// The class of every value the ops compute. Indexed by op, the op's class: its results'
 /// where they share one. A result's own class (`of`) is known apart from its op's where the op
-/// has one result, where its results carry its operands through (`optimization_barrier`, as
-/// `jax.checkpoint` wraps the weights, activations and cotangents it recomputes from), and for
-/// a batch norm's statistics beside its output; a loop's carried values share the loop's.
+/// has one result, and by the op table's rule where its results carry its operands through
+/// (`optimization_barrier`, as `jax.checkpoint` wraps the weights, activations and cotangents it
+/// recomputes from) or each keep the examples apart (a sort's or an argmax's results, a batch
+/// norm's statistics when its features are the examples); a loop's carried values share the
+/// loop's.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BatchClasses {
     ops: Vec<BatchClass>,
@@ -201,29 +203,21 @@ pub fn batch_classes_and_held(graph: &Graph, batch_dims: &[Option<usize>]) -> (B
 }
 
 /// The classes of `op`'s results where each has its own (`BatchClasses`), given its operands'.
-/// `c` is the op's class.
+/// `c` is the op's class. By the op table's rule: results that carry their operands through
+/// keep their operands' classes; values per example keep the examples in every result that has
+/// their factor as a dimension of its own, not always the same one (a batch norm whose features
+/// are the examples has them in dimension 0 of its statistics).
 fn results_own_classes(graph: &Graph, op: &OpNode, operands: &[BatchClass], c: BatchClass) -> Option<Vec<BatchClass>> {
     if op.results.len() < 2 {
         return None;
     }
-    if canonical_name(&op.name).starts_with("batch_norm_") {
-        return batch_norm_statistics(op, c);
+    let rule = known_rule(graph, op)?;
+    if rule.carries_operands_through() {
+        return Some(operands.to_vec());
     }
-    known_rule(graph, op).filter(OpRule::carries_operands_through).map(|_| operands.to_vec())
-}
-
-/// A batch norm's results beyond its output (`batch_norm_training`'s mean and variance,
-/// `batch_norm_grad`'s scale and offset gradients), one per feature: per example where the
-/// features are the examples (a LayerNorm lowered over the tokens), as its output is.
-/// Otherwise they are statistics over the batch, which share the op's class.
-fn batch_norm_statistics(op: &OpNode, c: BatchClass) -> Option<Vec<BatchClass>> {
-    let feature = op.attr("feature_index").and_then(Attr::as_int).and_then(|f| usize::try_from(f).ok())?;
-    if c != BatchClass::PerExample(Some(feature)) {
-        return None;
-    }
-    let mut classes = vec![BatchClass::PerExample(Some(0)); op.results.len()];
-    classes[0] = c;
-    Some(classes)
+    let BatchClass::PerExample(Some(dim)) = c else { return None };
+    let dims = examples_dims(&rule, examples_factor(&rule, operands)?)?;
+    (dims.first() == Some(&dim)).then(|| dims.into_iter().map(|d| BatchClass::PerExample(Some(d))).collect())
 }
 
 /// `c`, the class of `op`, where its operands hold the examples as an inner factor of a
@@ -262,12 +256,28 @@ fn follow_inner_examples(
     }
 }
 
-/// Where the examples are in the result of an op without a case of its own (`fft`, `sort`,
-/// `cholesky`), by its op table rule: every value per example has them in one factor that
-/// passes through to one dimension of every result, each example's slice computed from its own
-/// slices only. Otherwise the examples are lost track of.
+/// Where the examples are in the first result of an op without a case of its own (`fft`,
+/// `sort`, `cholesky`, a batch norm), by its op table rule: every value per example has them in
+/// one factor that passes through to a dimension of every result, each example's slice
+/// computed from its own slices only (a batch norm normalizing by statistics per feature, when
+/// the examples are the features: a LayerNorm lowered over the tokens, as torch_xla writes
+/// it). Results that have them in another dimension than the first's have classes of their own
+/// (`results_own_classes`). Otherwise the examples are lost track of.
 fn passed_through(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> Option<usize> {
     let rule = known_rule(graph, op)?;
+    let dims = examples_dims(&rule, examples_factor(&rule, operands)?)?;
+    dims.first().copied()
+}
+
+/// The dimension of every result of `rule` that is `factor` alone.
+fn examples_dims(rule: &OpRule, factor: usize) -> Option<Vec<usize>> {
+    rule.result_dims.iter().map(|result| result.iter().position(|f| f.as_slice() == [factor])).collect()
+}
+
+/// The factor of `rule` that every value per example among the operands has its examples in,
+/// each whole in one dimension, where it passes through (each example's slice of a result is
+/// computed from its own slices only).
+fn examples_factor(rule: &OpRule, operands: &[BatchClass]) -> Option<usize> {
     let mut factors = operands.iter().zip(&rule.operand_dims).filter_map(|(c, dims)| match c {
         BatchClass::PerExample(d) => Some(d.and_then(|d| match dims.get(d)?.as_slice() {
             [f] => Some(*f),
@@ -276,13 +286,7 @@ fn passed_through(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> Option
         _ => None,
     });
     let factor = factors.next()??;
-    if !factors.all(|f| f == Some(factor)) || rule.factors[factor].kind != FactorKind::PassThrough {
-        return None;
-    }
-    let [first, rest @ ..] = rule.result_dims.as_slice() else { return None };
-    let dim = first.iter().position(|f| f.as_slice() == [factor])?;
-    // The op's results share one class, so each must keep the examples in that dimension.
-    rest.iter().all(|r| r.get(dim).map(Vec::as_slice) == Some(&[factor])).then_some(dim)
+    (factors.all(|f| f == Some(factor)) && rule.factors[factor].kind == FactorKind::PassThrough).then_some(factor)
 }
 
 /// `op`'s rule when the op table knows the op and the rule has a dims list for every operand.
@@ -350,11 +354,6 @@ fn classify(
                     == op.results.first().and_then(ValueType::tensor).map(|t| t.shape.len());
                 PerExample(d.filter(|_| same_rank))
             }
-            // Normalized by statistics per feature: when the examples are the features (a
-            // LayerNorm lowered over the tokens, as torch_xla writes it), they stay apart.
-            "batch_norm_training" | "batch_norm_grad" | "batch_norm_inference" => PerExample(d.filter(|&d| {
-                name == "batch_norm_inference" || op.attr("feature_index").and_then(Attr::as_int) == Some(d as i64)
-            })),
             n if elementwise_info(n).is_some() => PerExample(d),
             _ => PerExample(passed_through(graph, op, operands)),
         };
@@ -1244,7 +1243,7 @@ mod tests {
     }
 
     #[test]
-    fn results_carried_through_a_barrier_or_a_norms_statistics_of_the_examples_have_classes_of_their_own() {
+    fn results_carried_through_or_keeping_the_examples_apart_have_classes_of_their_own() {
         // jax.checkpoint recomputes from an optimization_barrier of the weights, the saved
         // activations and the cotangents: a product after it is what it is without the barrier.
         let mut b = Builder::new();
@@ -1268,9 +1267,38 @@ mod tests {
         };
         let of_examples = norm(&mut b, 1);
         let over_examples = norm(&mut b, 2);
+        // A sort of values and their keys within each example, and an argmax of each example's
+        // values (a reduction of values and indices): every result keeps the examples.
+        let attrs_of = |name: &str, value: Attr| attrs(&[(name, value)]);
+        let sorted = b.ops_results(
+            "stablehlo.sort",
+            vec![x, x],
+            vec![t(&[8, 4]), t(&[8, 4])],
+            attrs_of("dimension", Attr::Int(1)),
+        );
+        let inits = [b.scalar_constant(), b.scalar_constant()];
+        let argmax = |b: &mut Builder, dim: i64, result: ValueType| {
+            b.ops_results(
+                "stablehlo.reduce",
+                vec![x, x, inits[0], inits[1]],
+                vec![result.clone(), result],
+                attrs_of("dimensions", Attr::I64Array(vec![dim])),
+            )
+        };
+        let argmax_per_example = argmax(&mut b, 1, t(&[8]));
+        let argmax_over_examples = argmax(&mut b, 0, t(&[4]));
         // A loop's carried values are its body's: they share the loop's class.
         let looped = b.ops_results("stablehlo.while", vec![w, x], vec![t(&[4, 3]), t(&[8, 4])], Attrs::new());
-        let returned = [carried.clone(), vec![recomputed], of_examples.clone(), over_examples.clone(), looped.clone()];
+        let returned = [
+            carried.clone(),
+            vec![recomputed],
+            of_examples.clone(),
+            over_examples.clone(),
+            sorted,
+            argmax_per_example,
+            argmax_over_examples,
+            looped.clone(),
+        ];
         let returned: Vec<ValueRef> = returned.concat();
         let graph = b.graph(args(), returned.clone());
         let dims = [Some(0), None];
@@ -1289,6 +1317,12 @@ mod tests {
             shared,
             shared,
             shared,
+            (PerExample(Some(0)), true),
+            (PerExample(Some(0)), true),
+            (PerExample(Some(0)), true),
+            (PerExample(Some(0)), true),
+            (Other, false),
+            (Other, false),
             shared,
             shared,
         ];
