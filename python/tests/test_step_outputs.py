@@ -558,3 +558,59 @@ def test_weights_moved_along_the_gradient_are_warned_about_where_the_examples_me
     meeting = [line for line in planned.stderr.splitlines() if said in line]
     assert len(meeting) == 1 and "test_step_outputs.py" in meeting[0], planned.stderr[-3000:]
     assert "the loss is neither a sum nor a mean" not in planned.stderr, planned.stderr[-3000:]
+
+
+EXPERTS = 4
+
+
+def _routed_export(auxiliary, batch: int) -> str:
+    """The MLP step with a router over `EXPERTS` experts after its first layer, scaling each
+    example's activations by its router probabilities' sum, and `0.01 * auxiliary(h, router)`
+    added to the loss."""
+    def loss(p, x, y):
+        h = jnp.tanh(x @ p["w0"])
+        router = jax.nn.softmax(h[:, :EXPERTS], -1)
+        return _mlp_loss(p, x, y, lambda q: q * (1 + router.sum(-1, keepdims=True))) + 0.01 * auxiliary(h, router)
+
+    def step(params, x, y):
+        value, grads = jax.value_and_grad(loss)(params, x, y)
+        return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), value
+
+    return _mlp_export(step, batch)
+
+
+def _load_balancing(h, router):
+    """Switch Transformer's: the fraction of examples routed to each expert times its mean
+    router probability, summed over the experts."""
+    routed = jax.nn.one_hot(jnp.argmax(router, -1), EXPERTS).mean(0)
+    return EXPERTS * jnp.sum(routed * router.mean(0))
+
+
+def _squared_mean(h, router):
+    """A penalty on the mean activation's square."""
+    return jnp.sum(h.mean(0) ** 2)
+
+
+def _router_z_loss(h, router):
+    """ST-MoE's router z-loss: a mean over the examples of each one's squared log-partition."""
+    return jnp.mean(jax.nn.logsumexp(h[:, :EXPERTS], -1) ** 2)
+
+
+@pytest.mark.parametrize("auxiliary", [_load_balancing, _squared_mean], ids=["load-balancing", "squared-mean"])
+def test_a_loss_term_nonlinear_in_statistics_of_the_batch_is_warned_about_at_the_term(tmp_path, auxiliary):
+    """A product of two means over the batch (a mixture of experts' load-balancing loss) or the
+    square of one: each microbatch's term and gradient follow its own examples' statistics.
+    Before, the loss was called 'a mean over a batch-dependent count, such as a masked mean'."""
+    planned = _plan(tmp_path, _routed_export(auxiliary, MICROBATCH))
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    said = "the loss is neither a sum nor a mean over the batch: it is a nonlinear function of statistics of the batch here"
+    term = [line for line in planned.stderr.splitlines() if said in line]
+    assert len(term) == 1 and "test_step_outputs.py" in term[0], planned.stderr[-3000:]
+    assert "such as a masked mean" not in planned.stderr, planned.stderr[-3000:]
+
+
+def test_a_router_z_loss_a_mean_over_the_examples_pipelines_to_the_global_step(tmp_path):
+    """The router z-loss is a mean of per-example terms: it adds up over microbatches, unwarned."""
+    planned, _ = assert_pipelined_step_matches(
+        tmp_path, lambda batch: _routed_export(_router_z_loss, batch), MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]

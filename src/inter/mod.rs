@@ -53,6 +53,7 @@ mod layer_signature;
 mod manual_stages;
 mod memory;
 mod microbatches;
+mod nonlinear_loss;
 mod output_combine;
 mod parallel;
 mod pipeline;

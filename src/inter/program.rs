@@ -38,6 +38,7 @@ use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
 use super::gradient_meetings::examples_meeting_gradients;
 use super::memory::Schedule;
+use super::nonlinear_loss::nonlinear_statistics_term;
 use super::output_combine::{
     assumed_count_means, batch_classes, batch_classes_and_held, AssumedCount, BatchClass, BatchClasses, Written,
 };
@@ -653,6 +654,7 @@ pub fn build_program(
     };
     const PART_OF_BATCH: &str = "is computed from part of the microbatch's examples (a slice of the batch, or some of the chunks of a gradient accumulation within the step), which are other examples in the global batch";
     const CHUNK_MEANS: &str = "this value adds up the means of the batch's chunks (a gradient accumulation within the step) without dividing by their number: it is combined as a mean over the batch, as it is when the step cuts any batch into that many chunks; if the chunks have a fixed size instead (more of them in a larger batch), the global batch's value is the microbatches' times their number: divide by the number of chunks to make it a mean either way";
+    const NONLINEAR_LOSS: &str = "the loss is neither a sum nor a mean over the batch: it is a nonlinear function of statistics of the batch here (a product of two means, as a mixture of experts' load-balancing loss multiplies the fraction of tokens routed to each expert by its mean router probability, or a function of one): each microbatch's loss and gradient follow its own examples' statistics, so the step differs from the global batch's, as under any gradient accumulation; write the term as a sum or a mean of per-example terms, or plan with microbatches=1";
     const UNSCALED: &str = "under the loss's ratio of sums (a masked or weighted mean), this value the update reads carries neither the loss's 1/denominator, as its gradients do, nor is it a sum or a mean over the batch (a guarded count the update divides by: max(sum(mask), 1)): it is combined by the microbatches' denominators as the gradients are, which differs from the global batch's unless their denominators are equal";
     if let Some(classes) = classes {
         let returned = ancestors(graph, graph.returned.iter().copied());
@@ -711,6 +713,12 @@ pub fn build_program(
                 }
                 _ if result == step.loss && weighted.is_some() => Accumulate::WeightedMean { of: Ratio::Loss },
                 _ if result == step.loss && loss_met_statistic => combined(gradient_mode, graph, v),
+                _ if result == step.loss
+                    && let Some(term) = nonlinear_statistics_term(graph, &batch_dims, classes, v) =>
+                {
+                    warnings.push((OpId::new(term), NONLINEAR_LOSS.to_string()));
+                    combined(gradient_mode, graph, v)
+                }
                 _ if result == step.loss => {
                     warnings.push((
                         OpId::new(op),

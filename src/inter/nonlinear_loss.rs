@@ -1,0 +1,123 @@
+//! A loss that is a nonlinear function of statistics of the batch: a mixture of experts'
+//! load-balancing loss multiplies two means over the tokens (the fraction routed to each expert
+//! and its mean router probability), a penalty squares a mean activation. A microbatch computes
+//! the statistics over its own examples, so its loss and gradient are not a part of the global
+//! batch's, as they are for a sum or a mean of per-example terms. A ratio whose divisor depends
+//! on the batch (a masked mean, its count guarded by `max(sum(mask), 1)`) is `weighted_loss`'
+//! and the count's: a divisor is not followed here.
+
+use super::output_combine::{adds, BatchClass, BatchClasses};
+use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::op_table::canonical_name;
+
+/// Ops through which a loss is a sum of its operands' terms (and an additive `reduce`).
+const LINEAR: &[&str] = &["add", "subtract", "negate", "convert", "reshape", "broadcast_in_dim", "transpose"];
+
+/// The first op, in program order, of those the loss is a sum of (through `LINEAR` ops and
+/// products with values independent of the batch) that computes a nonlinear function of
+/// statistics of the batch and values independent of it alone. `None` when the loss has none.
+pub fn nonlinear_statistics_term(
+    graph: &Graph,
+    batch_dims: &[Option<usize>],
+    classes: &BatchClasses,
+    loss: ValueRef,
+) -> Option<usize> {
+    let ops = graph.ops();
+    let mut seen = vec![false; ops.len()];
+    let mut stack = vec![loss];
+    let mut first: Option<usize> = None;
+    while let Some(v) = stack.pop() {
+        let ValueRef::Op { op: index, .. } = v else { continue };
+        if std::mem::replace(&mut seen[index], true) || classes.of(v, batch_dims) != BatchClass::Other {
+            continue;
+        }
+        let op = &ops[index];
+        let read: Vec<(ValueRef, BatchClass)> = op
+            .operands
+            .iter()
+            .map(|&v| (v, classes.of(v, batch_dims)))
+            .filter(|(_, c)| *c != BatchClass::Independent)
+            .collect();
+        let name = canonical_name(&op.name);
+        let scaled = matches!(name.as_str(), "multiply" | "divide") && read.len() == 1;
+        if name == "divide" && !scaled {
+            // A ratio by a batch-dependent divisor: follow its numerator only.
+            stack.extend(op.operands.first().filter(|v| read.iter().any(|(r, _)| r == *v)));
+        } else if LINEAR.contains(&name.as_str()) || (name == "reduce" && adds(op)) || scaled {
+            stack.extend(read.iter().map(|(v, _)| *v));
+        } else if read.iter().all(|(_, c)| c.is_statistic()) {
+            first = Some(first.map_or(index, |f| f.min(index)));
+        } else {
+            stack.extend(read.iter().filter(|(_, c)| *c == BatchClass::Other).map(|(v, _)| *v));
+        }
+    }
+    first
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inter::output_combine::batch_classes;
+    use crate::ir::graph::{Attrs, Param};
+    use crate::ir::test_graphs::{t, Builder};
+
+    fn op_index(v: ValueRef) -> usize {
+        let ValueRef::Op { op, .. } = v else { unreachable!() };
+        op
+    }
+
+    fn term(b: Builder, loss: ValueRef) -> Option<usize> {
+        let graph = b.graph(vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }], vec![loss]);
+        let dims = [Some(0)];
+        nonlinear_statistics_term(&graph, &dims, &batch_classes(&graph, &dims), loss)
+    }
+
+    /// `x: [8, 4]`, the batch: per feature, the sum over the examples (`[4]`).
+    fn feature_sums(b: &mut Builder, x: ValueRef) -> ValueRef {
+        let zero = b.scalar_constant();
+        b.reduce_sum(x, zero, &[0], t(&[4]))
+    }
+
+    #[test]
+    fn a_product_of_two_statistics_added_to_a_sum_is_the_term() {
+        // A load-balancing loss: sum over experts of (sums of x) * (sums of exp x), scaled,
+        // added to the sum of x.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let routed = feature_sums(&mut b, x);
+        let e = b.unary("stablehlo.exponential", x, t(&[8, 4]));
+        let probabilities = feature_sums(&mut b, e);
+        let product = b.binary("stablehlo.multiply", routed, probabilities, t(&[4]));
+        let zero = b.scalar_constant();
+        let balance = b.reduce_sum(product, zero, &[0], t(&[]));
+        let weight = b.scalar_constant();
+        let scaled = b.binary("stablehlo.multiply", weight, balance, t(&[]));
+        let main = b.sum(x);
+        let loss = b.binary("stablehlo.add", main, scaled, t(&[]));
+        assert_eq!(term(b, loss), Some(op_index(product)));
+    }
+
+    #[test]
+    fn a_function_of_one_statistic_is_the_term_and_a_ratio_by_a_guarded_count_is_none() {
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let total = b.sum(x);
+        let exp = b.unary("stablehlo.exponential", total, t(&[]));
+        let log = b.unary("stablehlo.log", exp, t(&[]));
+        assert_eq!(term(b, log), Some(op_index(exp)));
+
+        // sum(x) / max(sum(x), 1): the guard is the divisor's, not a term of the loss.
+        let mut b = Builder::new();
+        let total = b.sum(x);
+        let count = b.sum(x);
+        let one = b.scalar_constant();
+        let guarded = b.binary("stablehlo.maximum", count, one, t(&[]));
+        let ratio = b.binary("stablehlo.divide", total, guarded, t(&[]));
+        assert_eq!(term(b, ratio), None);
+
+        // A sum is no nonlinear term.
+        let mut b = Builder::new();
+        let total = b.sum(x);
+        assert_eq!(term(b, total), None);
+    }
+}
