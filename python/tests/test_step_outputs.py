@@ -131,6 +131,13 @@ def _plan(tmp_path, text: str) -> subprocess.CompletedProcess:
     return auto_shard_step(tmp_path, text, MICROBATCHES)
 
 
+def _assert_warned_once_here(planned: subprocess.CompletedProcess, said: str) -> None:
+    """Planning succeeded and warned `said` once, at a line of this file."""
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    lines = [line for line in planned.stderr.splitlines() if said in line]
+    assert len(lines) == 1 and "test_step_outputs.py" in lines[0], planned.stderr[-3000:]
+
+
 @pytest.mark.parametrize("metrics", [_combinable, _stacked, _counted, _per_example, _ratios, _derived],
                          ids=["scalars", "vectors", "counts", "per-example", "ratios", "derived"])
 def test_sums_means_and_counts_of_an_adam_step_combine_over_microbatches(tmp_path, metrics):
@@ -525,9 +532,7 @@ def test_examples_meeting_the_batch_are_warned_about_where_they_meet(tmp_path, c
     nothing was said at all; then both were said. A top-k, sort or cumulative sum over the
     examples was only called 'neither a sum nor a mean' at the loss, as a masked mean is."""
     planned = _plan(tmp_path, _coupled_export(couple, MICROBATCH))
-    assert planned.returncode == 0, planned.stderr[-3000:]
-    meeting = [line for line in planned.stderr.splitlines() if said in line]
-    assert len(meeting) == 1 and "test_step_outputs.py" in meeting[0], planned.stderr[-3000:]
+    _assert_warned_once_here(planned, said)
     # The loss computed from the coupled examples is explained by the meeting, not called a
     # masked mean.
     assert "the loss is neither a sum nor a mean" not in planned.stderr, planned.stderr[-3000:]
@@ -553,10 +558,7 @@ def test_weights_moved_along_the_gradient_are_warned_about_where_the_examples_me
     moves them along the whole batch's. Before, nothing was said when the step returned the loss
     at the weights (a plain mean), and only 'neither a sum nor a mean' at the moved ones."""
     planned = _plan(tmp_path, _sharpness_aware_export(moved_loss, MICROBATCH))
-    assert planned.returncode == 0, planned.stderr[-3000:]
-    said = "the examples meet a value computed from the step's gradients here"
-    meeting = [line for line in planned.stderr.splitlines() if said in line]
-    assert len(meeting) == 1 and "test_step_outputs.py" in meeting[0], planned.stderr[-3000:]
+    _assert_warned_once_here(planned, "the examples meet a value computed from the step's gradients here")
     assert "the loss is neither a sum nor a mean" not in planned.stderr, planned.stderr[-3000:]
 
 
@@ -602,10 +604,8 @@ def test_a_loss_term_nonlinear_in_statistics_of_the_batch_is_warned_about_at_the
     square of one: each microbatch's term and gradient follow its own examples' statistics.
     Before, the loss was called 'a mean over a batch-dependent count, such as a masked mean'."""
     planned = _plan(tmp_path, _routed_export(auxiliary, MICROBATCH))
-    assert planned.returncode == 0, planned.stderr[-3000:]
-    said = "the loss is neither a sum nor a mean over the batch: it is a nonlinear function of statistics of the batch here"
-    term = [line for line in planned.stderr.splitlines() if said in line]
-    assert len(term) == 1 and "test_step_outputs.py" in term[0], planned.stderr[-3000:]
+    _assert_warned_once_here(planned, "the loss is neither a sum nor a mean over the batch: it is a nonlinear "
+                             "function of statistics of the batch here")
     assert "such as a masked mean" not in planned.stderr, planned.stderr[-3000:]
 
 

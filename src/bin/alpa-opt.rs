@@ -5,11 +5,12 @@ fn main() {
     let code = alpa_mlir::passes::ffi::bridge::alpa_opt_main(&args);
     if code != 0 {
         // MLIR has no StableHLO dialect, so the pretty form fails to parse with "Dialect
-        // `stablehlo' not found": say what to do about it.
-        if let Some(path) = input_path(&args).filter(|p| std::fs::read_to_string(p).is_ok_and(|t| pretty_stablehlo(&t)))
-        {
+        // `stablehlo' not found", and a portable artifact with "dialect 'vhlo' does not
+        // implement the bytecode interface": say what to do about it.
+        let form = input_path(&args).and_then(|path| Some((path, unread_form(&std::fs::read(path).ok()?)?)));
+        if let Some((path, form)) = form {
             eprintln!(
-                "note: {path} holds StableHLO in its pretty form; alpa-opt reads MLIR's generic op form: re-print it with `python -m alpa_mlir.generic {path} -o FILE`"
+                "note: {path} {form}; alpa-opt reads MLIR's generic op form: re-print it with `python -m alpa_mlir.generic {path} -o FILE`"
             );
         }
     }
@@ -31,6 +32,16 @@ fn input_path(args: &[String]) -> Option<&str> {
         }
     }
     None
+}
+
+/// What form of StableHLO `contents` hold that MLIR 22 cannot read, in words.
+fn unread_form(contents: &[u8]) -> Option<&'static str> {
+    const MLIR_BYTECODE: &[u8] = b"ML\xefR";
+    if contents.starts_with(MLIR_BYTECODE) {
+        let vhlo = contents.windows(4).any(|w| w == b"vhlo");
+        return vhlo.then_some("is a StableHLO portable artifact (VHLO bytecode, as jax.export serializes a module)");
+    }
+    std::str::from_utf8(contents).is_ok_and(pretty_stablehlo).then_some("holds StableHLO in its pretty form")
 }
 
 /// Whether `text` has an op written in the custom form of a dialect MLIR 22 lacks
@@ -62,6 +73,16 @@ mod tests {
         ));
         assert!(!pretty_stablehlo("module attributes {mhlo.num_partitions = 1 : i32} {\n  func.func @main() {"));
         assert!(!pretty_stablehlo("  %0 = arith.addf %a, %b : f32"));
+    }
+
+    #[test]
+    fn portable_artifacts_and_the_pretty_form_are_named() {
+        assert!(unread_form(b"ML\xefR\rStableHLO_v1.15.0\0vhlo\0").is_some_and(|f| f.contains("portable artifact")));
+        assert!(unread_form(b"  %0 = stablehlo.add %a, %b : tensor<4xf32>").is_some_and(|f| f.contains("pretty form")));
+        // MLIR bytecode of other dialects, and text alpa-opt reads, are no such form.
+        assert_eq!(unread_form(b"ML\xefR\rMLIR22\0builtin\0func\0"), None);
+        assert_eq!(unread_form(b"  %0 = \"stablehlo.add\"(%a, %b)"), None);
+        assert_eq!(unread_form(b"\xff\xfe"), None);
     }
 
     #[test]
