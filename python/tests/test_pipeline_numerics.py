@@ -8,8 +8,13 @@ markers), its outputs must match the same model exported at the global batch and
 on the same inputs.
 
 Models whose math couples the examples of a batch (BatchNorm statistics in
-Wide-ResNet, expert capacity per gating group in MoE) compute something else per
-microbatch, as under any gradient accumulation; they are not compared here.
+Wide-ResNet) compute something else per microbatch, as under any gradient accumulation;
+they are not compared here. MoE's gating groups couple the tokens of a group only (expert
+capacity, the positions in each expert's buffer, the load-balancing loss's means): with a
+group size that divides the microbatch's tokens, every group of the global batch is a group
+of one microbatch, and the pipelined step is the global one. The planner cannot tell a group
+size fixed in tokens from a fixed number of groups, so it warns about these steps; the
+comparison shows the plans run them exactly.
 """
 
 from __future__ import annotations
@@ -27,11 +32,15 @@ CASES = [
     ("mlp", "alpa-test", {"batch": 16}, 4, "p3.16xlarge-x1", 3),
     ("mlp", "alpa-test", {"batch": 8}, 2, "p3.16xlarge-x1", 6),
     ("gpt", "tiny", {"batch": 2}, 4, "p3.16xlarge-x1", 4),
+    # Gating groups of one example (16 tokens) with top-2 routing, of two examples with top-1.
+    ("moe", "tiny", {"batch": 4, "group_size": 16}, 2, "p3.16xlarge-x1", 4),
+    ("moe", "tiny", {"batch": 4, "group_size": 32, "top_k": 1}, 2, "p3.16xlarge-x1", 4),
 ]
 
 
 @pytest.mark.parametrize("model,preset,micro,microbatches,cluster,layers", CASES,
-                         ids=[f"{c[0]}-B{c[3]}-L{c[5]}" for c in CASES])
+                         ids=[f"{c[0]}-B{c[3]}-L{c[5]}" + (f"-G{c[2]['group_size']}" if "group_size" in c[2] else "")
+                              for c in CASES])
 def test_pipelined_main_matches_the_global_batch_step(model, preset, micro, microbatches,
                                                       cluster, layers, tmp_path):
     micro_text = _export(model, preset, micro)
