@@ -12,9 +12,12 @@ Wide-ResNet) compute something else per microbatch, as under any gradient accumu
 they are not compared here. MoE's gating groups couple the tokens of a group only (expert
 capacity, the positions in each expert's buffer, the load-balancing loss's means): with a
 group size that divides the microbatch's tokens, every group of the global batch is a group
-of one microbatch, and the pipelined step is the global one. The planner cannot tell a group
-size fixed in tokens from a fixed number of groups, so it warns about these steps; the
-comparison shows the plans run them exactly.
+of one microbatch, and the pipelined step is the global one. The planner warns about both
+steps on guesses the microbatch's export cannot settle: with groups of two examples, that the
+loss is neither a sum nor a mean (its means are over groups, parts of the batch, whether the
+group size or their number is fixed); with groups of one, that the aux loss's factor
+experts^2 = 64, equal to the microbatch's 64 tokens, may be a count. The comparison shows the
+plans run them exactly.
 """
 
 from __future__ import annotations

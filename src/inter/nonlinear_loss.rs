@@ -3,19 +3,17 @@
 //! and its mean router probability), a penalty squares a mean activation. A microbatch computes
 //! the statistics over its own examples, so its loss and gradient are not a part of the global
 //! batch's, as they are for a sum or a mean of per-example terms. A ratio whose divisor depends
-//! on the batch (a masked mean, its count guarded by `max(sum(mask), 1)`) is `weighted_loss`'
-//! and the count's: a divisor is not followed here.
+//! on the batch (a masked mean, its count guarded by `max(sum(mask), 1)`, or the sum times the
+//! count's reciprocal) is `weighted_loss`' and the count's: a divisor is not followed here.
 
-use super::output_combine::{adds, BatchClass, BatchClasses};
+use super::output_combine::{adds, BatchClass, BatchClasses, MOVES_OR_NEGATES};
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::op_table::canonical_name;
 
-/// Ops through which a loss is a sum of its operands' terms (and an additive `reduce`).
-const LINEAR: &[&str] = &["add", "subtract", "negate", "convert", "reshape", "broadcast_in_dim", "transpose"];
-
-/// The first op, in program order, of those the loss is a sum of (through `LINEAR` ops and
-/// products with values independent of the batch) that computes a nonlinear function of
-/// statistics of the batch and values independent of it alone. `None` when the loss has none.
+/// The first op, in program order, of those the loss is a sum of (through sums, additive
+/// reductions, `MOVES_OR_NEGATES` ops, products with values independent of the batch and
+/// numerators) that computes a nonlinear function of statistics of the batch and values
+/// independent of it alone. `None` when the loss has none.
 pub fn nonlinear_statistics_term(
     graph: &Graph,
     batch_dims: &[Option<usize>],
@@ -39,11 +37,14 @@ pub fn nonlinear_statistics_term(
             .filter(|(_, c)| *c != BatchClass::Independent)
             .collect();
         let name = canonical_name(&op.name);
-        let scaled = matches!(name.as_str(), "multiply" | "divide") && read.len() == 1;
-        if name == "divide" && !scaled {
-            // A ratio by a batch-dependent divisor: follow its numerator only.
+        let linear = matches!(name.as_str(), "add" | "subtract")
+            || MOVES_OR_NEGATES.contains(&name.as_str())
+            || (name == "reduce" && adds(op))
+            || (name == "multiply" && read.len() == 1);
+        if name == "divide" {
+            // A numerator is a term; a divisor is not (a reciprocal of a count included).
             stack.extend(op.operands.first().filter(|v| read.iter().any(|(r, _)| r == *v)));
-        } else if LINEAR.contains(&name.as_str()) || (name == "reduce" && adds(op)) || scaled {
+        } else if linear {
             stack.extend(read.iter().map(|(v, _)| *v));
         } else if read.iter().all(|(_, c)| c.is_statistic()) {
             first = Some(first.map_or(index, |f| f.min(index)));
@@ -113,6 +114,16 @@ mod tests {
         let one = b.scalar_constant();
         let guarded = b.binary("stablehlo.maximum", count, one, t(&[]));
         let ratio = b.binary("stablehlo.divide", total, guarded, t(&[]));
+        assert_eq!(term(b, ratio), None);
+
+        // The same ratio written as the sum times the guarded count's reciprocal.
+        let mut b = Builder::new();
+        let total = b.sum(x);
+        let count = b.sum(x);
+        let one = b.scalar_constant();
+        let guarded = b.binary("stablehlo.maximum", count, one, t(&[]));
+        let reciprocal = b.binary("stablehlo.divide", one, guarded, t(&[]));
+        let ratio = b.binary("stablehlo.multiply", total, reciprocal, t(&[]));
         assert_eq!(term(b, ratio), None);
 
         // A sum is no nonlinear term.

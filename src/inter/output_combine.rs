@@ -202,6 +202,10 @@ pub fn batch_classes_and_held(graph: &Graph, batch_dims: &[Option<usize>]) -> (B
     (class, held)
 }
 
+/// Ops whose value is their operand's, moved, converted or negated: a sum or a mean stays one.
+pub(super) const MOVES_OR_NEGATES: [&str; 8] =
+    ["convert", "negate", "reshape", "broadcast_in_dim", "copy", "transpose", "slice", "reverse"];
+
 /// The classes of `op`'s results where each has its own (`BatchClasses`), given its operands'.
 /// `c` is the op's class. By the op table's rule: results that carry their operands through
 /// keep their operands' classes; values per example keep the examples in every result that has
@@ -365,7 +369,7 @@ fn classify(
         return extreme_class(op, operands, *max, &folded_of);
     }
     match name.as_str() {
-        "convert" | "negate" | "reshape" | "broadcast_in_dim" | "copy" | "transpose" | "slice" | "reverse" => kinds[0],
+        n if MOVES_OR_NEGATES.contains(&n) => kinds[0],
         // A vector of metrics (`jnp.stack` of means): the microbatches' vectors combine element by
         // element, so pieces all of one kind combine as that kind (`pieces_class`).
         "concatenate" => pieces_class(op.operands.iter().zip(operands), &folded_of),
