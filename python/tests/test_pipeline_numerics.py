@@ -13,11 +13,11 @@ they are not compared here. MoE's gating groups couple the tokens of a group onl
 capacity, the positions in each expert's buffer, the load-balancing loss's means): with a
 group size that divides the microbatch's tokens, every group of the global batch is a group
 of one microbatch, and the pipelined step is the global one. The planner warns about both
-steps on guesses the microbatch's export cannot settle: with groups of two examples, that the
-loss is neither a sum nor a mean (its means are over groups, parts of the batch, whether the
-group size or their number is fixed); with groups of one, that the aux loss's factor
-experts^2 = 64, equal to the microbatch's 64 tokens, may be a count. The comparison shows the
-plans run them exactly.
+steps on guesses the microbatch's export cannot settle: with groups of two examples (here one
+group per microbatch), that the examples meet each other at the cumulative sum of the tokens'
+positions in each expert's buffer (whether the group size or their number is fixed); with groups
+of one, that a constant factor may count the microbatch's examples or their elements. The
+comparison shows the plans run them exactly.
 """
 
 from __future__ import annotations

@@ -243,6 +243,38 @@ def test_a_loss_scaled_by_a_constant_it_cannot_fold_is_warned_about(tmp_path):
                for w in warnings), planned.stderr[-3000:]
 
 
+def _biased_adam_export(batch: int) -> str:
+    """An optax.adam step of a two-layer MLP with biases: a bias's gradient is a sum over the
+    batch, and adam's first moment adds (1 - b1) = 0.1 of it."""
+    tx = optax.adam(1e-2)
+    params = {"w0": SDS((WIDTHS[0], 32), jnp.float32), "b0": SDS((32,), jnp.float32),
+              "w1": SDS((32, CLASSES), jnp.float32), "b1": SDS((CLASSES,), jnp.float32)}
+
+    def step(params, opt_state, x, y):
+        def loss_fn(p):
+            logits = jnp.tanh(x @ p["w0"] + p["b0"]) @ p["w1"] + p["b1"]
+            return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean()
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, loss
+
+    opt_state = jax.eval_shape(tx.init, params)
+    hints = (jax.tree.map(lambda _: ANY, params), jax.tree.map(lambda _: ANY, opt_state), ANY,
+             int_bound(CLASSES))
+    return export(jax.jit(step, donate_argnums=(0, 1)), params, opt_state, SDS((batch, WIDTHS[0]), jnp.float32),
+                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+
+
+def test_an_optimizer_coefficient_of_a_summed_gradient_is_no_count_of_the_examples(tmp_path):
+    """Adam's 0.1 = 1 - b1 times a bias's gradient (a sum over the batch) runs once, in the
+    update, on the combined gradients: whether 10 counts the examples combines nothing. With
+    two examples per microbatch, 10 being five times their number, it was warned about as a
+    sum taken for a mean over the batch."""
+    planned, _ = assert_pipelined_step_matches(tmp_path, _biased_adam_export, 2, MICROBATCHES, min_stages=1)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+
+
 def _export_running_totals(batch: int) -> str:
     """A step keeping running totals in donated state beside its parameters: the summed loss
     (also as the mean loss times the batch's size), the examples seen (`x.shape[0]`, a constant of the export) and the correct predictions."""
@@ -606,6 +638,28 @@ def test_a_loss_term_nonlinear_in_statistics_of_the_batch_is_warned_about_at_the
     planned = _plan(tmp_path, _routed_export(auxiliary, MICROBATCH))
     _assert_warned_once_here(planned, "the loss is neither a sum nor a mean over the batch: it is a nonlinear "
                              "function of statistics of the batch here")
+    assert "such as a masked mean" not in planned.stderr, planned.stderr[-3000:]
+
+
+def _grouped_load_balancing(h, router):
+    """The load-balancing loss over gating groups of two examples (GShard's groups): each
+    group's fraction routed to each expert times its mean router probability, averaged over the
+    groups."""
+    groups = router.reshape(-1, 2, EXPERTS)
+    routed = jax.nn.one_hot(jnp.argmax(groups, -1), EXPERTS).mean(1)
+    return EXPERTS * jnp.mean(jnp.sum(routed * groups.mean(1), -1))
+
+
+def test_a_loss_over_groups_of_examples_is_warned_about_where_the_batch_is_grouped(tmp_path):
+    """Statistics of gating groups of two examples: the analysis loses track of the examples at
+    the reshape into groups, and says so there. Before, the warning was at the loss, calling it
+    'a mean over a batch-dependent count, such as a masked mean'. The groups' size is fixed in
+    examples and divides the microbatch, so the pipelined step is the global one."""
+    planned, _ = assert_pipelined_step_matches(
+        tmp_path, lambda batch: _routed_export(_grouped_load_balancing, batch), MICROBATCH, MICROBATCHES,
+        min_stages=2)
+    _assert_warned_once_here(planned, "it loses track of the examples here, at a reshape that merges them with "
+                             "another dimension or splits them into groups")
     assert "such as a masked mean" not in planned.stderr, planned.stderr[-3000:]
 
 

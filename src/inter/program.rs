@@ -37,6 +37,7 @@ use super::batch_statistics::{statistics_meeting_examples, Meeting, Met};
 use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
 use super::gradient_meetings::examples_meeting_gradients;
+use super::lost_examples::examples_lost_before;
 use super::memory::Schedule;
 use super::nonlinear_loss::nonlinear_statistics_term;
 use super::output_combine::{
@@ -657,9 +658,10 @@ pub fn build_program(
     const NONLINEAR_LOSS: &str = "the loss is neither a sum nor a mean over the batch: it is a nonlinear function of statistics of the batch here (a product of two means, as a mixture of experts' load-balancing loss multiplies the fraction of tokens routed to each expert by its mean router probability, or a function of one): each microbatch's loss and gradient follow its own examples' statistics, so the step differs from the global batch's, as under any gradient accumulation; write the term as a sum or a mean of per-example terms, or plan with microbatches=1";
     const UNSCALED: &str = "under the loss's ratio of sums (a masked or weighted mean), this value the update reads carries neither the loss's 1/denominator, as its gradients do, nor is it a sum or a mean over the batch (a guarded count the update divides by: max(sum(mask), 1)): it is combined by the microbatches' denominators as the gradients are, which differs from the global batch's unless their denominators are equal";
     if let Some(classes) = classes {
+        // An apply op runs once, on the combined values: whether it is a sum or a mean combines nothing.
         let returned = ancestors(graph, graph.returned.iter().copied());
         for AssumedCount { op, divisor, written } in
-            assumed_count_means(graph, &batch_dims, classes).into_iter().filter(|a| returned[a.op])
+            assumed_count_means(graph, &batch_dims, classes).into_iter().filter(|a| returned[a.op] && !apply[a.op])
         {
             let (scaled, constant) = match written {
                 Written::Times(factor) => (format!("times {factor}, a constant equal to 1/{divisor}"), factor),
@@ -717,6 +719,16 @@ pub fn build_program(
                     && let Some(term) = nonlinear_statistics_term(graph, &batch_dims, classes, v) =>
                 {
                     warnings.push((OpId::new(term), NONLINEAR_LOSS.to_string()));
+                    combined(gradient_mode, graph, v)
+                }
+                _ if result == step.loss
+                    && let Some(lost) = examples_lost_before(graph, &batch_dims, classes, v) =>
+                {
+                    let how = match ops[lost].short_name() {
+                        "reshape" => "a reshape that merges them with another dimension or splits them into groups (a mixture of experts' gating groups of several examples)".to_string(),
+                        name => format!("a {name} whose result it cannot relate to the examples it reads"),
+                    };
+                    warnings.push((OpId::new(lost), format!("the loss is neither a sum nor a mean over the batch that this analysis can follow: it loses track of the examples here, at {how}; the microbatches' losses and gradients are combined as gradient-accumulation says, which is the global batch's only when the loss is a sum or a mean of terms each computed from one example, or from a group of examples that lies within one microbatch: compare the pipelined step with the global one (python -m alpa_mlir.pipeline run PLAN --reference GLOBAL_STEP), or plan with microbatches=1")));
                     combined(gradient_mode, graph, v)
                 }
                 _ if result == step.loss => {
