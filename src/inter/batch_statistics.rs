@@ -30,6 +30,9 @@ pub enum Met {
     EveryOther,
     /// An op that combines the elements along a dimension, applied along the batch's.
     AlongTheBatch,
+    /// A value computed from the step's gradients, contractions over the batch
+    /// (`gradient_meetings`).
+    Gradients,
 }
 
 /// The ops where values per example first meet a statistic of the batch or the other

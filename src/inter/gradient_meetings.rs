@@ -9,13 +9,14 @@
 //! followed: a masked mean's gradient scales every example by one over the mask's sum, and
 //! `weighted_loss` combines the microbatches by their sums.
 
+use super::batch_statistics::{Meeting, Met};
 use super::output_combine::{known_rule, BatchClass, BatchClasses};
 use crate::ir::graph::{Graph, ValueRef};
 
 /// The ops where values per example meet a value computed from contractions over the batch, in
 /// program order. Such a value reads a contraction, or such a value, and otherwise only values
 /// independent of the batch and aggregates over it (a norm, a learning rate).
-pub fn examples_meeting_gradients(graph: &Graph, batch_dims: &[Option<usize>], classes: &BatchClasses) -> Vec<usize> {
+pub fn examples_meeting_gradients(graph: &Graph, batch_dims: &[Option<usize>], classes: &BatchClasses) -> Vec<Meeting> {
     // Per op, per result: whether the value is a contraction or computed from them.
     let mut from: Vec<Vec<bool>> = Vec::with_capacity(graph.ops().len());
     let mut met = Vec::new();
@@ -37,7 +38,7 @@ pub fn examples_meeting_gradients(graph: &Graph, batch_dims: &[Option<usize>], c
         } else if op.operands.iter().any(from_gradients) {
             if classes_read.iter().any(|c| matches!(c, BatchClass::PerExample(_))) {
                 if derived {
-                    met.push(index);
+                    met.push(Meeting { op: index, how: Met::Gradients });
                 }
                 false
             } else {
@@ -98,6 +99,6 @@ mod tests {
         );
         let dims = [Some(0), None];
         let met = examples_meeting_gradients(&graph, &dims, &batch_classes(&graph, &dims));
-        assert_eq!(met, vec![op_index(again)]);
+        assert_eq!(met, vec![Meeting { op: op_index(again), how: Met::Gradients }]);
     }
 }

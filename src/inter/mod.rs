@@ -52,6 +52,7 @@ pub mod layer_policy;
 mod layer_signature;
 mod lost_examples;
 mod manual_stages;
+mod meeting_warnings;
 mod memory;
 mod microbatches;
 mod nonlinear_loss;

@@ -33,11 +33,12 @@
 use super::batch_order::{examples_moved, reordered_examples_meeting};
 use super::batch_parts::Held;
 use super::batch_positions::positions_meeting_examples;
-use super::batch_statistics::{statistics_meeting_examples, Meeting, Met};
+use super::batch_statistics::statistics_meeting_examples;
 use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
 use super::gradient_meetings::examples_meeting_gradients;
 use super::lost_examples::examples_lost_before;
+use super::meeting_warnings::meeting_warning;
 use super::memory::Schedule;
 use super::nonlinear_loss::nonlinear_statistics_term;
 use super::output_combine::{
@@ -676,12 +677,10 @@ pub fn build_program(
     // A loss computed from examples that met a statistic of the batch (or the step's gradients)
     // is explained by that.
     let before_loss = ancestors(graph, [graph.returned[step.loss]]);
-    let loss_met_statistic = meetings
-        .first()
-        .map(|m| m.op)
+    let loss_met_statistic = [meetings.first(), gradient_meetings.first()]
         .into_iter()
-        .chain(gradient_meetings.first().copied())
-        .any(|op| before_loss.get(op).copied().unwrap_or(false));
+        .flatten()
+        .any(|m| before_loss.get(m.op).copied().unwrap_or(false));
     for v in outlives {
         let ValueRef::Op { op, .. } = v else { continue };
         // A result is combined as what it is over the batch: a sum adds up, a mean averages.
@@ -792,48 +791,11 @@ pub fn build_program(
         }
     }
     if let Some(classes) = classes {
-        if let Some(&Meeting { op: meeting, how }) = meetings.first() {
-            const PER_EXAMPLE: &str =
-                "normalize per example (layer or group normalization), or plan with microbatches=1";
-            let (what, instead) = match how {
-                Met::BatchNorm => (
-                    "the examples meet a statistic of the batch here (a batch norm over the examples computes their mean and variance)".to_string(),
-                    PER_EXAMPLE,
-                ),
-                Met::EveryOther => (
-                    "every example meets every other example of the batch here (a product of the batch with itself, as a contrastive loss's logits)".to_string(),
-                    "plan with microbatches=1 to pair every example with the whole batch",
-                ),
-                Met::AlongTheBatch => (
-                    format!(
-                        "the examples meet each other here (a {} along the batch's dimension sorts, selects among, transforms or accumulates them together, as hard-example mining's top-k of the losses does)",
-                        ops[meeting].short_name()
-                    ),
-                    "work along another dimension than the batch's, or plan with microbatches=1",
-                ),
-                Met::Statistic { at } => (
-                    format!(
-                        "the examples meet a statistic of the batch here (a {} over the batch, as batch normalization's mean and variance or a baseline subtracted from every example's value)",
-                        match classes[at] {
-                            BatchClass::Mean => "mean",
-                            BatchClass::Sum { .. } => "sum",
-                            BatchClass::Extreme { max: true } => "maximum",
-                            BatchClass::Extreme { max: false } => "minimum",
-                            _ => "contraction",
-                        }
-                    ),
-                    PER_EXAMPLE,
-                ),
-            };
-            let more = match meetings.len() - 1 {
-                0 => String::new(),
-                n => format!(" ({n} more such ops follow)"),
-            };
-            warnings.push((OpId::new(meeting), format!("{what}{more}: each microbatch computes it over its own examples only, so the step differs from the global batch's, as under any gradient accumulation; {instead}")));
+        for list in [&meetings, &gradient_meetings] {
+            if let Some(&first) = list.first() {
+                warnings.push((OpId::new(first.op), meeting_warning(graph, classes, first, list.len() - 1)));
+            }
         }
-    }
-    if let Some(&meeting) = gradient_meetings.first() {
-        warnings.push((OpId::new(meeting), "the examples meet a value computed from the step's gradients here (weights moved along the gradient, as sharpness-aware minimization's perturbation or a lookahead step does): each microbatch computes it from its own examples' gradients, where the global step uses the whole batch's, so the step differs from the global batch's whatever loss it returns; plan with microbatches=1".to_string()));
     }
     if let Some(classes) = classes {
         for (reordering, meeting) in reordered_examples_meeting(graph, &batch_dims, classes, &held) {
