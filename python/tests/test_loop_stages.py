@@ -1,7 +1,8 @@
 """A loop kept as one op (`unroll-loops=false`) in a stage planned over several devices runs
 and equals the global-batch step on one device (with a sharding on the stage function's
 `stablehlo.while`, XLA's translation failed: RET_CHECK "has 7 leaf nodes while this sharding
-has 8").
+has 8"). Layers in a `lax.scan` kept whole pipeline without a warning: the forward loop's
+carried values each have their own batch class (`src/inter/loop_classes.rs`).
 
 alpa-opt comes from ``$ALPA_OPT`` (default target/release/alpa-opt); without it the tests skip,
 unless ``ALPA_REQUIRE_OPT=1``."""
@@ -112,4 +113,59 @@ def test_a_loop_without_a_static_trip_count_stays_while_the_counted_ones_unroll(
     inputs = make_inputs(step.inputs, seed=0)
     expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
     cmp = compare_step(step, inputs, pipe.run(inputs), expected)
+    assert cmp["match"], mismatched_outputs(cmp)[:5]
+
+
+def _scanned_layers_export(batch: int) -> str:
+    """Residual layers with biases in one `lax.scan` over stacked weights, each layer's mean
+    squared activation stacked as the scan's output and averaged into an auxiliary loss, adam."""
+    import optax
+
+    from alpa_mlir.hints import ANY, int_bound
+
+    tx = optax.adam(1e-2)
+    layers, width = 4, 32
+    params = {"w_in": SDS((16, width), jnp.float32), "ws": SDS((layers, width, width), jnp.float32),
+              "bs": SDS((layers, width), jnp.float32), "w_out": SDS((width, 4), jnp.float32)}
+
+    def step(params, opt_state, x, y):
+        def loss_fn(p):
+            def layer(h, wb):
+                w, b = wb
+                return h + jnp.tanh(h @ w + b), jnp.mean(h * h, -1)
+
+            h, per_layer = jax.lax.scan(layer, jnp.tanh(x @ p["w_in"]), (p["ws"], p["bs"]))
+            logits = h @ p["w_out"]
+            return optax.softmax_cross_entropy_with_integer_labels(logits, y).mean() + 0.01 * per_layer.mean()
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, loss
+
+    opt_state = jax.eval_shape(tx.init, params)
+    hints = (jax.tree.map(lambda _: ANY, params), jax.tree.map(lambda _: ANY, opt_state), ANY, int_bound(4))
+    return export(jax.jit(step, donate_argnums=(0, 1)), params, opt_state, SDS((batch, 16), jnp.float32),
+                  SDS((batch,), jnp.int32), hints=hints, debug_info=True)
+
+
+def test_layers_scanned_in_a_loop_kept_whole_pipeline_unwarned(tmp_path):
+    """The forward loop carries the activations per example, the stacked weights and the
+    counter, and stacks a per-example value per layer: each carried value has its own class, so
+    the loss is a mean and nothing is warned about. Before, all shared the loop's class and the
+    loss was warned about as neither a sum nor a mean."""
+    src = tmp_path / "micro.mlir"
+    src.write_text(_scanned_layers_export(MICROBATCH))
+    options = (f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} "
+               "unroll-loops=false time-limit=10")
+    r = subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
+                        "-o", str(tmp_path / "plan.mlir")], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "warning:" not in r.stderr, r.stderr[-3000:]
+    planned = (tmp_path / "plan.mlir").read_text()
+    assert re.search(r"stablehlo\.while", planned), "the loops were unrolled"
+    step = parse_module(_scanned_layers_export(MICROBATCH * MICROBATCHES))
+    inputs = make_inputs(step.inputs, seed=0)
+    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
+    cmp = compare_step(step, inputs, Pipeline(planned).run(inputs), expected)
     assert cmp["match"], mismatched_outputs(cmp)[:5]

@@ -50,6 +50,7 @@ mod interleaved_batch;
 mod layer_assignment;
 pub mod layer_policy;
 mod layer_signature;
+mod loop_classes;
 mod lost_examples;
 mod manual_stages;
 mod meeting_warnings;

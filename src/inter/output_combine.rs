@@ -25,8 +25,11 @@
 //! its operands through (`optimization_barrier`, which `jax.checkpoint` recomputes from) each keep
 //! their operand's class (`BatchClasses`).
 
+use std::cell::Cell;
+
 use super::batch_parts::{follow_parts, Held, Operand, PartAggregate};
 use super::interleaved_batch::{outermost, reshaped, spread, Layout, Spread};
+use super::loop_classes::carried_classes;
 use crate::ir::attr_text::{
     ComparisonDirection, ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
 };
@@ -77,8 +80,8 @@ impl BatchClass {
 /// has one result, and by the op table's rule where its results carry its operands through
 /// (`optimization_barrier`, as `jax.checkpoint` wraps the weights, activations and cotangents it
 /// recomputes from) or each keep the examples apart (a sort's or an argmax's results, a batch
-/// norm's statistics when its features are the examples); a loop's carried values share the
-/// loop's.
+/// norm's statistics when its features are the examples), or a loop's body keeps the examples
+/// apart (`loop_classes`); other loops' carried values share the loop's.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BatchClasses {
     ops: Vec<BatchClass>,
@@ -145,7 +148,6 @@ pub fn batch_classes(graph: &Graph, batch_dims: &[Option<usize>]) -> BatchClasse
 /// `batch_classes`, and per op the examples its result holds where they are part of the batch
 /// (`batch_parts::Held`; `None`: all of them, or no value per example).
 pub fn batch_classes_and_held(graph: &Graph, batch_dims: &[Option<usize>]) -> (BatchClasses, Vec<Option<Held>>) {
-    let ops = graph.ops();
     let inputs = BatchInputs {
         examples: examples_per_microbatch(graph, batch_dims),
         counts: examples_counts(graph, batch_dims),
@@ -154,9 +156,21 @@ pub fn batch_classes_and_held(graph: &Graph, batch_dims: &[Option<usize>]) -> (B
             .iter()
             .enumerate()
             .filter(|(a, _)| batch_dims.get(*a).copied().flatten().is_none())
-            .filter_map(|(_, p)| p.ty.tensor().map(|t| t.shape.as_slice()))
+            .filter_map(|(_, p)| p.ty.tensor().map(|t| t.shape.clone()))
             .collect(),
+        loop_regions_left: Cell::new(LOOP_REGIONS),
     };
+    classes_and_held(graph, batch_dims, &inputs)
+}
+
+/// `batch_classes_and_held` of `graph` (the step, or a loop's region) whose arguments have the
+/// examples in `batch_dims`, the step's batch inputs being `inputs`.
+fn classes_and_held(
+    graph: &Graph,
+    batch_dims: &[Option<usize>],
+    inputs: &BatchInputs,
+) -> (BatchClasses, Vec<Option<Held>>) {
+    let ops = graph.ops();
     let folded = folded_constants(graph);
     let mut class = BatchClasses::default();
     // Per op: where the examples are when they are an inner factor of a dimension.
@@ -171,7 +185,7 @@ pub fn batch_classes_and_held(graph: &Graph, batch_dims: &[Option<usize>]) -> (B
         let c = if operands.iter().all(|c| *c == BatchClass::Independent) {
             BatchClass::Independent
         } else {
-            classify(graph, op, &operands, &inputs, folded_of)
+            classify(graph, op, &operands, inputs, folded_of)
         };
         let (c, inner) = match inputs.examples {
             Some(examples) => follow_inner_examples(graph, op, &operands, &within, c, examples),
@@ -195,7 +209,13 @@ pub fn batch_classes_and_held(graph: &Graph, batch_dims: &[Option<usize>]) -> (B
             }
             _ => (c, None),
         };
-        class.push(c, results_own_classes(graph, op, &operands, c));
+        let own = match canonical_name(&op.name).as_str() {
+            "while" if c != BatchClass::Independent => {
+                carried_classes(op, &operands, |region, dims| kept_per_example(region, dims, inputs))
+            }
+            _ => None,
+        };
+        class.push(c, own.or_else(|| results_own_classes(graph, op, &operands, c)));
         within.push(inner);
         held.push(part);
     }
@@ -222,6 +242,28 @@ fn results_own_classes(graph: &Graph, op: &OpNode, operands: &[BatchClass], c: B
     let BatchClass::PerExample(Some(dim)) = c else { return None };
     let dims = examples_dims(&rule, examples_factor(&rule, operands)?)?;
     (dims.first() == Some(&dim)).then(|| dims.into_iter().map(|d| BatchClass::PerExample(Some(d))).collect())
+}
+
+/// The loop regions one step's analysis may go through (`BatchInputs::loop_regions_left`).
+const LOOP_REGIONS: u32 = 256;
+
+/// The classes of what `region` (a loop's condition or body, its arguments holding the
+/// examples in `dims`) returns, where every value it computes is independent of the batch or
+/// holds the examples in a dimension of its own, each in its place (no aggregate over them, no
+/// example moved, no position in the batch drawn: `iota` and random bits are taken for that),
+/// so that nothing in it meets the examples. `None` otherwise.
+fn kept_per_example(region: &Graph, dims: &[Option<usize>], inputs: &BatchInputs) -> Option<Vec<BatchClass>> {
+    let left = inputs.loop_regions_left.get().checked_sub(1)?;
+    inputs.loop_regions_left.set(left);
+    let (classes, held) = classes_and_held(region, dims, inputs);
+    let kept = |c: BatchClass| matches!(c, BatchClass::Independent | BatchClass::PerExample(Some(_)));
+    let positional = |op: &OpNode| matches!(canonical_name(&op.name).as_str(), "iota" | "rng" | "rng_bit_generator");
+    let every_op_keeps = region.ops().iter().enumerate().all(|(index, op)| {
+        held[index].is_none()
+            && !positional(op)
+            && (0..op.results.len()).all(|result| kept(classes.of_result(index, result)))
+    });
+    every_op_keeps.then(|| region.returned.iter().map(|v| classes.of(*v, dims)).collect())
 }
 
 /// `c`, the class of `op`, where its operands hold the examples as an inner factor of a
@@ -697,7 +739,7 @@ fn scatters_examples_additively(graph: &Graph, op: &OpNode, operands: &[BatchCla
     let shared_shape = graph
         .value_type(op.operands[0])
         .and_then(ValueType::tensor)
-        .is_some_and(|t| inputs.shared_shapes.contains(&t.shape.as_slice()));
+        .is_some_and(|t| inputs.shared_shapes.contains(&t.shape));
     let Some(numbers) =
         op.attr("scatter_dimension_numbers").and_then(opaque_text).and_then(|t| ScatterDimensionNumbers::parse(t).ok())
     else {
@@ -834,13 +876,16 @@ fn positions_along(graph: &Graph, v: ValueRef, dim: usize, depth: usize) -> bool
 }
 
 /// What the classes need to know of the batch inputs.
-struct BatchInputs<'a> {
+struct BatchInputs {
     /// The number of examples, when the batch inputs agree on one.
     examples: Option<i64>,
     /// The numbers that count the examples (`batch_inputs::examples_counts`).
     counts: Vec<f64>,
     /// The shapes of the arguments that are no batch input (parameters, state).
-    shared_shapes: Vec<&'a [i64]>,
+    shared_shapes: Vec<Vec<i64>>,
+    /// How many more loop regions may be analysed (`kept_per_example`): nested loops multiply
+    /// the rounds, so a deep nest keeps the shared class rather than taking long.
+    loop_regions_left: Cell<u32>,
 }
 
 /// Where dimension `d` of a reshape's operand goes, the examples (`examples` of them, or the
