@@ -28,6 +28,29 @@ SDS = jax.ShapeDtypeStruct
 MICROBATCH, MICROBATCHES = 8, 2
 
 
+def _plan(tmp_path, text: str, options: str = "") -> tuple[subprocess.CompletedProcess, str]:
+    """`alpa-auto-shard` of `text` on the 8-device cluster over `MICROBATCHES` (and `options`):
+    the finished process, which succeeded, and the plan's text."""
+    src = tmp_path / "micro.mlir"
+    src.write_text(text)
+    options = f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} time-limit=10 {options}"
+    r = subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
+                        "-o", str(tmp_path / "plan.mlir")], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return r, (tmp_path / "plan.mlir").read_text()
+
+
+def _assert_runs_as_the_global_step(pipe: Pipeline, export_at) -> None:
+    """`pipe`, run on random inputs of the step `export_at` exports at the global batch, gives
+    what that step gives on one device."""
+    step = parse_module(export_at(MICROBATCH * MICROBATCHES))
+    inputs = make_inputs(step.inputs, seed=0)
+    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
+    cmp = compare_step(step, inputs, pipe.run(inputs), expected)
+    assert cmp["match"], mismatched_outputs(cmp)[:5]
+
+
 def _export(batch: int) -> str:
     params = {f"w{i}": SDS((32, 32), jnp.float32) for i in range(4)}
     x, y = SDS((batch, 32), jnp.float32), SDS((batch, 32), jnp.float32)
@@ -47,23 +70,11 @@ def _export(batch: int) -> str:
 
 
 def test_a_loop_kept_whole_in_a_sharded_stage_runs_and_matches(tmp_path):
-    src = tmp_path / "micro.mlir"
-    src.write_text(_export(MICROBATCH))
-    options = (f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} "
-               "unroll-loops=false time-limit=10")
-    r = subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
-                        "-o", str(tmp_path / "plan.mlir")], capture_output=True, text=True,
-                       timeout=600)
-    assert r.returncode == 0, r.stderr[-3000:]
-    planned = (tmp_path / "plan.mlir").read_text()
+    _, planned = _plan(tmp_path, _export(MICROBATCH), "unroll-loops=false")
     assert re.search(r"stablehlo\.while", planned), "the loops were unrolled"
     pipe = Pipeline(planned)
     assert any(len(p.devices) > 1 for p in pipe.module.programs.values() if p.kind == "stage")
-    step = parse_module(_export(MICROBATCH * MICROBATCHES))
-    inputs = make_inputs(step.inputs, seed=0)
-    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
-    cmp = compare_step(step, inputs, pipe.run(inputs), expected)
-    assert cmp["match"], mismatched_outputs(cmp)[:5]
+    _assert_runs_as_the_global_step(pipe, _export)
 
 
 def _sampled_scale_export(batch: int) -> str:
@@ -93,27 +104,15 @@ def test_a_loop_without_a_static_trip_count_stays_while_the_counted_ones_unroll(
     """The rejection sampler's loop stays one op, with a warning at it; the layers' loops are
     unrolled (by default); the plan pipelines and equals the global-batch step. Before, the
     sampler's loop was an error unless every loop was kept (`unroll-loops=false`)."""
-    src = tmp_path / "micro.mlir"
-    src.write_text(_sampled_scale_export(MICROBATCH))
-    options = f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} time-limit=10"
-    r = subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
-                        "-o", str(tmp_path / "plan.mlir")], capture_output=True, text=True,
-                       timeout=600)
-    assert r.returncode == 0, r.stderr[-3000:]
+    r, planned = _plan(tmp_path, _sampled_scale_export(MICROBATCH))
     warnings = [line for line in r.stderr.splitlines() if "warning:" in line]
     assert warnings and all("the loop's trip count is not static" in w for w in warnings), r.stderr[-3000:]
     assert re.search(r"unrolled [1-9]\d* loops", r.stderr), r.stderr[-3000:]
-    planned = (tmp_path / "plan.mlir").read_text()
     key = jax.eval_shape(lambda: jax.random.key_data(jax.random.key(0)))
     sampler = jax.jit(lambda k: jax.random.gamma(jax.random.wrap_key_data(k), 2.0)).lower(key).as_text()
     loops = lambda text: len(re.findall(r"stablehlo\.while", text))  # noqa: E731
     assert loops(planned) == loops(sampler), "only the sampler's loops (and those inside them) stay"
-    pipe = Pipeline(planned)
-    step = parse_module(_sampled_scale_export(MICROBATCH * MICROBATCHES))
-    inputs = make_inputs(step.inputs, seed=0)
-    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
-    cmp = compare_step(step, inputs, pipe.run(inputs), expected)
-    assert cmp["match"], mismatched_outputs(cmp)[:5]
+    _assert_runs_as_the_global_step(Pipeline(planned), _sampled_scale_export)
 
 
 def _scanned_layers_export(batch: int) -> str:
@@ -153,19 +152,7 @@ def test_layers_scanned_in_a_loop_kept_whole_pipeline_unwarned(tmp_path):
     counter, and stacks a per-example value per layer: each carried value has its own class, so
     the loss is a mean and nothing is warned about. Before, all shared the loop's class and the
     loss was warned about as neither a sum nor a mean."""
-    src = tmp_path / "micro.mlir"
-    src.write_text(_scanned_layers_export(MICROBATCH))
-    options = (f"cluster={DATA_DIR / 'cluster-1x8.json'} microbatches={MICROBATCHES} "
-               "unroll-loops=false time-limit=10")
-    r = subprocess.run([str(alpa_opt()), str(src), f"--alpa-auto-shard={options}",
-                        "-o", str(tmp_path / "plan.mlir")], capture_output=True, text=True,
-                       timeout=600)
-    assert r.returncode == 0, r.stderr[-3000:]
+    r, planned = _plan(tmp_path, _scanned_layers_export(MICROBATCH), "unroll-loops=false")
     assert "warning:" not in r.stderr, r.stderr[-3000:]
-    planned = (tmp_path / "plan.mlir").read_text()
     assert re.search(r"stablehlo\.while", planned), "the loops were unrolled"
-    step = parse_module(_scanned_layers_export(MICROBATCH * MICROBATCHES))
-    inputs = make_inputs(step.inputs, seed=0)
-    expected = execute(compile_module(step.module, 1), inputs, [o.shape for o in step.outputs])
-    cmp = compare_step(step, inputs, Pipeline(planned).run(inputs), expected)
-    assert cmp["match"], mismatched_outputs(cmp)[:5]
+    _assert_runs_as_the_global_step(Pipeline(planned), _scanned_layers_export)

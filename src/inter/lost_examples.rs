@@ -7,6 +7,7 @@
 //! statistics alone (a masked mean's guarded count) has no such op.
 
 use super::output_combine::{BatchClass, BatchClasses};
+use super::walk_back::{first_found_back_from, Step};
 use crate::ir::graph::{Graph, ValueRef};
 
 fn lost_track(class: BatchClass) -> bool {
@@ -22,25 +23,14 @@ pub fn examples_lost_before(
     classes: &BatchClasses,
     v: ValueRef,
 ) -> Option<usize> {
-    let ops = graph.ops();
-    let mut seen = vec![false; ops.len()];
-    let mut stack = vec![v];
-    let mut first: Option<usize> = None;
-    while let Some(v) = stack.pop() {
-        let ValueRef::Op { op: index, .. } = v else { continue };
-        if std::mem::replace(&mut seen[index], true) || !lost_track(classes.of(v, batch_dims)) {
-            continue;
-        }
-        let read: Vec<(ValueRef, BatchClass)> =
-            ops[index].operands.iter().map(|&v| (v, classes.of(v, batch_dims))).collect();
+    first_found_back_from(graph, batch_dims, classes, v, lost_track, |_, read| {
         let unknown: Vec<ValueRef> = read.iter().filter(|(_, c)| lost_track(*c)).map(|(v, _)| *v).collect();
-        if !unknown.is_empty() {
-            stack.extend(unknown);
-        } else if read.iter().any(|(_, c)| matches!(c, BatchClass::PerExample(Some(_)))) {
-            first = Some(first.map_or(index, |f| f.min(index)));
+        if unknown.is_empty() && read.iter().any(|(_, c)| matches!(c, BatchClass::PerExample(Some(_)))) {
+            Step::Found
+        } else {
+            Step::Follow(unknown)
         }
-    }
-    first
+    })
 }
 
 #[cfg(test)]

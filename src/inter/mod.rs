@@ -79,6 +79,7 @@ mod table;
 mod table_prune;
 #[cfg(test)]
 pub(crate) mod tests;
+mod walk_back;
 pub mod weighted_loss;
 
 pub use baselines::{

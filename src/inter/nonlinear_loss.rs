@@ -7,6 +7,7 @@
 //! count's reciprocal) is `weighted_loss`' and the count's: a divisor is not followed here.
 
 use super::output_combine::{adds, BatchClass, BatchClasses, MOVES_OR_NEGATES};
+use super::walk_back::{first_found_back_from, Step};
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::op_table::canonical_name;
 
@@ -21,21 +22,11 @@ pub fn nonlinear_statistics_term(
     loss: ValueRef,
 ) -> Option<usize> {
     let ops = graph.ops();
-    let mut seen = vec![false; ops.len()];
-    let mut stack = vec![loss];
-    let mut first: Option<usize> = None;
-    while let Some(v) = stack.pop() {
-        let ValueRef::Op { op: index, .. } = v else { continue };
-        if std::mem::replace(&mut seen[index], true) || classes.of(v, batch_dims) != BatchClass::Other {
-            continue;
-        }
+    let through = |c: BatchClass| c == BatchClass::Other;
+    first_found_back_from(graph, batch_dims, classes, loss, through, |index, operands| {
         let op = &ops[index];
-        let read: Vec<(ValueRef, BatchClass)> = op
-            .operands
-            .iter()
-            .map(|&v| (v, classes.of(v, batch_dims)))
-            .filter(|(_, c)| *c != BatchClass::Independent)
-            .collect();
+        let read: Vec<(ValueRef, BatchClass)> =
+            operands.iter().copied().filter(|(_, c)| *c != BatchClass::Independent).collect();
         let name = canonical_name(&op.name);
         let linear = matches!(name.as_str(), "add" | "subtract")
             || MOVES_OR_NEGATES.contains(&name.as_str())
@@ -43,16 +34,17 @@ pub fn nonlinear_statistics_term(
             || (name == "multiply" && read.len() == 1);
         if name == "divide" {
             // A numerator is a term; a divisor is not (a reciprocal of a count included).
-            stack.extend(op.operands.first().filter(|v| read.iter().any(|(r, _)| r == *v)));
+            Step::Follow(
+                op.operands.first().filter(|v| read.iter().any(|(r, _)| r == *v)).copied().into_iter().collect(),
+            )
         } else if linear {
-            stack.extend(read.iter().map(|(v, _)| *v));
+            Step::Follow(read.iter().map(|(v, _)| *v).collect())
         } else if read.iter().all(|(_, c)| c.is_statistic()) {
-            first = Some(first.map_or(index, |f| f.min(index)));
+            Step::Found
         } else {
-            stack.extend(read.iter().filter(|(_, c)| *c == BatchClass::Other).map(|(v, _)| *v));
+            Step::Follow(read.iter().filter(|(_, c)| through(*c)).map(|(v, _)| *v).collect())
         }
-    }
-    first
+    })
 }
 
 #[cfg(test)]

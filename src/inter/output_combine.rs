@@ -251,8 +251,10 @@ const LOOP_REGIONS: u32 = 256;
 /// examples in `dims`) returns, where every value it computes is independent of the batch or
 /// holds the examples in a dimension of its own, each in its place (no aggregate over them, no
 /// example moved, no position in the batch drawn: `iota` and random bits are taken for that),
-/// so that nothing in it meets the examples. `None` otherwise.
+/// so that nothing in it meets the examples. `None` otherwise, and when the examples per
+/// microbatch are unknown (then which examples a value holds is not tracked).
 fn kept_per_example(region: &Graph, dims: &[Option<usize>], inputs: &BatchInputs) -> Option<Vec<BatchClass>> {
+    inputs.examples?;
     let left = inputs.loop_regions_left.get().checked_sub(1)?;
     inputs.loop_regions_left.set(left);
     let (classes, held) = classes_and_held(region, dims, inputs);
