@@ -35,6 +35,7 @@ use crate::ir::attr_text::{
 };
 use crate::ir::batch_inputs::{examples_counts, examples_per_microbatch};
 use crate::ir::constant_fold::{folded_constants, Folded};
+use crate::ir::constant_values::NOT_CONSTANT;
 use crate::ir::graph::{Attr, Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, op_rule, opaque_text, FactorKind, OpRule};
 use crate::ir::types::ValueType;
@@ -250,7 +251,8 @@ const LOOP_REGIONS: u32 = 256;
 /// The classes of what `region` (a loop's condition or body, its arguments holding the
 /// examples in `dims`) returns, where every value it computes is independent of the batch or
 /// holds the examples in a dimension of its own, each in its place (no aggregate over them, no
-/// example moved, no position in the batch drawn: `iota` and random bits are taken for that),
+/// example moved, no position in the batch drawn: an `iota` or an op that is never constant,
+/// `constant_values::NOT_CONSTANT`, is taken for that),
 /// so that nothing in it meets the examples. `None` otherwise, and when the examples per
 /// microbatch are unknown (then which examples a value holds is not tracked).
 fn kept_per_example(region: &Graph, dims: &[Option<usize>], inputs: &BatchInputs) -> Option<Vec<BatchClass>> {
@@ -259,7 +261,8 @@ fn kept_per_example(region: &Graph, dims: &[Option<usize>], inputs: &BatchInputs
     inputs.loop_regions_left.set(left);
     let (classes, held) = classes_and_held(region, dims, inputs);
     let kept = |c: BatchClass| matches!(c, BatchClass::Independent | BatchClass::PerExample(Some(_)));
-    let positional = |op: &OpNode| matches!(canonical_name(&op.name).as_str(), "iota" | "rng" | "rng_bit_generator");
+    // Positions in the batch (iota) and what differs between calls (random bits, custom calls).
+    let positional = |op: &OpNode| canonical_name(&op.name) == "iota" || NOT_CONSTANT.contains(&op.name.as_str());
     let every_op_keeps = region.ops().iter().enumerate().all(|(index, op)| {
         held[index].is_none()
             && !positional(op)

@@ -8,7 +8,7 @@ use super::graph::{Block, Graph, OpNode, ValueRef};
 
 /// Ops whose results differ between calls or devices although they read no value, or that have
 /// effects: never constant.
-const NOT_CONSTANT: &[&str] = &[
+pub(crate) const NOT_CONSTANT: &[&str] = &[
     "stablehlo.rng",
     "stablehlo.rng_bit_generator",
     "stablehlo.custom_call",
