@@ -516,6 +516,15 @@ COUPLINGS = {
     # each sequence's end token: x[jnp.arange(b), i]).
     "pooled-every-other-example": (lambda h: jax.nn.softmax(_own_row(h) @ _own_row(h).T, axis=-1) @ h,
                                    "every example meets every other example of the batch here"),
+    # Pairwise distances by broadcasting (a triplet loss's hardest negative): each example's
+    # nearest other one, x[:, None] - x[None], an elementwise op of the batch with itself.
+    "pairwise-distances": (lambda h: h + jnp.min(jnp.sum((h[:, None] - h[None]) ** 2, -1)
+                                                  + 1e3 * jnp.eye(h.shape[0]), 1)[:, None],
+                           "every example meets every other example of the batch here"),
+    # A kernel of every pair by nested vmaps (an MMD loss's Gram matrix).
+    "pairwise-kernel": (lambda h: jax.vmap(jax.vmap(lambda u, v: jnp.exp(-jnp.sum((u - v) ** 2)), (None, 0)),
+                                           (0, None))(h, h).mean(1)[:, None] * h,
+                        "every example meets every other example of the batch here"),
     # Hard-example mining: the examples whose scores are among the batch's top half.
     "top-k-over-examples": (lambda h: h * (h.sum(-1) >= jax.lax.top_k(h.sum(-1), h.shape[0] // 2)[0][-1])[:, None],
                             "the examples meet each other here (a top_k along the batch's dimension"),

@@ -2,7 +2,7 @@
 //! a maximum (minimum) or a contraction over the batch (batch normalization's mean and variance, computed by the
 //! model or by a `batch_norm_training` op over the examples, a baseline
 //! subtracted from every example's reward), with every other example of the batch (a
-//! contrastive loss's logits `a @ b.T`), or with its neighbours along the batch's dimension (a
+//! contrastive loss's logits `a @ b.T`, pairwise distances `a[:, None] - b[None]`), or with its neighbours along the batch's dimension (a
 //! sort, top-k, FFT or cumulative window over the examples: hard-example mining's top-k of the
 //! losses). A microbatch computes the statistic over its own examples, and an example meets
 //! only those of its microbatch, so the step differs from the global batch's, as under any
@@ -11,7 +11,7 @@
 use super::output_combine::{known_rule, BatchClass, BatchClasses};
 use crate::ir::attr_text::DotDimensionNumbers;
 use crate::ir::graph::{Graph, OpNode, ValueRef};
-use crate::ir::op_table::{canonical_name, opaque_text, FactorKind};
+use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text, FactorKind};
 
 /// An op where values per example meet other examples of the batch.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,7 +26,8 @@ pub enum Met {
     Statistic { at: usize },
     /// A batch norm op that computes the examples' mean and variance itself.
     BatchNorm,
-    /// A product of the batch with itself (`a @ b.T`).
+    /// The batch paired with itself: a product (`a @ b.T`) or an elementwise op of two values
+    /// with the examples in different dimensions (`a[:, None] - b[None]`).
     EveryOther,
     /// An op that combines the elements along a dimension, applied along the batch's.
     AlongTheBatch,
@@ -100,12 +101,23 @@ fn normalizes_across_examples(graph: &Graph, op: &OpNode, operands: &[BatchClass
     })
 }
 
-/// Whether a `dot_general` of two values per example contracts neither their examples together
-/// (a weight gradient) nor keeps them paired as a batching dimension: every example then meets
-/// every example of the other side (`a @ b.T`).
+/// Whether every example meets every example of another operand at `op`: an elementwise op
+/// of values per example whose examples are in different dimensions (pairwise distances or
+/// kernels, `a[:, None] - b[None]`, as a triplet loss's hardest negative or an MMD loss
+/// computes them), or a `dot_general` that contracts neither their examples together (a weight
+/// gradient) nor keeps them paired as a batching dimension (`a @ b.T`).
 fn pairs_every_example_with_every_other(op: &OpNode, operands: &[BatchClass]) -> bool {
+    let name = canonical_name(&op.name);
+    if elementwise_info(&name).is_some() {
+        let mut dims = operands.iter().filter_map(|c| match c {
+            BatchClass::PerExample(Some(d)) => Some(*d),
+            _ => None,
+        });
+        let first = dims.next();
+        return dims.any(|d| Some(d) != first);
+    }
     let [BatchClass::PerExample(Some(l)), BatchClass::PerExample(Some(r))] = operands else { return false };
-    if canonical_name(&op.name) != "dot_general" {
+    if name != "dot_general" {
         return false;
     }
     let Some(numbers) =
@@ -207,6 +219,29 @@ mod tests {
         let c = b.binary("stablehlo.add", sums[2], sums[3], t(&[]));
         let loss = b.binary("stablehlo.add", a, c, t(&[]));
         assert_eq!(meetings(b, loss), vec![Meeting { op: op_index(logits), how: Met::EveryOther }]);
+    }
+
+    #[test]
+    fn pairwise_differences_by_broadcasting_pair_every_example_with_every_other() {
+        // x[:, None] - x[None] ([8, 8, 4]): every pair of examples meets; x[:, None] - x[:, None]
+        // (the examples in the same dimension) does not.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let spread = |b: &mut Builder, dims: &[i64]| {
+            b.op(
+                "stablehlo.broadcast_in_dim",
+                vec![x],
+                t(&[8, 8, 4]),
+                attrs(&[("broadcast_dimensions", Attr::I64Array(dims.to_vec()))]),
+            )
+        };
+        let rows = spread(&mut b, &[0, 2]);
+        let columns = spread(&mut b, &[1, 2]);
+        let same = b.binary("stablehlo.subtract", rows, rows, t(&[8, 8, 4]));
+        let pairwise = b.binary("stablehlo.subtract", rows, columns, t(&[8, 8, 4]));
+        let (a, c) = (b.sum(same), b.sum(pairwise));
+        let loss = b.binary("stablehlo.add", a, c, t(&[]));
+        assert_eq!(meetings(b, loss), vec![Meeting { op: op_index(pairwise), how: Met::EveryOther }]);
     }
 
     #[test]

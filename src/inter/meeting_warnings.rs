@@ -16,7 +16,7 @@ pub fn meeting_warning(graph: &Graph, classes: &BatchClasses, meeting: Meeting, 
             PER_EXAMPLE,
         ),
         Met::EveryOther => (
-            "every example meets every other example of the batch here (a product of the batch with itself, as a contrastive loss's logits)".to_string(),
+            "every example meets every other example of the batch here (the batch paired with itself: a contrastive loss's logits `a @ b.T`, or pairwise distances or kernels `a[:, None] - b[None]`, as a triplet loss's hardest negative or an MMD loss computes them)".to_string(),
             "plan with microbatches=1 to pair every example with the whole batch",
         ),
         Met::AlongTheBatch => (
