@@ -5,6 +5,8 @@
 // its own.
 // RUN: alpa-opt --alpa-inter-op-stage="cluster=%S/Inputs/cluster-2x1-slow-link.json microbatches=2 layers=user time-limit=5 shardings=false" %s -o %t.mlir 2>%t.err
 // RUN: FileCheck %s --implicit-check-not=warning < %t.err
+// A weight so updated and returned as its new value is refused at its update instead.
+// RUN: alpa-opt --alpa-inter-op-stage="cluster=%S/Inputs/cluster-2x1-slow-link.json microbatches=2 layers=user time-limit=5 shardings=false" %S/Inputs/gradient-meeting-refused.mlir -split-input-file -verify-diagnostics
 // CHECK: warning: loc("perturbed"): alpa-inter-op-stage: the examples meet a value computed from the step's gradients here (weights moved along the gradient, as sharpness-aware minimization's perturbation or a lookahead step does) (1 more such ops follow): each microbatch computes it from its own examples' gradients, where the global step uses the whole batch's, so the step differs from the global batch's whatever loss it returns; plan with microbatches=1
 func.func @main(%w: tensor<4x4xf32> {tf.aliasing_output = 0 : i32}, %x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<f32>) {
   %h = "stablehlo.dot_general"(%x, %w) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}> : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32> loc("alpa_layer_0")

@@ -603,6 +603,33 @@ def test_weights_moved_along_the_gradient_are_warned_about_where_the_examples_me
     assert "the loss is neither a sum nor a mean" not in planned.stderr, planned.stderr[-3000:]
 
 
+def test_a_gan_step_updating_its_discriminator_before_its_generator_is_refused_at_that_update(tmp_path):
+    """The discriminator's new weights, from the whole batch's gradients in the global step,
+    are returned and then run on the batch again for the generator's loss: a microbatch would
+    update them from its own examples. Refused at the discriminator's update, saying so; before,
+    the update was only called 'neither a sum nor a mean over the batch'."""
+    def step(state, z, real):
+        discriminator, generator = state
+        fake = lambda g: jnp.tanh(z @ g)  # noqa: E731
+        score = lambda d, x: _logits(d, x).sum(-1)  # noqa: E731
+        d_grads = jax.grad(lambda d: jnp.mean(jax.nn.softplus(score(d, fake(generator)))
+                                              + jax.nn.softplus(-score(d, real))))(discriminator)
+        discriminator = jax.tree.map(lambda p, g: p - 0.1 * g, discriminator, d_grads)
+        g_loss, g_grad = jax.value_and_grad(lambda g: jnp.mean(jax.nn.softplus(-score(discriminator, fake(g)))))(generator)
+        return (discriminator, generator - 0.1 * g_grad), g_loss
+
+    state = (_params(), SDS((WIDTHS[0], WIDTHS[0]), jnp.float32))
+    batch = SDS((MICROBATCH, WIDTHS[0]), jnp.float32)
+    text = export(jax.jit(step, donate_argnums=(0,)), state, batch, batch,
+                  hints=(jax.tree.map(lambda _: ANY, state), ANY, ANY), debug_info=True)
+    planned = _plan(tmp_path, text)
+    assert planned.returncode != 0
+    errors = [line for line in planned.stderr.splitlines() if "error:" in line]
+    assert errors and "test_step_outputs.py" in errors[0], planned.stderr[-3000:]
+    assert "is computed from the step's gradients and the examples are run through it again in the same step" \
+        in errors[0], planned.stderr[-3000:]
+
+
 EXPERTS = 4
 
 

@@ -12,11 +12,27 @@
 use super::batch_statistics::{Meeting, Met};
 use super::output_combine::{known_rule, BatchClass, BatchClasses};
 use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::train_step::ancestors;
+
+/// Where values per example meet values computed from contractions over the batch.
+#[derive(Debug, Default)]
+pub struct GradientMeetings {
+    /// The ops where they meet, in program order.
+    pub meetings: Vec<Meeting>,
+    /// Per op: whether one of its results is computed from the gradients and read, itself or
+    /// through values computed from it, where the examples meet it (a discriminator updated,
+    /// then run on the batch again in the same step).
+    pub met_updates: Vec<bool>,
+}
 
 /// The ops where values per example meet a value computed from contractions over the batch, in
 /// program order. Such a value reads a contraction, or such a value, and otherwise only values
 /// independent of the batch and aggregates over it (a norm, a learning rate).
-pub fn examples_meeting_gradients(graph: &Graph, batch_dims: &[Option<usize>], classes: &BatchClasses) -> Vec<Meeting> {
+pub fn examples_meeting_gradients(
+    graph: &Graph,
+    batch_dims: &[Option<usize>],
+    classes: &BatchClasses,
+) -> GradientMeetings {
     // Per op, per result: whether the value is a contraction or computed from them.
     let mut from: Vec<Vec<bool>> = Vec::with_capacity(graph.ops().len());
     let mut met = Vec::new();
@@ -52,7 +68,9 @@ pub fn examples_meeting_gradients(graph: &Graph, batch_dims: &[Option<usize>], c
         };
         from.push(vec![here; op.results.len()]);
     }
-    met
+    let read_where_met = ancestors(graph, met.iter().flat_map(|m| graph.ops()[m.op].operands.iter().copied()));
+    let met_updates = from.iter().zip(read_where_met).map(|(results, read)| read && results.contains(&true)).collect();
+    GradientMeetings { meetings: met, met_updates }
 }
 
 #[cfg(test)]
@@ -99,6 +117,18 @@ mod tests {
         );
         let dims = [Some(0), None];
         let met = examples_meeting_gradients(&graph, &dims, &batch_classes(&graph, &dims));
-        assert_eq!(met, vec![Meeting { op: op_index(again), how: Met::Gradients }]);
+        assert_eq!(met.meetings, vec![Meeting { op: op_index(again), how: Met::Gradients }]);
+        // The moved weight and what it is computed from are read where they meet; the
+        // contraction read directly is not followed.
+        let updates: Vec<usize> = (0..graph.ops().len()).filter(|&i| met.met_updates[i]).collect();
+        assert_eq!(
+            updates,
+            [g, squares, norm, spread, scaled, moved, carried[1]]
+                .map(op_index)
+                .into_iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>()
+        );
     }
 }

@@ -36,7 +36,7 @@ use super::batch_positions::positions_meeting_examples;
 use super::batch_statistics::statistics_meeting_examples;
 use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
-use super::gradient_meetings::examples_meeting_gradients;
+use super::gradient_meetings::{examples_meeting_gradients, GradientMeetings};
 use super::lost_examples::examples_lost_before;
 use super::meeting_warnings::meeting_warning;
 use super::memory::Schedule;
@@ -657,6 +657,7 @@ pub fn build_program(
     const PART_OF_BATCH: &str = "is computed from part of the microbatch's examples (a slice of the batch, or some of the chunks of a gradient accumulation within the step), which are other examples in the global batch";
     const CHUNK_MEANS: &str = "this value adds up the means of the batch's chunks (a gradient accumulation within the step) without dividing by their number: it is combined as a mean over the batch, as it is when the step cuts any batch into that many chunks; if the chunks have a fixed size instead (more of them in a larger batch), the global batch's value is the microbatches' times their number: divide by the number of chunks to make it a mean either way";
     const NONLINEAR_LOSS: &str = "the loss is neither a sum nor a mean over the batch: it is a nonlinear function of statistics of the batch here (a product of two means, as a mixture of experts' load-balancing loss multiplies the fraction of tokens routed to each expert by its mean router probability, or a function of one): each microbatch's loss and gradient follow its own examples' statistics, so the step differs from the global batch's, as under any gradient accumulation; write the term as a sum or a mean of per-example terms, or plan with microbatches=1";
+    const UPDATED_THEN_MET: &str = "is computed from the step's gradients and the examples are run through it again in the same step (a model updated before another model's loss reads it, as a GAN's discriminator before its generator's step: alternate the two updates over steps), so each microbatch would compute it from its own examples' gradients only";
     const UNSCALED: &str = "under the loss's ratio of sums (a masked or weighted mean), this value the update reads carries neither the loss's 1/denominator, as its gradients do, nor is it a sum or a mean over the batch (a guarded count the update divides by: max(sum(mask), 1)): it is combined by the microbatches' denominators as the gradients are, which differs from the global batch's unless their denominators are equal";
     if let Some(classes) = classes {
         // An apply op runs once, on the combined values: whether it is a sum or a mean combines nothing.
@@ -673,7 +674,8 @@ pub fn build_program(
     }
     // The first meeting only: every later layer of a batch-normalized model meets its own.
     let meetings = classes.map(|c| statistics_meeting_examples(graph, &batch_dims, c)).unwrap_or_default();
-    let gradient_meetings = classes.map(|c| examples_meeting_gradients(graph, &batch_dims, c)).unwrap_or_default();
+    let GradientMeetings { meetings: gradient_meetings, met_updates } =
+        classes.map(|c| examples_meeting_gradients(graph, &batch_dims, c)).unwrap_or_default();
     // A loss computed from examples that met a statistic of the batch (or the step's gradients)
     // is explained by that.
     let before_loss = ancestors(graph, [graph.returned[step.loss]]);
@@ -762,7 +764,7 @@ pub fn build_program(
                     return Err(ProgramError::Combine {
                         op: OpId::new(op),
                         result,
-                        why: "is neither a sum nor a mean over the batch",
+                        why: if met_updates[op] { UPDATED_THEN_MET } else { "is neither a sum nor a mean over the batch" },
                     })
                 }
             };
