@@ -114,3 +114,30 @@ def test_positions_as_indices_or_along_other_dimensions_are_not(tmp_path):
     assert planned.returncode == 0, planned.stderr[-3000:]
     assert WARNING not in planned.stderr, planned.stderr[-3000:]
     assert REORDERED not in planned.stderr, planned.stderr[-3000:]
+
+
+def test_a_one_hot_over_as_many_classes_as_examples_picked_by_a_product_is_not(tmp_path):
+    """Each example's score at a class fixed for all (MoCo's positive at index 0, optax.ctc_loss's
+    label lengths from constant paddings) picked by `einsum("bn,bn->b", scores, one_hot)`, with
+    as many classes as the microbatch has examples. The one-hot is computed without the examples
+    and its positions are along the classes; the backward pass contracts it with the mean's
+    constant cotangent, which sums them away. Before, any product computed without the examples
+    was taken to put positions on every dimension of the batch's size, and this was warned about."""
+    params = {f"w{i}": SDS((WIDTH, WIDTH), jnp.float32) for i in range(2)}
+
+    def step(params, x):
+        def loss_fn(p):
+            scores = jax.nn.log_softmax((jnp.tanh(x @ p["w0"]) @ p["w1"])[:, :x.shape[0]])
+            target = jax.nn.one_hot(jnp.zeros(x.shape[0], jnp.int32), x.shape[0])
+            return -jnp.mean(jnp.einsum("bn,bn->b", scores, target))
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        return {k: params[k] - 0.1 * grads[k] for k in params}, loss
+
+    def exported(batch: int) -> str:
+        return export(jax.jit(step, donate_argnums=(0,)), params, SDS((batch, WIDTH), jnp.float32),
+                      hints=(jax.tree.map(lambda _: ANY, params), ANY), debug_info=True)
+
+    planned = auto_shard_step(tmp_path, exported(MICROBATCH), MICROBATCHES)
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]

@@ -11,7 +11,7 @@
 //! ops computed without the examples (a reshape, a loop hashing counters into keys) pass them on
 //! to their result dimensions of the microbatch's size, and other ops with the examples lose them.
 
-use super::output_combine::{BatchClass, BatchClasses};
+use super::output_combine::{known_rule, BatchClass, BatchClasses};
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info};
 use crate::ir::types::ValueType;
@@ -86,10 +86,11 @@ pub fn positions_meeting_examples(
                         dims: op
                             .operands
                             .iter()
-                            .filter_map(of)
-                            .flat_map(|p| {
+                            .enumerate()
+                            .filter_map(|(at, v)| Some((at, of(v)?)))
+                            .flat_map(|(at, p)| {
                                 let class = classes.of(ValueRef::Op { op: index, result }, batch_dims);
-                                carried_dims(graph, op, result, p, &sizes, class)
+                                carried_dims(graph, op, (at, result), p, &sizes, class)
                             })
                             .collect(),
                         iota: first.iota,
@@ -134,11 +135,11 @@ fn iota_positions(op: &OpNode, sizes: &BTreeSet<i64>) -> Option<BTreeSet<usize>>
     sizes.contains(result_shape(op, 0)?.get(dim)?).then(|| BTreeSet::from([dim]))
 }
 
-/// The dimensions of `op`'s result `result` that carry the positions `p` of one of its operands.
+/// The dimensions of `op`'s result `result` that carry the positions `p` of its operand `at`.
 fn carried_dims(
     graph: &Graph,
     op: &OpNode,
-    result: usize,
+    (at, result): (usize, usize),
     p: &Positions,
     sizes: &BTreeSet<i64>,
     class: BatchClass,
@@ -174,6 +175,20 @@ fn carried_dims(
         {
             p.dims.clone()
         }
+        // A product computed without the examples keeps them in its batching and free
+        // dimensions, and sums them away where it contracts them (a one-hot over as many
+        // classes as the microbatch has examples, contracted with a table).
+        "dot_general" if class == BatchClass::Independent => match known_rule(graph, op) {
+            Some(rule) => p
+                .dims
+                .iter()
+                .filter_map(|&d| match rule.operand_dims.get(at)?.get(d)?.as_slice() {
+                    [factor] => rule.result_dims.get(result)?.iter().position(|f| f.as_slice() == [*factor]),
+                    _ => None,
+                })
+                .collect(),
+            None => BTreeSet::new(),
+        },
         // A product with the examples (noise added to a weight, then x @ w) keeps no positions
         // this module can place; counters hashed into keys, before they meet any example, do.
         _ if class != BatchClass::Independent => BTreeSet::new(),
@@ -196,6 +211,11 @@ mod tests {
         let graph = b.graph(vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }], returned);
         let batch_dims = [Some(0)];
         positions_meeting_examples(&graph, &batch_dims, &batch_classes(&graph, &batch_dims))
+    }
+
+    fn op_of(v: ValueRef) -> usize {
+        let ValueRef::Op { op, .. } = v else { unreachable!() };
+        op
     }
 
     fn iota(b: &mut Builder, shape: &[i64], dim: i64) -> ValueRef {
@@ -275,5 +295,26 @@ mod tests {
         let batch_dims = [Some(0), None];
         let classes = batch_classes(&graph, &batch_dims);
         assert_eq!(positions_meeting_examples(&graph, &batch_dims, &classes), vec![(4, 6)]);
+    }
+
+    #[test]
+    fn a_product_without_the_examples_keeps_positions_where_it_does_not_contract_them() {
+        // x: [8, 8], w: [8, 8]. A one-hot over 8 classes (as many as the examples) contracted
+        // with w sums its positions away; rows numbered by position and multiplied by w keep
+        // them in the rows, which then weight the examples.
+        let mut b = Builder::new();
+        let (x, w) = (ValueRef::Arg(0), ValueRef::Arg(1));
+        let classes = iota(&mut b, &[8, 8], 1);
+        let one_hot = b.binary("stablehlo.compare", w, classes, t(&[8, 8]));
+        let looked_up = b.dot(one_hot, w, 1, 0, t(&[8, 8]));
+        let scaled = b.binary("stablehlo.multiply", x, looked_up, t(&[8, 8]));
+        let rows = iota(&mut b, &[8, 8], 0);
+        let numbered = b.dot(rows, w, 1, 0, t(&[8, 8]));
+        let weighted = b.binary("stablehlo.multiply", x, numbered, t(&[8, 8]));
+        let args = vec![Param { ty: t(&[8, 8]), attrs: Attrs::new() }, Param { ty: t(&[8, 8]), attrs: Attrs::new() }];
+        let graph = b.graph(args, vec![scaled, weighted]);
+        let batch_dims = [Some(0), None];
+        let classes = batch_classes(&graph, &batch_dims);
+        assert_eq!(positions_meeting_examples(&graph, &batch_dims, &classes), vec![(op_of(rows), op_of(weighted))]);
     }
 }
