@@ -528,6 +528,10 @@ COUPLINGS = {
     # Hard-example mining: the examples whose scores are among the batch's top half.
     "top-k-over-examples": (lambda h: h * (h.sum(-1) >= jax.lax.top_k(h.sum(-1), h.shape[0] // 2)[0][-1])[:, None],
                             "the examples meet each other here (a top_k along the batch's dimension"),
+    # The hardest example of the batch, picked by jnp.argmax over it (a reduce of each score
+    # paired with its position), added to every example.
+    "hardest-example": (lambda h: h + h[jnp.argmax(jax.lax.stop_gradient(h.sum(-1)))][None],
+                        "the examples meet each other here (a reduce along the batch's dimension"),
     # A sort and a cumulative sum along the batch's dimension.
     "sorted-over-examples": (lambda h: jnp.sort(h, axis=0),
                              "the examples meet each other here (a sort along the batch's dimension"),

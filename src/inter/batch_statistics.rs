@@ -2,13 +2,14 @@
 //! a maximum (minimum) or a contraction over the batch (batch normalization's mean and variance, computed by the
 //! model or by a `batch_norm_training` op over the examples, a baseline
 //! subtracted from every example's reward), with every other example of the batch (a
-//! contrastive loss's logits `a @ b.T`, pairwise distances `a[:, None] - b[None]`), or with its neighbours along the batch's dimension (a
+//! contrastive loss's logits `a @ b.T`, pairwise distances `a[:, None] - b[None]`), with the
+//! examples a reduction over the batch selects (`x[jnp.argmax(losses)]`), or with its neighbours along the batch's dimension (a
 //! sort, top-k, FFT or cumulative window over the examples: hard-example mining's top-k of the
 //! losses). A microbatch computes the statistic over its own examples, and an example meets
 //! only those of its microbatch, so the step differs from the global batch's, as under any
 //! gradient accumulation.
 
-use super::output_combine::{known_rule, BatchClass, BatchClasses};
+use super::output_combine::{known_rule, reduces_by, BatchClass, BatchClasses};
 use crate::ir::attr_text::DotDimensionNumbers;
 use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, opaque_text, FactorKind};
@@ -56,8 +57,9 @@ pub fn statistics_meeting_examples(
             ValueRef::Op { op, .. } if c.is_statistic() => Some(op),
             _ => None,
         });
-        let along_the_batch =
-            classes[index] == BatchClass::PerExample(None) && combines_along_the_batch(graph, op, &operands);
+        let along_the_batch = (classes[index] == BatchClass::PerExample(None)
+            && combines_along_the_batch(graph, op, &operands))
+            || (classes[index] == BatchClass::Other && reduces_the_batch(op, &operands));
         let how = if normalizes_across_examples(graph, op, &operands) {
             Met::BatchNorm
         } else if let Some(at) = statistic_op {
@@ -85,6 +87,17 @@ fn combines_along_the_batch(graph: &Graph, op: &OpNode, operands: &[BatchClass])
         BatchClass::PerExample(Some(d)) => dims.get(*d).is_some_and(combined),
         _ => false,
     })
+}
+
+/// Whether `op` is a `reduce` over the batch's dimension of a value per example by anything but
+/// an addition, a maximum or a minimum (whose results the reduction classes): it selects among
+/// the examples or combines them otherwise (`jnp.argmax` over the batch, its value paired with
+/// its position; a product over the batch).
+fn reduces_the_batch(op: &OpNode, operands: &[BatchClass]) -> bool {
+    let Some(dims) = op.attr("dimensions").and_then(|a| a.as_i64_array()) else { return false };
+    canonical_name(&op.name) == "reduce"
+        && !["add", "maximum", "minimum"].into_iter().any(|combiner| reduces_by(op, combiner))
+        && operands.iter().any(|c| matches!(c, BatchClass::PerExample(Some(d)) if dims.contains(&(*d as i64))))
 }
 
 /// Whether `op` reduces over the batch's dimension of an operand and keeps that dimension in a
@@ -219,6 +232,22 @@ mod tests {
         let c = b.binary("stablehlo.add", sums[2], sums[3], t(&[]));
         let loss = b.binary("stablehlo.add", a, c, t(&[]));
         assert_eq!(meetings(b, loss), vec![Meeting { op: op_index(logits), how: Met::EveryOther }]);
+    }
+
+    #[test]
+    fn a_reduction_over_the_batch_that_is_no_sum_or_extreme_meets_the_examples() {
+        // A product over the batch's dimension combines the examples; one over the features,
+        // and a sum over the batch, do not meet them.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let init = b.scalar_constant();
+        let per_example = b.reduce_by("stablehlo.multiply", x, init, &[1], t(&[8]));
+        let summed = b.reduce_sum(x, init, &[0], t(&[4]));
+        let over_the_batch = b.reduce_by("stablehlo.multiply", x, init, &[0], t(&[4]));
+        let (p, s, o) = (b.sum(per_example), b.sum(summed), b.sum(over_the_batch));
+        let a = b.binary("stablehlo.add", p, s, t(&[]));
+        let loss = b.binary("stablehlo.add", a, o, t(&[]));
+        assert_eq!(meetings(b, loss), vec![Meeting { op: op_index(over_the_batch), how: Met::AlongTheBatch }]);
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub fn meeting_warning(graph: &Graph, classes: &BatchClasses, meeting: Meeting, 
         ),
         Met::AlongTheBatch => (
             format!(
-                "the examples meet each other here (a {} along the batch's dimension sorts, selects among, transforms or accumulates them together, as hard-example mining's top-k of the losses does)",
+                "the examples meet each other here (a {} along the batch's dimension sorts, selects among, transforms or accumulates them together, as hard-example mining's top-k of the losses or a jnp.argmax over the batch does)",
                 graph.ops()[meeting.op].short_name()
             ),
             "work along another dimension than the batch's, or plan with microbatches=1",

@@ -599,7 +599,7 @@ fn extreme_class(
 }
 
 /// Whether `op`'s region combines elements by `combiner` alone (a `reduce` by maximum).
-fn reduces_by(op: &OpNode, combiner: &str) -> bool {
+pub(super) fn reduces_by(op: &OpNode, combiner: &str) -> bool {
     op.regions.first().and_then(|r| r.blocks.first()).is_some_and(|b| {
         b.ops.iter().all(|o| matches!(canonical_name(&o.name).as_str(), n if n == combiner || n == "return"))
             && b.ops.iter().any(|o| canonical_name(&o.name) == combiner)
