@@ -603,7 +603,7 @@ def test_weights_moved_along_the_gradient_are_warned_about_where_the_examples_me
     moves them along the whole batch's. Before, nothing was said when the step returned the loss
     at the weights (a plain mean), and only 'neither a sum nor a mean' at the moved ones."""
     planned = _plan(tmp_path, _sharpness_aware_export(moved_loss, MICROBATCH))
-    _assert_warned_once_here(planned, "the examples meet a value computed from the step's gradients here")
+    _assert_warned_once_here(planned, "the examples meet a value computed from contractions over the batch here")
     assert "the loss is neither a sum nor a mean" not in planned.stderr, planned.stderr[-3000:]
 
 
@@ -665,16 +665,24 @@ def _squared_mean(h, router):
     return jnp.sum(h.mean(0) ** 2)
 
 
+def _cross_correlation(h, router):
+    """Barlow Twins' redundancy term: the features' cross-correlation over the batch, scaled
+    by its size and shifted by the identity, squared."""
+    return jnp.sum((h.T @ h / h.shape[0] - jnp.eye(h.shape[1])) ** 2)
+
+
 def _router_z_loss(h, router):
     """ST-MoE's router z-loss: a mean over the examples of each one's squared log-partition."""
     return jnp.mean(jax.nn.logsumexp(h[:, :EXPERTS], -1) ** 2)
 
 
-@pytest.mark.parametrize("auxiliary", [_load_balancing, _squared_mean], ids=["load-balancing", "squared-mean"])
+@pytest.mark.parametrize("auxiliary", [_load_balancing, _squared_mean, _cross_correlation],
+                         ids=["load-balancing", "squared-mean", "cross-correlation"])
 def test_a_loss_term_nonlinear_in_statistics_of_the_batch_is_warned_about_at_the_term(tmp_path, auxiliary):
-    """A product of two means over the batch (a mixture of experts' load-balancing loss) or the
-    square of one: each microbatch's term and gradient follow its own examples' statistics.
-    Before, the loss was called 'a mean over a batch-dependent count, such as a masked mean'."""
+    """A product of two means over the batch (a mixture of experts' load-balancing loss), the
+    square of one, or of a contraction over the batch shifted by a constant (Barlow Twins'
+    c - I): each microbatch's term and gradient follow its own examples' statistics. Before,
+    the loss was called 'a mean over a batch-dependent count, such as a masked mean'."""
     planned = _plan(tmp_path, _routed_export(auxiliary, MICROBATCH))
     _assert_warned_once_here(planned, "the loss is neither a sum nor a mean over the batch: it is a nonlinear "
                              "function of statistics of the batch here")

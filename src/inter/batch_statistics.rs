@@ -32,8 +32,8 @@ pub enum Met {
     EveryOther,
     /// An op that combines the elements along a dimension, applied along the batch's.
     AlongTheBatch,
-    /// A value computed from the step's gradients, contractions over the batch
-    /// (`gradient_meetings`).
+    /// A value computed from contractions over the batch: the step's gradients, or a
+    /// cross-correlation of the batch's features (`gradient_meetings`).
     Gradients,
 }
 

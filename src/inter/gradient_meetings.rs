@@ -4,7 +4,9 @@
 //! backward pass, or a lookahead step evaluates the loss at weights moved along the gradient. A
 //! microbatch computes that value from its own examples' gradients, where the global step
 //! computes it from the whole batch's, so the step differs from the global batch's whatever
-//! loss it returns (the first pass's is a plain mean). A contraction read as it is is a
+//! loss it returns (the first pass's is a plain mean). The contraction need not be a gradient:
+//! a cross-correlation of the batch's features in the loss (Barlow Twins') meets the examples
+//! the same way in the backward pass. A contraction read as it is is a
 //! statistic of the batch (`batch_statistics`). Functions of sums and means alone are not
 //! followed: a masked mean's gradient scales every example by one over the mask's sum, and
 //! `weighted_loss` combines the microbatches by their sums.

@@ -40,7 +40,7 @@ pub fn meeting_warning(graph: &Graph, classes: &BatchClasses, meeting: Meeting, 
             PER_EXAMPLE,
         ),
         Met::Gradients => (
-            "the examples meet a value computed from the step's gradients here (weights moved along the gradient, as sharpness-aware minimization's perturbation or a lookahead step does)".to_string(),
+            "the examples meet a value computed from contractions over the batch here (the step's gradients, as weights moved along the gradient by sharpness-aware minimization's perturbation or a lookahead step, or a cross-correlation of the batch's features, as Barlow Twins' loss compares with the identity)".to_string(),
             "plan with microbatches=1",
         ),
     };
@@ -49,7 +49,7 @@ pub fn meeting_warning(graph: &Graph, classes: &BatchClasses, meeting: Meeting, 
         n => format!(" ({n} more such ops follow)"),
     };
     let computed = match meeting.how {
-        Met::Gradients => "each microbatch computes it from its own examples' gradients, where the global step uses the whole batch's, so the step differs from the global batch's whatever loss it returns",
+        Met::Gradients => "each microbatch computes it from its own examples' contractions, where the global step uses the whole batch's, so the step differs from the global batch's whatever loss it returns",
         _ => "each microbatch computes it over its own examples only, so the step differs from the global batch's, as under any gradient accumulation",
     };
     format!("{what}{more}: {computed}; {instead}")

@@ -8,7 +8,7 @@
 
 use super::output_combine::{adds, BatchClass, BatchClasses, MOVES_OR_NEGATES};
 use super::walk_back::{first_found_back_from, Step};
-use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::canonical_name;
 
 /// The first op, in program order, of those the loss is a sum of (through sums, additive
@@ -23,28 +23,79 @@ pub fn nonlinear_statistics_term(
 ) -> Option<usize> {
     let ops = graph.ops();
     let through = |c: BatchClass| c == BatchClass::Other;
+    let of_statistics = linear_in_statistics(graph, batch_dims, classes);
+    let statistic =
+        |v: ValueRef, c: BatchClass| c.is_statistic() || matches!(v, ValueRef::Op { op, .. } if of_statistics[op]);
     first_found_back_from(graph, batch_dims, classes, loss, through, |index, operands| {
         let op = &ops[index];
-        let read: Vec<(ValueRef, BatchClass)> =
-            operands.iter().copied().filter(|(_, c)| *c != BatchClass::Independent).collect();
-        let name = canonical_name(&op.name);
-        let linear = matches!(name.as_str(), "add" | "subtract")
-            || MOVES_OR_NEGATES.contains(&name.as_str())
-            || (name == "reduce" && adds(op))
-            || (name == "multiply" && read.len() == 1);
-        if name == "divide" {
+        let read = read_of_the_batch(operands);
+        match linearity(op, &read) {
             // A numerator is a term; a divisor is not (a reciprocal of a count included).
-            Step::Follow(
+            Linearity::Divides => Step::Follow(
                 op.operands.first().filter(|v| read.iter().any(|(r, _)| r == *v)).copied().into_iter().collect(),
-            )
-        } else if linear {
-            Step::Follow(read.iter().map(|(v, _)| *v).collect())
-        } else if read.iter().all(|(_, c)| c.is_statistic()) {
-            Step::Found
-        } else {
-            Step::Follow(read.iter().filter(|(_, c)| through(*c)).map(|(v, _)| *v).collect())
+            ),
+            Linearity::Linear => Step::Follow(read.iter().map(|(v, _)| *v).collect()),
+            Linearity::Nonlinear if read.iter().all(|(v, c)| statistic(*v, *c)) => Step::Found,
+            Linearity::Nonlinear => Step::Follow(read.iter().filter(|(_, c)| through(*c)).map(|(v, _)| *v).collect()),
         }
     })
+}
+
+enum Linearity {
+    /// Each result is a linear function of the values of the batch it reads.
+    Linear,
+    /// A division: linear in its numerator, for a divisor independent of the batch.
+    Divides,
+    Nonlinear,
+}
+
+/// What `op` is as a function of the values it reads that depend on the batch (`read`).
+fn linearity(op: &OpNode, read: &[(ValueRef, BatchClass)]) -> Linearity {
+    let name = canonical_name(&op.name);
+    if name == "divide" {
+        Linearity::Divides
+    } else if matches!(name.as_str(), "add" | "subtract")
+        || MOVES_OR_NEGATES.contains(&name.as_str())
+        || (name == "reduce" && adds(op))
+        || (name == "multiply" && read.len() == 1)
+    {
+        Linearity::Linear
+    } else {
+        Linearity::Nonlinear
+    }
+}
+
+fn read_of_the_batch(operands: &[(ValueRef, BatchClass)]) -> Vec<(ValueRef, BatchClass)> {
+    operands.iter().copied().filter(|(_, c)| *c != BatchClass::Independent).collect()
+}
+
+/// Per op: whether it computes a linear function of statistics of the batch alone (values
+/// independent of it aside), as `c / batch - I` of a cross-correlation `c` of the batch's
+/// features does: a nonlinear function of it is one of the statistics, though the class of a
+/// contraction shifted by a constant is no statistic's. A divisor is not followed: a reciprocal
+/// of a count is the ratio's (`weighted_loss`).
+fn linear_in_statistics(graph: &Graph, batch_dims: &[Option<usize>], classes: &BatchClasses) -> Vec<bool> {
+    let mut linear: Vec<bool> = Vec::with_capacity(graph.ops().len());
+    for op in graph.ops() {
+        let operands: Vec<(ValueRef, BatchClass)> =
+            op.operands.iter().map(|v| (*v, classes.of(*v, batch_dims))).collect();
+        let read = read_of_the_batch(&operands);
+        let statistic = |(v, c): &(ValueRef, BatchClass)| {
+            c.is_statistic() || matches!(*v, ValueRef::Op { op, .. } if linear.get(op).copied().unwrap_or(false))
+        };
+        let here = !read.is_empty()
+            && match linearity(op, &read) {
+                Linearity::Linear => read.iter().all(statistic),
+                Linearity::Divides => {
+                    op.operands.first().is_some_and(|n| read.iter().any(|(r, _)| r == n))
+                        && op.operands.get(1).is_some_and(|d| read.iter().all(|(r, _)| r != d))
+                        && read.iter().all(statistic)
+                }
+                Linearity::Nonlinear => false,
+            };
+        linear.push(here);
+    }
+    linear
 }
 
 #[cfg(test)]
@@ -122,5 +173,21 @@ mod tests {
         let mut b = Builder::new();
         let total = b.sum(x);
         assert_eq!(term(b, total), None);
+    }
+
+    #[test]
+    fn a_function_of_a_statistic_shifted_and_scaled_is_the_term() {
+        // Barlow Twins: the squares of x^T x / 8 - I, a cross-correlation of the batch's
+        // features compared with the identity, summed.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let correlation = b.dot(x, x, 0, 0, t(&[4, 4]));
+        let count = b.op("stablehlo.constant", vec![], t(&[4, 4]), Attrs::new());
+        let scaled = b.binary("stablehlo.divide", correlation, count, t(&[4, 4]));
+        let identity = b.op("stablehlo.constant", vec![], t(&[4, 4]), Attrs::new());
+        let shifted = b.binary("stablehlo.subtract", scaled, identity, t(&[4, 4]));
+        let squares = b.binary("stablehlo.multiply", shifted, shifted, t(&[4, 4]));
+        let loss = b.sum(squares);
+        assert_eq!(term(b, loss), Some(op_index(squares)));
     }
 }
