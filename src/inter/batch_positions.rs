@@ -204,18 +204,13 @@ mod tests {
     use super::*;
     use crate::inter::output_combine::batch_classes;
     use crate::ir::graph::{Attr, Attrs, OpNode, Param};
-    use crate::ir::test_graphs::{attrs, t, Builder};
+    use crate::ir::test_graphs::{attrs, op_index, t, Builder};
 
     /// `x: [8, 4]` batched in dimension 0.
     fn positions_met(b: Builder, returned: Vec<ValueRef>) -> Vec<(usize, usize)> {
         let graph = b.graph(vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }], returned);
         let batch_dims = [Some(0)];
         positions_meeting_examples(&graph, &batch_dims, &batch_classes(&graph, &batch_dims))
-    }
-
-    fn op_of(v: ValueRef) -> usize {
-        let ValueRef::Op { op, .. } = v else { unreachable!() };
-        op
     }
 
     fn iota(b: &mut Builder, shape: &[i64], dim: i64) -> ValueRef {
@@ -315,6 +310,9 @@ mod tests {
         let graph = b.graph(args, vec![scaled, weighted]);
         let batch_dims = [Some(0), None];
         let classes = batch_classes(&graph, &batch_dims);
-        assert_eq!(positions_meeting_examples(&graph, &batch_dims, &classes), vec![(op_of(rows), op_of(weighted))]);
+        assert_eq!(
+            positions_meeting_examples(&graph, &batch_dims, &classes),
+            vec![(op_index(rows), op_index(weighted))]
+        );
     }
 }

@@ -3,7 +3,8 @@
 //! model or by a `batch_norm_training` op over the examples, a baseline
 //! subtracted from every example's reward), with every other example of the batch (a
 //! contrastive loss's logits `a @ b.T`, pairwise distances `a[:, None] - b[None]`), with the
-//! examples a reduction over the batch selects (`x[jnp.argmax(losses)]`), or with its neighbours along the batch's dimension (a
+//! examples a reduction over the batch selects (`x[jnp.argmax(losses)]`), or with its
+//! neighbours along the batch's dimension (a
 //! sort, top-k, FFT or cumulative window over the examples: hard-example mining's top-k of the
 //! losses). A microbatch computes the statistic over its own examples, and an example meets
 //! only those of its microbatch, so the step differs from the global batch's, as under any
@@ -149,7 +150,7 @@ mod tests {
     use super::*;
     use crate::inter::output_combine::batch_classes;
     use crate::ir::graph::{Attr, Attrs, Param};
-    use crate::ir::test_graphs::{attrs, t, Builder};
+    use crate::ir::test_graphs::{attrs, op_index, t, Builder};
 
     fn meetings(b: Builder, returned: ValueRef) -> Vec<Meeting> {
         let g = b.graph(
@@ -164,11 +165,6 @@ mod tests {
     fn to_every_example(b: &mut Builder, statistic: ValueRef) -> ValueRef {
         let dims = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![1]))]);
         b.op("stablehlo.broadcast_in_dim", vec![statistic], t(&[8, 4]), dims)
-    }
-
-    fn op_index(v: ValueRef) -> usize {
-        let ValueRef::Op { op, .. } = v else { unreachable!() };
-        op
     }
 
     #[test]

@@ -38,12 +38,7 @@ mod tests {
     use super::*;
     use crate::inter::output_combine::batch_classes;
     use crate::ir::graph::{Attrs, Param};
-    use crate::ir::test_graphs::{t, Builder};
-
-    fn op_index(v: ValueRef) -> usize {
-        let ValueRef::Op { op, .. } = v else { unreachable!() };
-        op
-    }
+    use crate::ir::test_graphs::{op_index, t, Builder};
 
     /// `x: [8, 4]`, the batch, and `w: [16, 3]`, shared.
     fn lost(b: Builder, loss: ValueRef) -> Option<usize> {

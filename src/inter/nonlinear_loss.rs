@@ -103,12 +103,7 @@ mod tests {
     use super::*;
     use crate::inter::output_combine::batch_classes;
     use crate::ir::graph::{Attrs, Param};
-    use crate::ir::test_graphs::{t, Builder};
-
-    fn op_index(v: ValueRef) -> usize {
-        let ValueRef::Op { op, .. } = v else { unreachable!() };
-        op
-    }
+    use crate::ir::test_graphs::{op_index, t, Builder};
 
     fn term(b: Builder, loss: ValueRef) -> Option<usize> {
         let graph = b.graph(vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }], vec![loss]);

@@ -764,7 +764,7 @@ pub fn build_program(
                     return Err(ProgramError::Combine {
                         op: OpId::new(op),
                         result,
-                        why: if met_updates[op] { UPDATED_THEN_MET } else { "is neither a sum nor a mean over the batch" },
+                        why: if met_updates.get(op).copied().unwrap_or(false) { UPDATED_THEN_MET } else { "is neither a sum nor a mean over the batch" },
                     })
                 }
             };

@@ -341,7 +341,7 @@ mod tests {
     use super::*;
     use crate::inter::output_combine::batch_classes;
     use crate::ir::graph::{Attr, Attrs, Param};
-    use crate::ir::test_graphs::{attrs, t, Builder};
+    use crate::ir::test_graphs::{attrs, op_index, t, Builder};
     use crate::ir::types::{ElementType, TensorType};
 
     /// `x: [8, 4]` and `w: [8, 4]` batched in dimension 0, `p: [4, 4]` not; the loss is
@@ -368,11 +368,6 @@ mod tests {
 
     fn loss_of(denominator: impl Fn(&mut Builder, ValueRef) -> ValueRef) -> Option<WeightedLoss> {
         ratio(|_| ValueRef::Arg(1), denominator).0
-    }
-
-    fn op_index(v: ValueRef) -> usize {
-        let ValueRef::Op { op, .. } = v else { panic!("{v:?}") };
-        op
     }
 
     fn constant(b: &mut Builder, value: f64) -> ValueRef {

@@ -155,6 +155,12 @@ impl Builder {
 }
 
 /// Attributes from (name, value) pairs.
+/// The index of the op that computes `v` (a value the test built with an op).
+pub fn op_index(v: ValueRef) -> usize {
+    let ValueRef::Op { op, .. } = v else { panic!("{v:?} is not an op's result") };
+    op
+}
+
 pub fn attrs(pairs: &[(&str, Attr)]) -> Attrs {
     pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
 }
