@@ -1,6 +1,6 @@
 //! Returned metrics computed once, from the microbatches' combined sums, means and extremes: a
 //! perplexity `exp(loss)`, a norm `sqrt(sum(x * x))`, a ratio of two means, a masked accuracy
-//! `sum(c * m) / max(sum(m), 1)`. Per microbatch such a value is no sum or mean over the batch,
+//! `sum(c * m) / max(sum(m), 1)`, the norm of a Gram matrix of activations. Per microbatch such a value is no sum or mean over the batch,
 //! so the microbatches' values do not combine into the global batch's; computed on the combined
 //! values (in an apply function) it is the global batch's, as the global step computes it from
 //! the global batch's sums.
@@ -24,16 +24,24 @@ pub struct CombinedReads {
     counts: Vec<f64>,
     folded: Vec<Option<Folded>>,
     constant: Vec<bool>,
+    /// Per op: a sum over the batch of forward values (`gradient_seeds::forward_value_sums`: a
+    /// contraction of activations, counts per class), which adds up.
+    forward_sum: Vec<bool>,
 }
 
 impl CombinedReads {
-    pub fn new(graph: &Graph, batch_dims: &[Option<usize>], classes: &[BatchClass]) -> Self {
+    pub fn new(graph: &Graph, batch_dims: &[Option<usize>], classes: &[BatchClass], forward_sum: &[bool]) -> Self {
         let mut counts = examples_counts(graph, batch_dims);
         counts.extend(classes.iter().filter_map(|c| match c {
             BatchClass::Sum { count } if *count > 1.0 => Some(*count),
             _ => None,
         }));
-        CombinedReads { counts, folded: folded_constants(graph), constant: constant_ops(graph) }
+        CombinedReads {
+            counts,
+            folded: folded_constants(graph),
+            constant: constant_ops(graph),
+            forward_sum: forward_sum.to_vec(),
+        }
     }
 
     /// Whether `op`, whose class is `class`, computes a value of combined ones only: it is no
@@ -52,6 +60,7 @@ impl CombinedReads {
         let aggregate = |p: usize| {
             once[p]
                 || Some(p) == loss
+                || self.forward_sum[p]
                 || matches!(classes[p], BatchClass::Sum { .. } | BatchClass::Mean | BatchClass::Extreme { .. })
         };
         class == BatchClass::Other

@@ -44,6 +44,7 @@ pub mod driver;
 mod error;
 mod examples_count;
 mod gradient_meetings;
+mod gradient_seeds;
 mod graph_oracle;
 mod html;
 mod interleaved_batch;

@@ -26,6 +26,7 @@
 //! their operand's class (`BatchClasses`).
 
 use std::cell::Cell;
+use std::collections::BTreeSet;
 
 use super::batch_parts::{follow_parts, Held, Operand, PartAggregate};
 use super::interleaved_batch::{outermost, reshaped, spread, Layout, Spread};
@@ -400,6 +401,7 @@ fn classify(
                     .or_else(|| own_rows_gathered(graph, op, operands)),
             ),
             "scatter" if scatters_examples_additively(graph, op, operands, inputs) => Contraction,
+            "scatter" if scatters_counts(graph, op, operands, &folded_of) => Contraction,
             "slice" | "pad" | "reverse" | "concatenate" | "dynamic_slice" | "dynamic_update_slice" => {
                 let same_rank = rank_of(graph, op.operands[0])
                     == op.results.first().and_then(ValueType::tensor).map(|t| t.shape.len());
@@ -610,7 +612,7 @@ pub(super) fn reduces_by(op: &OpNode, combiner: &str) -> bool {
 /// batch: the divisor is the count, or the microbatch's examples times a whole number (the
 /// elements per example that count, `sum(l * mask) / (batch * (seq - 1))`, or one,
 /// `sum(l) / batch`), so that it grows with the batch as the sum does.
-fn divides_as_mean(divisor: f64, count: f64, examples: Option<i64>) -> bool {
+pub(crate) fn divides_as_mean(divisor: f64, count: f64, examples: Option<i64>) -> bool {
     is_close(divisor, count) || examples_multiple(divisor, examples).is_some()
 }
 
@@ -754,6 +756,54 @@ fn scatters_examples_additively(graph: &Graph, op: &OpNode, operands: &[BatchCla
         && numbers.input_batching_dims.is_empty()
         && !numbers.update_window_dims.contains(&(*d as i64))
         && adds(op)
+}
+
+/// Whether a scatter adds batch-independent updates at indices computed from each example's
+/// values (its label, its prediction): counts per bin (`segment_sum(ones, labels)`, a
+/// confusion matrix's `.at[labels, predictions].add(1)`), a sum over the batch of each
+/// example's one-hot. Indices assembled from the examples' positions (`jnp.arange(batch)`)
+/// write each example's own row instead.
+fn scatters_counts(
+    graph: &Graph,
+    op: &OpNode,
+    operands: &[BatchClass],
+    folded_of: &impl Fn(&ValueRef) -> Option<Folded>,
+) -> bool {
+    let [BatchClass::Independent, BatchClass::PerExample(Some(_)), BatchClass::Independent] = operands else {
+        return false;
+    };
+    let Some(numbers) =
+        op.attr("scatter_dimension_numbers").and_then(opaque_text).and_then(|t| ScatterDimensionNumbers::parse(t).ok())
+    else {
+        return false;
+    };
+    numbers.input_batching_dims.is_empty() && adds(op) && !indexes_positions(graph, op.operands[1], folded_of)
+}
+
+/// Whether index `v` is assembled (concatenated, broadcast, converted, clamped or shifted into
+/// range) from positions: an iota, or a folded constant 0, 1, 2, ...
+fn indexes_positions(graph: &Graph, v: ValueRef, folded_of: &impl Fn(&ValueRef) -> Option<Folded>) -> bool {
+    const ASSEMBLING: &[&str] =
+        &["concatenate", "broadcast_in_dim", "reshape", "convert", "clamp", "select", "add", "subtract", "compare"];
+    let mut stack = vec![v];
+    let mut seen = BTreeSet::new();
+    while let Some(v) = stack.pop() {
+        let ValueRef::Op { op, .. } = v else { continue };
+        if !seen.insert(op) {
+            continue;
+        }
+        let node = &graph.ops()[op];
+        let name = canonical_name(&node.name);
+        let counting = matches!(folded_of(&v), Some(Folded::Listed(values))
+            if values.len() > 1 && values.iter().enumerate().all(|(i, x)| *x == i as f64));
+        if name == "iota" || counting {
+            return true;
+        }
+        if ASSEMBLING.contains(&name.as_str()) {
+            stack.extend(node.operands.iter().copied());
+        }
+    }
+    false
 }
 
 /// Whether `op`'s region adds its two arguments: a sum.
@@ -1704,6 +1754,38 @@ mod tests {
                 PerExample(None)
             ]
         );
+    }
+
+    #[test]
+    fn a_scatter_adding_constants_at_the_examples_values_counts_them() {
+        // Counts per class of the examples' labels (segment_sum(ones, labels)) and a confusion
+        // matrix of labels and predictions: sums over the batch. Ones added at the examples'
+        // positions (jnp.arange(batch) beside the labels) fill each example's own row instead.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let labels = b.unary("stablehlo.convert", x, t(&[8, 1]));
+        let one = constant(&mut b, 1.0);
+        let zero = constant(&mut b, 0.0);
+        let spread = |b: &mut Builder, v: ValueRef, shape: &[i64]| {
+            let dims = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]);
+            b.op("stablehlo.broadcast_in_dim", vec![v], t(shape), dims)
+        };
+        let ones = spread(&mut b, one, &[8]);
+        let bins = spread(&mut b, zero, &[4]);
+        let numbers = |window: &str, inserted: &str, to_operand: &str, vector: i64| {
+            opaque(&format!("scatter<update_window_dims = [{window}], inserted_window_dims = [{inserted}], scatter_dims_to_operand_dims = [{to_operand}], index_vector_dim = {vector}>"))
+        };
+        let class_counts = b.scatter_add(bins, labels, ones, numbers("", "0", "0", 1), t(&[4]));
+        let predictions = b.unary("stablehlo.floor", x, t(&[8, 1]));
+        let pairs = b.op("stablehlo.concatenate", vec![labels, predictions], t(&[8, 2]), Attrs::new());
+        let cells = spread(&mut b, zero, &[4, 4]);
+        let confusion = b.scatter_add(cells, pairs, ones, numbers("", "0, 1", "0, 1", 1), t(&[4, 4]));
+        let rows = spread(&mut b, zero, &[8, 4]);
+        let iota = b.op("stablehlo.iota", vec![], t(&[8, 1]), attrs(&[("iota_dimension", Attr::I64Array(vec![0]))]));
+        let positions = b.op("stablehlo.concatenate", vec![iota, labels], t(&[8, 2]), Attrs::new());
+        let one_hot = b.scatter_add(rows, positions, ones, numbers("", "0, 1", "0, 1", 1), t(&[8, 4]));
+        let got = classes_of(b, vec![class_counts, confusion, one_hot]);
+        assert_eq!(got, [Contraction, Contraction, PerExample(None)]);
     }
 
     #[test]

@@ -37,6 +37,7 @@ use super::batch_statistics::statistics_meeting_examples;
 use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
 use super::gradient_meetings::{examples_meeting_gradients, GradientMeetings};
+use super::gradient_seeds::{forward_value_means, forward_value_sums, seeded};
 use super::lost_examples::examples_lost_before;
 use super::meeting_warnings::meeting_warning;
 use super::memory::Schedule;
@@ -46,7 +47,7 @@ use super::output_combine::{
 };
 use super::plan::StageId;
 use super::weighted_loss::{denominator_powers, weighted_loss, WeightedLoss};
-use crate::ir::batch_inputs::{batch_dependent, batch_input_dims, reads_only, BadBatchDim};
+use crate::ir::batch_inputs::{batch_dependent, batch_input_dims, examples_per_microbatch, reads_only, BadBatchDim};
 use crate::ir::constant_fold::folded_constants;
 use crate::ir::constant_values::constant_ops;
 use crate::ir::graph::{Graph, OpId, ValueRef};
@@ -222,36 +223,55 @@ impl std::fmt::Display for ProgramError {
     }
 }
 
-/// Per op: whether it is a gradient: an aggregate over the batch that no forward op computes
-/// (a contraction, or a sum of per-example cotangents such as a bias's gradient, the transpose
-/// of its broadcast) on the way to the new value of a parameter (a donated argument the forward
-/// reads). Its microbatches' values combine as the gradients do: a sum under a mean loss holds
-/// the loss's 1/batch. A total that updates a metric's state, which the forward does not read,
-/// stays a sum.
-fn gradients(graph: &Graph, step: &TrainStep, classes: &[BatchClass]) -> Vec<bool> {
-    let mut read_by_forward = vec![false; graph.args.len()];
-    for (op, _) in graph.ops().iter().zip(&step.phase).filter(|(_, phase)| **phase == Phase::Forward) {
-        for operand in &op.operands {
-            if let ValueRef::Arg(a) = *operand {
-                read_by_forward[a] = true;
+/// What each op is among the aggregates over the batch on the way to the new state.
+struct Aggregates {
+    /// A gradient: an aggregate over the batch that no forward op computes (a contraction, or a
+    /// sum of per-example cotangents such as a bias's gradient, the transpose of its broadcast)
+    /// on the way to the new value of a parameter (a donated argument the forward reads), that
+    /// reads the loss's cotangent seed (`gradient_seeds`). Its microbatches' values combine as
+    /// the gradients do: a sum under a mean loss holds the loss's 1/batch. A total that updates
+    /// a metric's state, which the forward does not read, stays a sum.
+    gradient: Vec<bool>,
+    /// A sum over the batch of forward values (`gradient_seeds::forward_value_sums`): adds up.
+    forward_sum: Vec<bool>,
+    /// A mean made of one (`gradient_seeds::forward_value_means`): computed per microbatch,
+    /// averaged.
+    forward_mean: Vec<bool>,
+}
+
+impl Aggregates {
+    fn new(graph: &Graph, step: &TrainStep, batch_dims: &[Option<usize>], classes: &[BatchClass]) -> Self {
+        let mut read_by_forward = vec![false; graph.args.len()];
+        for (op, _) in graph.ops().iter().zip(&step.phase).filter(|(_, phase)| **phase == Phase::Forward) {
+            for operand in &op.operands {
+                if let ValueRef::Arg(a) = *operand {
+                    read_by_forward[a] = true;
+                }
             }
         }
+        let new_parameters = graph
+            .args
+            .iter()
+            .zip(&read_by_forward)
+            .filter(|(_, read)| **read)
+            .filter_map(|(arg, _)| arg.aliased_output())
+            .filter_map(|r| graph.returned.get(r).copied());
+        let updates_parameters = ancestors(graph, new_parameters);
+        let folded = folded_constants(graph);
+        let seeded = seeded(graph, &step.phase, &folded, classes);
+        let forward_sum = forward_value_sums(&step.phase, classes, &seeded);
+        let examples = examples_per_microbatch(graph, batch_dims);
+        let forward_mean = forward_value_means(graph, classes, &forward_sum, &folded, examples);
+        let gradient = (0..graph.ops().len())
+            .map(|i| {
+                step.phase[i] != Phase::Forward
+                    && updates_parameters[i]
+                    && seeded[i]
+                    && matches!(classes[i], BatchClass::Contraction | BatchClass::Sum { .. })
+            })
+            .collect();
+        Aggregates { gradient, forward_sum, forward_mean }
     }
-    let new_parameters = graph
-        .args
-        .iter()
-        .zip(&read_by_forward)
-        .filter(|(_, read)| **read)
-        .filter_map(|(arg, _)| arg.aliased_output())
-        .filter_map(|r| graph.returned.get(r).copied());
-    let updates_parameters = ancestors(graph, new_parameters);
-    (0..graph.ops().len())
-        .map(|i| {
-            step.phase[i] != Phase::Forward
-                && updates_parameters[i]
-                && matches!(classes[i], BatchClass::Contraction | BatchClass::Sum { .. })
-        })
-        .collect()
 }
 
 /// Per op: whether it runs in the apply function (see the module docs).
@@ -265,9 +285,9 @@ fn apply_ops(
     let donated_types: Vec<&ValueType> = graph.args.iter().filter(|a| a.is_donated()).map(|a| &a.ty).collect();
     let mut apply = vec![false; graph.ops().len()];
     let updates_state = updates_state(graph);
-    let gradient = gradients(graph, step, classes);
+    let Aggregates { gradient, forward_sum, forward_mean } = Aggregates::new(graph, step, batch_dims, classes);
     let loss = producer(graph.returned[step.loss]);
-    let combined = CombinedReads::new(graph, batch_dims, classes);
+    let combined = CombinedReads::new(graph, batch_dims, classes, &forward_sum);
     let mut of_combined = vec![false; graph.ops().len()];
     for (index, op) in graph.ops().iter().enumerate() {
         // The update-phase ops, and a backward op on the way to the new state that reads only
@@ -300,6 +320,8 @@ fn apply_ops(
                 && combined.combines_once(op, classes[index], classes, batch_dims, &apply, loss)
         };
         let candidate = match step.phase[index] {
+            // A mean of sums of forward values divides by the microbatch's count: per microbatch.
+            _ if forward_mean[index] => false,
             Phase::Update => true,
             Phase::Backward if (updates_state[index] && aggregate_only()) || of_gradients_only() => true,
             Phase::Backward if of_combined_values_only() => {
@@ -314,14 +336,15 @@ fn apply_ops(
         }
         // A value per example is batch-shaped whatever its type: a [batch, seq, hidden]
         // activation can have the type of a [heads, head_dim, hidden] kernel. Of the others, one
-        // of a state's type is taken for a gradient. Only a value's own class says it is per
+        // of a state's type is taken for a gradient, and a sum of forward values (counts per
+        // class) for what it is. Only a value's own class says it is per
         // example, not one it shares with its op's other results (a weight gradient a loop
         // carries beside the activations).
         let reads_batch_shaped = op.operands.iter().any(|v| match *v {
             ValueRef::Op { op: p, .. } if dependent[p] && !apply[p] => {
                 let per_example =
                     matches!(classes.of(*v, batch_dims), BatchClass::PerExample(_)) && classes.is_own(graph, *v);
-                per_example || graph.value_type(*v).is_some_and(|ty| !donated_types.contains(&ty))
+                per_example || (!forward_sum[p] && graph.value_type(*v).is_some_and(|ty| !donated_types.contains(&ty)))
             }
             ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_some(),
             _ => false,
@@ -586,7 +609,7 @@ pub fn build_program(
         read_by_apply.extend(function.inputs.iter().copied().filter(|v| per_microbatch(*v)));
     }
     outlives.extend(read_by_apply.iter().copied());
-    let gradient = gradients(graph, step, &classes);
+    let Aggregates { gradient, forward_sum, forward_mean } = Aggregates::new(graph, step, &batch_dims, &classes);
     let moved = examples_moved(graph, &batch_dims, &classes);
     let classes = (microbatches > 1).then_some(&classes);
     let mut warnings = Vec::new();
@@ -755,6 +778,8 @@ pub fn build_program(
                         },
                     })
                 }
+                // Counts per class the step returns (a confusion matrix) add up.
+                BatchClass::Contraction if forward_sum[op] => Accumulate::Sum,
                 BatchClass::Contraction | BatchClass::Other
                     if let Some(i) = ratio_metrics.iter().position(|(metric, _)| *metric == v) =>
                 {
@@ -781,6 +806,8 @@ pub fn build_program(
             _ if !dependent[op] => Accumulate::Last,
             Some(BatchClass::Sum { .. }) if !gradient[op] => Accumulate::Sum,
             Some(BatchClass::Mean) if !gradient[op] => Accumulate::Mean,
+            Some(BatchClass::Contraction) if forward_sum[op] => Accumulate::Sum,
+            _ if forward_mean[op] => Accumulate::Mean,
             Some(BatchClass::Extreme { max }) => Accumulate::Extreme { max },
             _ => combined(as_gradient(op, &mut warnings), graph, v),
         };

@@ -75,6 +75,13 @@ impl Builder {
         self.op("stablehlo.constant", vec![], t(&[]), attrs(&[("value", value)]))
     }
 
+    /// A constant of type `ty` (f32), every element `value`.
+    pub fn splat(&mut self, value: f64, ty: ValueType) -> ValueRef {
+        let shape = ty.tensor().map(|t| t.shape.clone()).unwrap_or_default();
+        let value = Attr::FloatScalar { ty: TensorType::new(shape, ElementType::f32()), value };
+        self.op("stablehlo.constant", vec![], ty, attrs(&[("value", value)]))
+    }
+
     /// `batch_norm_training` of `x` (of `shape`) with `feature` as its features, scale and
     /// offset a constant broadcast to the features.
     pub fn batch_norm_training(&mut self, x: ValueRef, shape: &[i64], feature: usize) -> ValueRef {
@@ -207,7 +214,9 @@ pub fn tanh_mlp_gradients(
     }
     let sq = b.binary("stablehlo.multiply", acts[depth], acts[depth], act.clone());
     let loss = b.sum(sq);
-    let mut g = b.binary("stablehlo.add", acts[depth], acts[depth], act.clone());
+    // The loss's cotangent seed 1, times d(a^2)/da.
+    let two = b.splat(2.0, act.clone());
+    let mut g = b.binary("stablehlo.multiply", acts[depth], two, act.clone());
     let mut grads = vec![ValueRef::Outer; depth];
     for k in (0..depth).rev() {
         let a2 = b.binary("stablehlo.multiply", acts[k + 1], acts[k + 1], act.clone());

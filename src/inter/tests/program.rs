@@ -328,7 +328,8 @@ fn a_cotangent_the_update_reads_through_a_value_of_a_states_type_combines_as_the
     use crate::ir::graph::{Attr, Attrs, Param};
     use crate::ir::types::{ElementType, TensorType, ValueType};
     let mut g = tanh_mlp_step(2, 4, 8);
-    let seed = g.ops().iter().position(|o| o.name == "stablehlo.add").unwrap();
+    let constant = |v: &ValueRef| matches!(*v, ValueRef::Op { op, .. } if g.ops()[op].name == "stablehlo.constant");
+    let seed = g.ops().iter().position(|o| o.name == "stablehlo.multiply" && o.operands.iter().any(constant)).unwrap();
     let seed = ValueRef::Op { op: seed, result: 0 };
     let act = g.value_type(seed).unwrap().clone();
     let scalar = ValueType::Tensor(TensorType::new(vec![], ElementType::f32()));
@@ -512,8 +513,9 @@ fn gradients_combine_as_the_loss_does_and_a_contradicting_option_is_warned() {
 
 #[test]
 fn returned_gradients_combine_as_gradients_and_their_norm_is_taken_once_on_the_accumulated_ones() {
-    // tanh_mlp_step also returning w0's gradient, the norm of w1's and x^T x (a contraction over
-    // the batch on the way to no state: no gradient, refused).
+    // tanh_mlp_step also returning w0's gradient, the norm of w1's, x^T x (a contraction over
+    // the batch of the batch itself, reading no seed: no gradient, a sum) and (x * 0.25)^T x (a
+    // contraction of values scaled by a constant that may be 1/count: refused).
     use crate::ir::graph::{Attr, Attrs, Param};
     use crate::ir::test_graphs::{t, tanh_mlp_args, tanh_mlp_gradients, Builder};
     let (depth, batch, width) = (2, 4, 8);
@@ -528,6 +530,9 @@ fn returned_gradients_combine_as_gradients_and_their_norm_is_taken_once_on_the_a
     let norm = b.unary("stablehlo.sqrt", sum, t(&[]));
     let x = ValueRef::Arg(depth);
     let gram = b.dot(x, x, 0, 0, weight.clone());
+    let quarter = b.splat(0.25, t(&[batch, width]));
+    let scaled = b.binary("stablehlo.multiply", x, quarter, t(&[batch, width]));
+    let scaled_gram = b.dot(scaled, x, 0, 0, weight.clone());
     returned.extend([grads[0], norm]);
     let mut g = b.graph(tanh_mlp_args(depth, batch, width), returned.clone());
     let info = |text: &str| Attrs::from([("jax.result_info".to_string(), Attr::Str(text.into()))]);
@@ -546,6 +551,11 @@ fn returned_gradients_combine_as_gradients_and_their_norm_is_taken_once_on_the_a
 
     g.returned.push(gram);
     g.results.push(Param { ty: weight.clone(), attrs: info("result[2]['gram']") });
+    let step = analyze_train_step(&g).unwrap();
+    let p = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Auto).unwrap();
+    assert_eq!(p.accumulated.iter().find(|(w, _)| *w == gram).map(|(_, m)| *m), Some(Accumulate::Sum));
+    g.returned.push(scaled_gram);
+    g.results.push(Param { ty: weight.clone(), attrs: info("result[2]['scaled_gram']") });
     let step = analyze_train_step(&g).unwrap();
     let e = build_program(&g, &step, &stage_of, 1, 3, Schedule::OneFOneB, GradientCombine::Auto).unwrap_err();
     assert!(matches!(e, ProgramError::Combine { result, .. } if result == g.returned.len() - 1), "{e:?}");

@@ -1,0 +1,185 @@
+//! Which aggregates over the batch carry the loss's gradient. The backward pass starts from the
+//! loss's cotangent seed, a floating-point constant (1, or 1/count for a mean) that every
+//! gradient's computation reads. A sum over the batch of values the forward pass computed reads
+//! none: a VQ-VAE's code counts and code sums (`onehot.sum(0)`, `onehot.T @ z`) or a center
+//! loss's per-class feature sums, on the way to a state the forward pass reads. Such a sum is
+//! the global batch's as the microbatches' sum, where a gradient combines as the loss does.
+//! Index arithmetic, a comparison (a one-hot's, an argmax's), a reduction's initial value and
+//! integer values carry no seed; the ones a scatter adds at indices computed from the examples
+//! (`segment_sum(ones, y)`: counts per class) are counted, not a gradient's terms, where the
+//! transpose of `take_along_axis` adds the seed at each example's own row. A loop or a conditional outside the
+//! forward pass (a loop over chunks computing their gradients inside) is taken for seeded.
+
+use super::output_combine::{divides_as_mean, BatchClass};
+use crate::ir::constant_fold::Folded;
+use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::op_table::canonical_name;
+use crate::ir::train_step::{producer, Phase};
+use crate::ir::types::{ElementType, ValueType};
+
+/// Per op: whether it is a sum over the batch of values the forward pass computed: an
+/// aggregate over the batch (a sum or a contraction) outside the forward pass that reads no
+/// seed (`seeded`). The microbatches' values add up to the global batch's.
+pub fn forward_value_sums(phase: &[Phase], classes: &[BatchClass], seeded: &[bool]) -> Vec<bool> {
+    (0..classes.len())
+        .map(|i| {
+            phase.get(i).is_some_and(|p| *p != Phase::Forward)
+                && !seeded[i]
+                && matches!(classes[i], BatchClass::Sum { .. } | BatchClass::Contraction)
+        })
+        .collect()
+}
+
+/// Per op: whether it makes a mean over the batch of a sum of forward values (`sums`): a mean
+/// (`output_combine`'s class) of one, or a contraction divided by the microbatch's examples
+/// (times a whole number: `a.T @ a / batch`, K-FAC's factors). The microbatches' values average
+/// to the global batch's; divided once after adding up, by the microbatch's count, they would
+/// not.
+pub fn forward_value_means(
+    graph: &Graph,
+    classes: &[BatchClass],
+    sums: &[bool],
+    folded: &[Option<Folded>],
+    examples: Option<i64>,
+) -> Vec<bool> {
+    let reads_sum = |v: &ValueRef| matches!(*v, ValueRef::Op { op, .. } if sums[op]);
+    graph
+        .ops()
+        .iter()
+        .enumerate()
+        .map(|(index, op)| match (canonical_name(&op.name).as_str(), op.operands.as_slice()) {
+            ("divide" | "multiply", _) if classes[index] == BatchClass::Mean => op.operands.iter().any(reads_sum),
+            ("divide", [a, ValueRef::Op { op: b, .. }]) if reads_sum(a) => {
+                let contraction = matches!(*a, ValueRef::Op { op, .. } if classes[op] == BatchClass::Contraction);
+                let divisor = match folded.get(*b) {
+                    Some(Some(Folded::Uniform(c))) => Some(*c),
+                    _ => None,
+                };
+                let examples_count = examples.map(|n| n as f64);
+                contraction && divisor.zip(examples_count).is_some_and(|(c, n)| divides_as_mean(c, n, examples))
+            }
+            _ => false,
+        })
+        .collect()
+}
+
+/// Per op: whether it reads a cotangent seed, directly or through ops outside the forward pass
+/// (always `false` for a forward op and for a value of constants). `folded` are the ops' folded constants, `phase` their
+/// phases.
+pub fn seeded(graph: &Graph, phase: &[Phase], folded: &[Option<Folded>], classes: &[BatchClass]) -> Vec<bool> {
+    let ops = graph.ops();
+    let float = |v: ValueRef| {
+        graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| matches!(t.element, ElementType::Float { .. }))
+    };
+    let seed = |op: usize, v: ValueRef| match folded.get(op) {
+        Some(Some(Folded::Uniform(c))) => *c != 0.0 && float(v),
+        Some(Some(Folded::UniformUnfolded)) => float(v),
+        _ => false,
+    };
+    let mut seeded = vec![false; ops.len()];
+    for (index, op) in ops.iter().enumerate() {
+        // A value of constants is a seed or none; its readers tell (`seed`).
+        if phase.get(index).is_none_or(|p| *p == Phase::Forward) || folded.get(index).is_some_and(Option::is_some) {
+            continue;
+        }
+        let name = canonical_name(&op.name);
+        // Whole numbers a scatter adds up over the batch (`output_combine`'s counts per class:
+        // its updates, operand 2) count the examples; a mean loss's seed is a fraction, and a
+        // summed loss's gradients add up as counts do. A reduction's initial values (a
+        // maximum's -inf) are its second half.
+        let counted = |i: usize| {
+            name == "scatter"
+                && i == 2
+                && classes.get(index) == Some(&BatchClass::Contraction)
+                && matches!(op.operands.get(2).and_then(|v| producer(*v)).and_then(|p| folded.get(p)),
+                    Some(Some(Folded::Uniform(c))) if c.fract() == 0.0)
+        };
+        let initial = |i: usize| name == "reduce" && i >= op.operands.len() / 2;
+        // A cotangent is a floating-point value: an index or a comparison carries none.
+        seeded[index] = matches!(name.as_str(), "while" | "case" | "if")
+            || op.operands.iter().enumerate().any(|(i, v)| match *v {
+                ValueRef::Op { op: p, .. } if float(*v) && !initial(i) => seeded[p] || (!counted(i) && seed(p, *v)),
+                _ => false,
+            });
+    }
+    seeded
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inter::output_combine::batch_classes;
+    use crate::ir::constant_fold::folded_constants;
+    use crate::ir::graph::{Attr, Attrs, Param};
+    use crate::ir::test_graphs::{attrs, op_index, t, Builder};
+
+    fn constant(b: &mut Builder, value: f64) -> ValueRef {
+        let ty = crate::ir::types::TensorType::new(vec![], ElementType::f32());
+        b.op("stablehlo.constant", vec![], t(&[]), attrs(&[("value", Attr::FloatScalar { ty, value })]))
+    }
+
+    /// `x: [8, 4]` the batch (a forward value), `y: [8, 1]` its labels. A weight gradient
+    /// x^T (x * seed) reads the seed 1/8; the sum of a one-hot of x's comparison with zero reads
+    /// none; nor do counts a scatter adds up from ones at the labels. The seed added at each
+    /// example's own row (an iota beside the label: take_along_axis's transpose) is one.
+    #[test]
+    fn a_sum_of_forward_values_reads_no_seed_and_a_gradient_does() {
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let labels = ValueRef::Arg(1);
+        let spread = |b: &mut Builder, v: ValueRef, shape: &[i64]| {
+            let dims = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]);
+            b.op("stablehlo.broadcast_in_dim", vec![v], t(shape), dims)
+        };
+        let one_eighth = constant(&mut b, 0.125);
+        let seeds = spread(&mut b, one_eighth, &[8, 4]);
+        let cotangent = b.binary("stablehlo.multiply", x, seeds, t(&[8, 4]));
+        let weight_gradient = b.dot(x, cotangent, 0, 0, t(&[4, 4]));
+        let zero = constant(&mut b, 0.0);
+        let zeros = spread(&mut b, zero, &[8, 4]);
+        let hit = b.binary("stablehlo.compare", x, zeros, t(&[8, 4]));
+        let one_hot = b.unary("stablehlo.convert", hit, t(&[8, 4]));
+        let code_counts = b.reduce_sum(one_hot, zero, &[0], t(&[4]));
+        let numbers = |inserted: &str| {
+            Attr::Opaque {
+                dialect: "stablehlo".into(),
+                data: format!("scatter<update_window_dims = [], inserted_window_dims = [{inserted}], scatter_dims_to_operand_dims = [{inserted}], index_vector_dim = 1>"),
+            }
+        };
+        let one = constant(&mut b, 1.0);
+        let ones = spread(&mut b, one, &[8]);
+        let bins = spread(&mut b, zero, &[4]);
+        let class_counts = b.scatter_add(bins, labels, ones, numbers("0"), t(&[4]));
+        let fractions = spread(&mut b, one_eighth, &[8]);
+        let class_fractions = b.scatter_add(bins, labels, fractions, numbers("0"), t(&[4]));
+        let rows = spread(&mut b, zero, &[8, 4]);
+        let iota = b.op("stablehlo.iota", vec![], t(&[8, 1]), attrs(&[("iota_dimension", Attr::I64Array(vec![0]))]));
+        let positions = b.op("stablehlo.concatenate", vec![iota, labels], t(&[8, 2]), Attrs::new());
+        let picked_cotangent = b.scatter_add(rows, positions, fractions, numbers("0, 1"), t(&[8, 4]));
+        // A maximum's -inf initial value, and the comparison that finds where it is, are no seed.
+        let lowest = constant(&mut b, f64::NEG_INFINITY);
+        let largest = b.reduce_by("stablehlo.maximum", x, lowest, &[1], t(&[8]));
+        let spread_largest = b.op("stablehlo.broadcast_in_dim", vec![largest], t(&[8, 4]), Attrs::new());
+        let at_largest = b.binary("stablehlo.compare", x, spread_largest, t(&[8, 4]));
+        let largest_hot = b.unary("stablehlo.convert", at_largest, t(&[8, 4]));
+        let largest_counts = b.reduce_sum(largest_hot, zero, &[0], t(&[4]));
+        let params = vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[8, 1]), attrs: Attrs::new() }];
+        let returned = vec![
+            weight_gradient,
+            code_counts,
+            class_counts,
+            class_fractions,
+            picked_cotangent,
+            largest,
+            largest_counts,
+        ];
+        let graph = b.graph(params, returned.clone());
+        let classes = batch_classes(&graph, &[Some(0), Some(0)]);
+        let phase = vec![Phase::Backward; graph.ops().len()];
+        let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes);
+        let got: Vec<bool> = returned.iter().map(|v| seeded[op_index(*v)]).collect();
+        assert_eq!(got, [true, false, false, true, true, false, false]);
+        let forward = vec![Phase::Forward; graph.ops().len()];
+        assert!(super::seeded(&graph, &forward, &folded_constants(&graph), &classes).iter().all(|s| !s));
+    }
+}
