@@ -855,3 +855,31 @@ def test_a_confusion_matrix_the_step_returns_adds_up_over_the_microbatches(tmp_p
                                                     (lambda b: SDS((b,), jnp.int32), int_bound(CLASSES))])
     planned, _ = assert_pipelined_step_matches(tmp_path, exporter, MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+
+
+def test_a_preconditioner_factor_averaged_from_the_activations_pipelines_to_the_global_step(tmp_path):
+    """A K-FAC-like step: a state factor moves towards the inputs' second moment
+    `0.1 * (x^T x) / batch` (scaled, then divided by the microbatch's examples) and
+    preconditions the first layer's gradient. The contraction reads no cotangent seed and the
+    moving average's coefficient scales it after the sum: it is computed per microbatch and
+    averaged, as the gradients are, and the division is not left to run once on a sum."""
+    width = WIDTHS[0]
+    params = {"w0": jnp.full((width, width), 0.1), "w1": jnp.full((width, CLASSES), -0.05)}
+
+    def step(state, x, labels):
+        params, factor = state
+
+        def loss_fn(p):
+            logits = jnp.tanh(x @ p["w0"]) @ p["w1"]
+            return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), labels[:, None], 1))
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        factor = 0.9 * factor + 0.1 * (x.T @ x) / x.shape[0]
+        grads = grads | {"w0": jnp.linalg.solve(factor + 0.1 * jnp.eye(width), grads["w0"])}
+        return (jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), factor), loss
+
+    exporter = donated_state_exporter(step, (params, jnp.eye(width)),
+                                      [(lambda b: SDS((b, width), jnp.float32), ANY),
+                                       (lambda b: SDS((b,), jnp.int32), int_bound(CLASSES))])
+    planned, _ = assert_pipelined_step_matches(tmp_path, exporter, MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]

@@ -64,8 +64,8 @@ pub fn forward_value_means(
 }
 
 /// Per op: whether it reads a cotangent seed, directly or through ops outside the forward pass
-/// (always `false` for a forward op and for a value of constants). `folded` are the ops' folded constants, `phase` their
-/// phases.
+/// (always `false` for a forward op and for a value of constants). `folded` are the ops' folded
+/// constants, `phase` their phases, `classes` their classes over the batch.
 pub fn seeded(graph: &Graph, phase: &[Phase], folded: &[Option<Folded>], classes: &[BatchClass]) -> Vec<bool> {
     let ops = graph.ops();
     let float = |v: ValueRef| {
@@ -83,22 +83,29 @@ pub fn seeded(graph: &Graph, phase: &[Phase], folded: &[Option<Folded>], classes
             continue;
         }
         let name = canonical_name(&op.name);
-        // Whole numbers a scatter adds up over the batch (`output_combine`'s counts per class:
-        // its updates, operand 2) count the examples; a mean loss's seed is a fraction, and a
+        // A scatter's updates (operand 2) are the terms it adds, scaled before they are added.
+        let added = |i: usize| name == "scatter" && i == 2;
+        // Whole numbers a scatter adds up over the batch (`output_combine`'s counts per class)
+        // count the examples; a mean loss's seed is a fraction, and a
         // summed loss's gradients add up as counts do. A reduction's initial values (a
         // maximum's -inf) are its second half.
         let counted = |i: usize| {
-            name == "scatter"
-                && i == 2
+            added(i)
                 && classes.get(index) == Some(&BatchClass::Contraction)
                 && matches!(op.operands.get(2).and_then(|v| producer(*v)).and_then(|p| folded.get(p)),
                     Some(Some(Folded::Uniform(c))) if c.fract() == 0.0)
         };
         let initial = |i: usize| name == "reduce" && i >= op.operands.len() / 2;
+        // A constant scaling an aggregate over the batch (`0.1 * onehot.sum(0)`, a moving
+        // average's coefficient) is no seed: the backward pass starts from the loss's seed
+        // spread over the examples.
+        let aggregate = classes.get(index).is_some_and(|c| c.is_statistic());
         // A cotangent is a floating-point value: an index or a comparison carries none.
         seeded[index] = matches!(name.as_str(), "while" | "case" | "if")
             || op.operands.iter().enumerate().any(|(i, v)| match *v {
-                ValueRef::Op { op: p, .. } if float(*v) && !initial(i) => seeded[p] || (!counted(i) && seed(p, *v)),
+                ValueRef::Op { op: p, .. } if float(*v) && !initial(i) => {
+                    seeded[p] || (!counted(i) && (!aggregate || added(i)) && seed(p, *v))
+                }
                 _ => false,
             });
     }
@@ -163,8 +170,13 @@ mod tests {
         let at_largest = b.binary("stablehlo.compare", x, spread_largest, t(&[8, 4]));
         let largest_hot = b.unary("stablehlo.convert", at_largest, t(&[8, 4]));
         let largest_counts = b.reduce_sum(largest_hot, zero, &[0], t(&[4]));
+        // A moving average's coefficient scaling the counts after they are summed is no seed.
+        let tenth = constant(&mut b, 0.1);
+        let tenths = spread(&mut b, tenth, &[4]);
+        let scaled_code_counts = b.binary("stablehlo.multiply", code_counts, tenths, t(&[4]));
         let params = vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[8, 1]), attrs: Attrs::new() }];
         let returned = vec![
+            scaled_code_counts,
             weight_gradient,
             code_counts,
             class_counts,
@@ -178,7 +190,7 @@ mod tests {
         let phase = vec![Phase::Backward; graph.ops().len()];
         let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes);
         let got: Vec<bool> = returned.iter().map(|v| seeded[op_index(*v)]).collect();
-        assert_eq!(got, [true, false, false, true, true, false, false]);
+        assert_eq!(got, [false, true, false, false, true, true, false, false]);
         let forward = vec![Phase::Forward; graph.ops().len()];
         assert!(super::seeded(&graph, &forward, &folded_constants(&graph), &classes).iter().all(|s| !s));
     }

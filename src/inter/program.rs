@@ -259,9 +259,13 @@ impl Aggregates {
         let updates_parameters = ancestors(graph, new_parameters);
         let folded = folded_constants(graph);
         let seeded = seeded(graph, &step.phase, &folded, classes);
-        let forward_sum = forward_value_sums(&step.phase, classes, &seeded);
+        let mut forward_sum = forward_value_sums(&step.phase, classes, &seeded);
         let examples = examples_per_microbatch(graph, batch_dims);
         let forward_mean = forward_value_means(graph, classes, &forward_sum, &folded, examples);
+        // A contraction divided by the examples keeps its class, but averages.
+        for (sum, mean) in forward_sum.iter_mut().zip(&forward_mean) {
+            *sum &= !mean;
+        }
         let gradient = (0..graph.ops().len())
             .map(|i| {
                 step.phase[i] != Phase::Forward
