@@ -883,3 +883,23 @@ def test_a_preconditioner_factor_averaged_from_the_activations_pipelines_to_the_
                                        (lambda b: SDS((b,), jnp.int32), int_bound(CLASSES))])
     planned, _ = assert_pipelined_step_matches(tmp_path, exporter, MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+
+
+def test_a_mean_of_a_linear_layers_outputs_averages_its_gradients(tmp_path):
+    """A critic's loss (WGAN's `mean(D(fake)) - mean(D(real))`): the mean of a linear last layer's
+    outputs, whose weight gradient contracts the activations with the loss's seed 1/count spread
+    over the examples, x^T (1/count). That gradient reads the seed, and averages."""
+    width = WIDTHS[0]
+    params = {"w0": jnp.full((width, width), 0.1), "w1": jnp.full((width, 1), -0.05)}
+
+    def step(params, real, fake):
+        def loss_fn(p):
+            critic = lambda x: jnp.tanh(x @ p["w0"]) @ p["w1"]
+            return jnp.mean(critic(fake)) - jnp.mean(critic(real))
+
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss
+
+    exporter = donated_state_exporter(step, params, [(lambda b: SDS((b, width), jnp.float32), ANY)] * 2)
+    planned, _ = assert_pipelined_step_matches(tmp_path, exporter, MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]

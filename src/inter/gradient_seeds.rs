@@ -13,7 +13,7 @@
 use super::output_combine::{divides_as_mean, BatchClass};
 use crate::ir::constant_fold::Folded;
 use crate::ir::graph::{Graph, ValueRef};
-use crate::ir::op_table::canonical_name;
+use crate::ir::op_table::{canonical_name, elementwise_info};
 use crate::ir::train_step::{producer, Phase};
 use crate::ir::types::{ElementType, ValueType};
 
@@ -96,10 +96,11 @@ pub fn seeded(graph: &Graph, phase: &[Phase], folded: &[Option<Folded>], classes
                     Some(Some(Folded::Uniform(c))) if c.fract() == 0.0)
         };
         let initial = |i: usize| name == "reduce" && i >= op.operands.len() / 2;
-        // A constant scaling an aggregate over the batch (`0.1 * onehot.sum(0)`, a moving
-        // average's coefficient) is no seed: the backward pass starts from the loss's seed
-        // spread over the examples.
-        let aggregate = classes.get(index).is_some_and(|c| c.is_statistic());
+        // A constant scaling an aggregate over the batch elementwise (`0.1 * onehot.sum(0)`, a
+        // moving average's coefficient) is no seed: the backward pass starts from the loss's
+        // seed spread over the examples, which a contraction may read as it is (a linear last
+        // layer's gradient x^T (1/batch) under a mean of its outputs).
+        let aggregate = elementwise_info(&name).is_some() && classes.get(index).is_some_and(|c| c.is_statistic());
         // A cotangent is a floating-point value: an index or a comparison carries none.
         seeded[index] = matches!(name.as_str(), "while" | "case" | "if")
             || op.operands.iter().enumerate().any(|(i, v)| match *v {
@@ -142,6 +143,7 @@ mod tests {
         let seeds = spread(&mut b, one_eighth, &[8, 4]);
         let cotangent = b.binary("stablehlo.multiply", x, seeds, t(&[8, 4]));
         let weight_gradient = b.dot(x, cotangent, 0, 0, t(&[4, 4]));
+        let linear_gradient = b.dot(x, seeds, 0, 0, t(&[4, 4]));
         let zero = constant(&mut b, 0.0);
         let zeros = spread(&mut b, zero, &[8, 4]);
         let hit = b.binary("stablehlo.compare", x, zeros, t(&[8, 4]));
@@ -176,6 +178,7 @@ mod tests {
         let scaled_code_counts = b.binary("stablehlo.multiply", code_counts, tenths, t(&[4]));
         let params = vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[8, 1]), attrs: Attrs::new() }];
         let returned = vec![
+            linear_gradient,
             scaled_code_counts,
             weight_gradient,
             code_counts,
@@ -190,7 +193,7 @@ mod tests {
         let phase = vec![Phase::Backward; graph.ops().len()];
         let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes);
         let got: Vec<bool> = returned.iter().map(|v| seeded[op_index(*v)]).collect();
-        assert_eq!(got, [false, true, false, false, true, true, false, false]);
+        assert_eq!(got, [true, false, true, false, false, true, true, false, false]);
         let forward = vec![Phase::Forward; graph.ops().len()];
         assert!(super::seeded(&graph, &forward, &folded_constants(&graph), &classes).iter().all(|s| !s));
     }
