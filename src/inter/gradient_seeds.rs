@@ -74,6 +74,11 @@ pub fn seeded(graph: &Graph, phase: &[Phase], folded: &[Option<Folded>], classes
     let seed = |op: usize, v: ValueRef| match folded.get(op) {
         Some(Some(Folded::Uniform(c))) => *c != 0.0 && float(v),
         Some(Some(Folded::UniformUnfolded)) => float(v),
+        // The seed already scaled by a constant mask (a mean over the positions that have a
+        // next token, folded with its 1/count).
+        Some(Some(Folded::Listed(values) | Folded::Repeated { values, .. })) => {
+            values.iter().any(|c| *c != 0.0) && float(v)
+        }
         _ => false,
     };
     let mut seeded = vec![false; ops.len()];
@@ -96,11 +101,20 @@ pub fn seeded(graph: &Graph, phase: &[Phase], folded: &[Option<Folded>], classes
                     Some(Some(Folded::Uniform(c))) if c.fract() == 0.0)
         };
         let initial = |i: usize| name == "reduce" && i >= op.operands.len() / 2;
-        // A constant scaling an aggregate over the batch elementwise (`0.1 * onehot.sum(0)`, a
-        // moving average's coefficient) is no seed: the backward pass starts from the loss's
-        // seed spread over the examples, which a contraction may read as it is (a linear last
-        // layer's gradient x^T (1/batch) under a mean of its outputs).
-        let aggregate = elementwise_info(&name).is_some() && classes.get(index).is_some_and(|c| c.is_statistic());
+        // A constant scaling elementwise an aggregate over the batch computed outside the
+        // forward pass (`0.1 * onehot.sum(0)`, a moving average's coefficient) is no seed: the
+        // backward pass starts from the loss's seed spread over the examples, which a
+        // contraction may read as it is (a linear last layer's gradient x^T (1/batch) under a
+        // mean of its outputs), or times a statistic of the forward pass (the loss mean(h)^2's
+        // 2 mean(h) seed).
+        let statistic = |c: Option<&BatchClass>| c.is_some_and(|c| c.is_statistic());
+        let aggregate = elementwise_info(&name).is_some()
+            && statistic(classes.get(index))
+            && op
+                .operands
+                .iter()
+                .filter_map(|v| producer(*v))
+                .any(|p| phase.get(p).is_some_and(|ph| *ph != Phase::Forward) && statistic(classes.get(p)));
         // A cotangent is a floating-point value: an index or a comparison carries none.
         seeded[index] = matches!(name.as_str(), "while" | "case" | "if")
             || op.operands.iter().enumerate().any(|(i, v)| match *v {
@@ -176,8 +190,20 @@ mod tests {
         let tenth = constant(&mut b, 0.1);
         let tenths = spread(&mut b, tenth, &[4]);
         let scaled_code_counts = b.binary("stablehlo.multiply", code_counts, tenths, t(&[4]));
+        // The seed folded with a constant mask over the features is one.
+        let mask_type = crate::ir::types::TensorType::new(vec![8, 4], ElementType::f32());
+        let mask_values = (0..32).map(|i| if i % 4 == 3 { 0.0 } else { 0.05 }).collect();
+        let mask = Attr::Elements { ty: mask_type, splat: false, values: Some(mask_values) };
+        let masked_seeds = b.op("stablehlo.constant", vec![], t(&[8, 4]), attrs(&[("value", mask)]));
+        let masked_gradient = b.dot(x, masked_seeds, 0, 0, t(&[4, 4]));
+        // The seed of the loss mean(x)^2 times the forward pass's mean is one.
+        let forward_mean = b.reduce_sum(x, zero, &[0], t(&[4]));
+        let eighths = spread(&mut b, one_eighth, &[4]);
+        let statistic_cotangent = b.binary("stablehlo.multiply", forward_mean, eighths, t(&[4]));
         let params = vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[8, 1]), attrs: Attrs::new() }];
         let returned = vec![
+            masked_gradient,
+            statistic_cotangent,
             linear_gradient,
             scaled_code_counts,
             weight_gradient,
@@ -190,10 +216,11 @@ mod tests {
         ];
         let graph = b.graph(params, returned.clone());
         let classes = batch_classes(&graph, &[Some(0), Some(0)]);
-        let phase = vec![Phase::Backward; graph.ops().len()];
+        let mut phase = vec![Phase::Backward; graph.ops().len()];
+        phase[op_index(forward_mean)] = Phase::Forward;
         let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes);
         let got: Vec<bool> = returned.iter().map(|v| seeded[op_index(*v)]).collect();
-        assert_eq!(got, [true, false, true, false, false, true, true, false, false]);
+        assert_eq!(got, [true, true, true, false, true, false, false, true, true, false, false]);
         let forward = vec![Phase::Forward; graph.ops().len()];
         assert!(super::seeded(&graph, &forward, &folded_constants(&graph), &classes).iter().all(|s| !s));
     }
