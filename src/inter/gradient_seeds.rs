@@ -15,7 +15,7 @@ use crate::ir::constant_fold::Folded;
 use crate::ir::graph::{Graph, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info};
 use crate::ir::train_step::{producer, Phase};
-use crate::ir::types::{ElementType, ValueType};
+use crate::ir::types::ValueType;
 
 /// Per op: whether it is a sum over the batch of values the forward pass computed: an
 /// aggregate over the batch (a sum or a contraction) outside the forward pass that reads no
@@ -68,9 +68,7 @@ pub fn forward_value_means(
 /// constants, `phase` their phases, `classes` their classes over the batch.
 pub fn seeded(graph: &Graph, phase: &[Phase], folded: &[Option<Folded>], classes: &[BatchClass]) -> Vec<bool> {
     let ops = graph.ops();
-    let float = |v: ValueRef| {
-        graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| matches!(t.element, ElementType::Float { .. }))
-    };
+    let float = |v: ValueRef| graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.element.is_float());
     let seed = |op: usize, v: ValueRef| match folded.get(op) {
         Some(Some(Folded::Uniform(c))) => *c != 0.0 && float(v),
         Some(Some(Folded::UniformUnfolded)) => float(v),
@@ -115,7 +113,8 @@ pub fn seeded(graph: &Graph, phase: &[Phase], folded: &[Option<Folded>], classes
                 .iter()
                 .filter_map(|v| producer(*v))
                 .any(|p| phase.get(p).is_some_and(|ph| *ph != Phase::Forward) && statistic(classes.get(p)));
-        // A cotangent is a floating-point value: an index or a comparison carries none.
+        // A cotangent is a floating-point (or complex: an FFT's) value: an index or a
+        // comparison carries none.
         seeded[index] = matches!(name.as_str(), "while" | "case" | "if")
             || op.operands.iter().enumerate().any(|(i, v)| match *v {
                 ValueRef::Op { op: p, .. } if float(*v) && !initial(i) => {
@@ -134,6 +133,7 @@ mod tests {
     use crate::ir::constant_fold::folded_constants;
     use crate::ir::graph::{Attr, Attrs, Param};
     use crate::ir::test_graphs::{attrs, op_index, t, Builder};
+    use crate::ir::types::ElementType;
 
     fn constant(b: &mut Builder, value: f64) -> ValueRef {
         let ty = crate::ir::types::TensorType::new(vec![], ElementType::f32());
@@ -196,12 +196,18 @@ mod tests {
         let mask = Attr::Elements { ty: mask_type, splat: false, values: Some(mask_values) };
         let masked_seeds = b.op("stablehlo.constant", vec![], t(&[8, 4]), attrs(&[("value", mask)]));
         let masked_gradient = b.dot(x, masked_seeds, 0, 0, t(&[4, 4]));
+        // Through complex values: the cotangent of an RFFT's spectrum.
+        let complex = ValueType::Tensor(crate::ir::types::TensorType::new(vec![8, 4], ElementType::Complex(32)));
+        let spectrum = b.unary("stablehlo.fft", cotangent, complex);
+        let real = b.unary("stablehlo.real", spectrum, t(&[8, 4]));
+        let spectral_gradient = b.dot(x, real, 0, 0, t(&[4, 4]));
         // The seed of the loss mean(x)^2 times the forward pass's mean is one.
         let forward_mean = b.reduce_sum(x, zero, &[0], t(&[4]));
         let eighths = spread(&mut b, one_eighth, &[4]);
         let statistic_cotangent = b.binary("stablehlo.multiply", forward_mean, eighths, t(&[4]));
         let params = vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[8, 1]), attrs: Attrs::new() }];
         let returned = vec![
+            spectral_gradient,
             masked_gradient,
             statistic_cotangent,
             linear_gradient,
@@ -220,7 +226,7 @@ mod tests {
         phase[op_index(forward_mean)] = Phase::Forward;
         let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes);
         let got: Vec<bool> = returned.iter().map(|v| seeded[op_index(*v)]).collect();
-        assert_eq!(got, [true, true, true, false, true, false, false, true, true, false, false]);
+        assert_eq!(got, [true, true, true, true, false, true, false, false, true, true, false, false]);
         let forward = vec![Phase::Forward; graph.ops().len()];
         assert!(super::seeded(&graph, &forward, &folded_constants(&graph), &classes).iter().all(|s| !s));
     }
