@@ -786,6 +786,11 @@ def test_a_state_updated_by_scaled_sums_of_forward_values_pipelines_to_the_globa
                                   MICROBATCH, MICROBATCHES, min_stages=2)
 
 
+# A batch of features and integer labels, for `donated_state_exporter`.
+_FEATURES_AND_LABELS = [(lambda b: SDS((b, WIDTHS[0]), jnp.float32), ANY),
+                        (lambda b: SDS((b,), jnp.int32), int_bound(CLASSES))]
+
+
 def _center_loss_export(update_centers):
     """A classifier trained with a center loss (each feature pulled towards its class's center)
     whose centers, a state the forward reads, move by `update_centers(centers, features,
@@ -805,8 +810,7 @@ def _center_loss_export(update_centers):
         new_params = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
         return (new_params, update_centers(centers, jax.lax.stop_gradient(features), labels)), loss
 
-    return donated_state_exporter(step, state, [(lambda b: SDS((b, width), jnp.float32), ANY),
-                                                (lambda b: SDS((b,), jnp.int32), int_bound(CLASSES))])
+    return donated_state_exporter(step, state, _FEATURES_AND_LABELS)
 
 
 def _towards_class_means(centers, features, labels):
@@ -842,8 +846,7 @@ def test_a_confusion_matrix_the_step_returns_adds_up_over_the_microbatches(tmp_p
     def step(params, x, labels):
         def loss_fn(p):
             logits = jnp.tanh(x @ p["w0"]) @ p["out"]
-            picked = jnp.take_along_axis(jax.nn.log_softmax(logits), labels[:, None], 1)
-            return -jnp.mean(picked), logits
+            return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean(), logits
 
         (loss, logits), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)
         predictions = jnp.argmax(logits, -1)
@@ -851,8 +854,7 @@ def test_a_confusion_matrix_the_step_returns_adds_up_over_the_microbatches(tmp_p
         per_class = jax.ops.segment_sum(jnp.ones_like(labels), labels, num_segments=CLASSES)
         return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss, confusion, per_class
 
-    exporter = donated_state_exporter(step, state, [(lambda b: SDS((b, width), jnp.float32), ANY),
-                                                    (lambda b: SDS((b,), jnp.int32), int_bound(CLASSES))])
+    exporter = donated_state_exporter(step, state, _FEATURES_AND_LABELS)
     planned, _ = assert_pipelined_step_matches(tmp_path, exporter, MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
 
@@ -871,16 +873,14 @@ def test_a_preconditioner_factor_averaged_from_the_activations_pipelines_to_the_
 
         def loss_fn(p):
             logits = jnp.tanh(x @ p["w0"]) @ p["w1"]
-            return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), labels[:, None], 1))
+            return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
 
         loss, grads = jax.value_and_grad(loss_fn)(params)
         factor = 0.9 * factor + 0.1 * (x.T @ x) / x.shape[0]
         grads = grads | {"w0": jnp.linalg.solve(factor + 0.1 * jnp.eye(width), grads["w0"])}
         return (jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), factor), loss
 
-    exporter = donated_state_exporter(step, (params, jnp.eye(width)),
-                                      [(lambda b: SDS((b, width), jnp.float32), ANY),
-                                       (lambda b: SDS((b,), jnp.int32), int_bound(CLASSES))])
+    exporter = donated_state_exporter(step, (params, jnp.eye(width)), _FEATURES_AND_LABELS)
     planned, _ = assert_pipelined_step_matches(tmp_path, exporter, MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
 
@@ -900,6 +900,6 @@ def test_a_mean_of_a_linear_layers_outputs_averages_its_gradients(tmp_path):
         loss, grads = jax.value_and_grad(loss_fn)(params)
         return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss
 
-    exporter = donated_state_exporter(step, params, [(lambda b: SDS((b, width), jnp.float32), ANY)] * 2)
+    exporter = donated_state_exporter(step, params, [_FEATURES_AND_LABELS[0]] * 2)
     planned, _ = assert_pipelined_step_matches(tmp_path, exporter, MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]

@@ -1,9 +1,9 @@
 //! Returned metrics computed once, from the microbatches' combined sums, means and extremes: a
 //! perplexity `exp(loss)`, a norm `sqrt(sum(x * x))`, a ratio of two means, a masked accuracy
-//! `sum(c * m) / max(sum(m), 1)`, the norm of a Gram matrix of activations. Per microbatch such a value is no sum or mean over the batch,
-//! so the microbatches' values do not combine into the global batch's; computed on the combined
-//! values (in an apply function) it is the global batch's, as the global step computes it from
-//! the global batch's sums.
+//! `sum(c * m) / max(sum(m), 1)`, the norm of a Gram matrix of activations. Per microbatch such a
+//! value is no sum or mean over the batch, so the microbatches' values do not combine into the
+//! global batch's; computed on the combined values (in an apply function) it is the global
+//! batch's, as the global step computes it from the global batch's sums.
 //!
 //! One thing differs: the step was exported at the microbatch's size, so a constant it reads
 //! may be a count of the microbatch's examples (`sqrt(sum(x * x)) / sqrt(x.size)`), right per
@@ -24,7 +24,7 @@ pub struct CombinedReads {
     counts: Vec<f64>,
     folded: Vec<Option<Folded>>,
     constant: Vec<bool>,
-    /// Per op: a sum over the batch of forward values (`gradient_seeds::forward_value_sums`: a
+    /// Per op: a sum over the batch of forward values (`gradient_seeds::ForwardValueAggregates`: a
     /// contraction of activations, counts per class), which adds up.
     forward_sum: Vec<bool>,
 }

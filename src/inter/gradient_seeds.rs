@@ -7,8 +7,9 @@
 //! Index arithmetic, a comparison (a one-hot's, an argmax's), a reduction's initial value and
 //! integer values carry no seed; the ones a scatter adds at indices computed from the examples
 //! (`segment_sum(ones, y)`: counts per class) are counted, not a gradient's terms, where the
-//! transpose of `take_along_axis` adds the seed at each example's own row. A loop or a conditional outside the
-//! forward pass (a loop over chunks computing their gradients inside) is taken for seeded.
+//! transpose of `take_along_axis` adds the seed at each example's own row. A loop or a
+//! conditional outside the forward pass (a loop over chunks computing their gradients inside)
+//! is taken for seeded.
 
 use super::output_combine::{divides_as_mean, BatchClass};
 use crate::ir::constant_fold::Folded;
@@ -17,50 +18,59 @@ use crate::ir::op_table::{canonical_name, elementwise_info};
 use crate::ir::train_step::{producer, Phase};
 use crate::ir::types::ValueType;
 
-/// Per op: whether it is a sum over the batch of values the forward pass computed: an
-/// aggregate over the batch (a sum or a contraction) outside the forward pass that reads no
-/// seed (`seeded`). The microbatches' values add up to the global batch's.
-pub fn forward_value_sums(phase: &[Phase], classes: &[BatchClass], seeded: &[bool]) -> Vec<bool> {
-    (0..classes.len())
+/// The aggregates over the batch of values the forward pass computed, per op.
+pub struct ForwardValueAggregates {
+    /// A sum: an aggregate over the batch (a sum or a contraction) outside the forward pass
+    /// that reads no seed (`seeded`). The microbatches' values add up to the global batch's.
+    pub sums: Vec<bool>,
+    /// A mean made of such a sum: a mean (`output_combine`'s class) of one, or a contraction of
+    /// them divided by the microbatch's examples (times a whole number: `a.T @ a / batch`,
+    /// K-FAC's factors), which keeps the contraction's class. The microbatches' values average
+    /// to the global batch's; divided once after adding up, by the microbatch's count, they
+    /// would not.
+    pub means: Vec<bool>,
+}
+
+/// `ForwardValueAggregates` of `graph`, whose ops have phases `phase`, classes `classes`,
+/// seeds `seeded` and folded constants `folded`; the microbatch has `examples` examples.
+pub fn forward_value_aggregates(
+    graph: &Graph,
+    phase: &[Phase],
+    classes: &[BatchClass],
+    seeded: &[bool],
+    folded: &[Option<Folded>],
+    examples: Option<i64>,
+) -> ForwardValueAggregates {
+    let mut sums: Vec<bool> = (0..classes.len())
         .map(|i| {
             phase.get(i).is_some_and(|p| *p != Phase::Forward)
                 && !seeded[i]
                 && matches!(classes[i], BatchClass::Sum { .. } | BatchClass::Contraction)
         })
-        .collect()
-}
-
-/// Per op: whether it makes a mean over the batch of a sum of forward values (`sums`): a mean
-/// (`output_combine`'s class) of one, or a contraction divided by the microbatch's examples
-/// (times a whole number: `a.T @ a / batch`, K-FAC's factors). The microbatches' values average
-/// to the global batch's; divided once after adding up, by the microbatch's count, they would
-/// not.
-pub fn forward_value_means(
-    graph: &Graph,
-    classes: &[BatchClass],
-    sums: &[bool],
-    folded: &[Option<Folded>],
-    examples: Option<i64>,
-) -> Vec<bool> {
+        .collect();
     let reads_sum = |v: &ValueRef| matches!(*v, ValueRef::Op { op, .. } if sums[op]);
-    graph
+    let divides_contraction = |a: &ValueRef, b: usize| {
+        let contraction = matches!(*a, ValueRef::Op { op, .. } if classes[op] == BatchClass::Contraction);
+        let divisor = match folded.get(b) {
+            Some(Some(Folded::Uniform(c))) => Some(*c),
+            _ => None,
+        };
+        contraction && divisor.zip(examples).is_some_and(|(c, n)| divides_as_mean(c, n as f64, examples))
+    };
+    let means: Vec<bool> = graph
         .ops()
         .iter()
         .enumerate()
         .map(|(index, op)| match (canonical_name(&op.name).as_str(), op.operands.as_slice()) {
             ("divide" | "multiply", _) if classes[index] == BatchClass::Mean => op.operands.iter().any(reads_sum),
-            ("divide", [a, ValueRef::Op { op: b, .. }]) if reads_sum(a) => {
-                let contraction = matches!(*a, ValueRef::Op { op, .. } if classes[op] == BatchClass::Contraction);
-                let divisor = match folded.get(*b) {
-                    Some(Some(Folded::Uniform(c))) => Some(*c),
-                    _ => None,
-                };
-                let examples_count = examples.map(|n| n as f64);
-                contraction && divisor.zip(examples_count).is_some_and(|(c, n)| divides_as_mean(c, n, examples))
-            }
+            ("divide", [a, ValueRef::Op { op: b, .. }]) => reads_sum(a) && divides_contraction(a, *b),
             _ => false,
         })
-        .collect()
+        .collect();
+    for (sum, mean) in sums.iter_mut().zip(&means) {
+        *sum &= !mean;
+    }
+    ForwardValueAggregates { sums, means }
 }
 
 /// Per op: whether it reads a cotangent seed, directly or through ops outside the forward pass
@@ -89,9 +99,9 @@ pub fn seeded(graph: &Graph, phase: &[Phase], folded: &[Option<Folded>], classes
         // A scatter's updates (operand 2) are the terms it adds, scaled before they are added.
         let added = |i: usize| name == "scatter" && i == 2;
         // Whole numbers a scatter adds up over the batch (`output_combine`'s counts per class)
-        // count the examples; a mean loss's seed is a fraction, and a
-        // summed loss's gradients add up as counts do. A reduction's initial values (a
-        // maximum's -inf) are its second half.
+        // count the examples; a mean loss's seed is a fraction, and a summed loss's gradients
+        // add up as counts do. A reduction's initial values (a maximum's -inf) are its second
+        // half.
         let counted = |i: usize| {
             added(i)
                 && classes.get(index) == Some(&BatchClass::Contraction)
@@ -135,11 +145,6 @@ mod tests {
     use crate::ir::test_graphs::{attrs, op_index, t, Builder};
     use crate::ir::types::ElementType;
 
-    fn constant(b: &mut Builder, value: f64) -> ValueRef {
-        let ty = crate::ir::types::TensorType::new(vec![], ElementType::f32());
-        b.op("stablehlo.constant", vec![], t(&[]), attrs(&[("value", Attr::FloatScalar { ty, value })]))
-    }
-
     /// `x: [8, 4]` the batch (a forward value), `y: [8, 1]` its labels. A weight gradient
     /// x^T (x * seed) reads the seed 1/8; the sum of a one-hot of x's comparison with zero reads
     /// none; nor do counts a scatter adds up from ones at the labels. The seed added at each
@@ -149,17 +154,13 @@ mod tests {
         let mut b = Builder::new();
         let x = ValueRef::Arg(0);
         let labels = ValueRef::Arg(1);
-        let spread = |b: &mut Builder, v: ValueRef, shape: &[i64]| {
-            let dims = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]);
-            b.op("stablehlo.broadcast_in_dim", vec![v], t(shape), dims)
-        };
-        let one_eighth = constant(&mut b, 0.125);
-        let seeds = spread(&mut b, one_eighth, &[8, 4]);
+        let one_eighth = b.splat(0.125, t(&[]));
+        let seeds = b.spread(one_eighth, &[8, 4]);
         let cotangent = b.binary("stablehlo.multiply", x, seeds, t(&[8, 4]));
         let weight_gradient = b.dot(x, cotangent, 0, 0, t(&[4, 4]));
         let linear_gradient = b.dot(x, seeds, 0, 0, t(&[4, 4]));
-        let zero = constant(&mut b, 0.0);
-        let zeros = spread(&mut b, zero, &[8, 4]);
+        let zero = b.splat(0.0, t(&[]));
+        let zeros = b.spread(zero, &[8, 4]);
         let hit = b.binary("stablehlo.compare", x, zeros, t(&[8, 4]));
         let one_hot = b.unary("stablehlo.convert", hit, t(&[8, 4]));
         let code_counts = b.reduce_sum(one_hot, zero, &[0], t(&[4]));
@@ -169,26 +170,26 @@ mod tests {
                 data: format!("scatter<update_window_dims = [], inserted_window_dims = [{inserted}], scatter_dims_to_operand_dims = [{inserted}], index_vector_dim = 1>"),
             }
         };
-        let one = constant(&mut b, 1.0);
-        let ones = spread(&mut b, one, &[8]);
-        let bins = spread(&mut b, zero, &[4]);
+        let one = b.splat(1.0, t(&[]));
+        let ones = b.spread(one, &[8]);
+        let bins = b.spread(zero, &[4]);
         let class_counts = b.scatter_add(bins, labels, ones, numbers("0"), t(&[4]));
-        let fractions = spread(&mut b, one_eighth, &[8]);
+        let fractions = b.spread(one_eighth, &[8]);
         let class_fractions = b.scatter_add(bins, labels, fractions, numbers("0"), t(&[4]));
-        let rows = spread(&mut b, zero, &[8, 4]);
-        let iota = b.op("stablehlo.iota", vec![], t(&[8, 1]), attrs(&[("iota_dimension", Attr::I64Array(vec![0]))]));
-        let positions = b.op("stablehlo.concatenate", vec![iota, labels], t(&[8, 2]), Attrs::new());
+        let rows = b.spread(zero, &[8, 4]);
+        let iota = b.op("stablehlo.iota", vec![], t(&[8, 1]), attrs(&[("iota_dimension", Attr::Int(0))]));
+        let positions = b.concatenate(vec![iota, labels], 1, t(&[8, 2]));
         let picked_cotangent = b.scatter_add(rows, positions, fractions, numbers("0, 1"), t(&[8, 4]));
         // A maximum's -inf initial value, and the comparison that finds where it is, are no seed.
-        let lowest = constant(&mut b, f64::NEG_INFINITY);
+        let lowest = b.splat(f64::NEG_INFINITY, t(&[]));
         let largest = b.reduce_by("stablehlo.maximum", x, lowest, &[1], t(&[8]));
         let spread_largest = b.op("stablehlo.broadcast_in_dim", vec![largest], t(&[8, 4]), Attrs::new());
         let at_largest = b.binary("stablehlo.compare", x, spread_largest, t(&[8, 4]));
         let largest_hot = b.unary("stablehlo.convert", at_largest, t(&[8, 4]));
         let largest_counts = b.reduce_sum(largest_hot, zero, &[0], t(&[4]));
         // A moving average's coefficient scaling the counts after they are summed is no seed.
-        let tenth = constant(&mut b, 0.1);
-        let tenths = spread(&mut b, tenth, &[4]);
+        let tenth = b.splat(0.1, t(&[]));
+        let tenths = b.spread(tenth, &[4]);
         let scaled_code_counts = b.binary("stablehlo.multiply", code_counts, tenths, t(&[4]));
         // The seed folded with a constant mask over the features is one.
         let mask_type = crate::ir::types::TensorType::new(vec![8, 4], ElementType::f32());
@@ -203,7 +204,7 @@ mod tests {
         let spectral_gradient = b.dot(x, real, 0, 0, t(&[4, 4]));
         // The seed of the loss mean(x)^2 times the forward pass's mean is one.
         let forward_mean = b.reduce_sum(x, zero, &[0], t(&[4]));
-        let eighths = spread(&mut b, one_eighth, &[4]);
+        let eighths = b.spread(one_eighth, &[4]);
         let statistic_cotangent = b.binary("stablehlo.multiply", forward_mean, eighths, t(&[4]));
         let params = vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[8, 1]), attrs: Attrs::new() }];
         let returned = vec![

@@ -26,7 +26,6 @@
 //! their operand's class (`BatchClasses`).
 
 use std::cell::Cell;
-use std::collections::BTreeSet;
 
 use super::batch_parts::{follow_parts, Held, Operand, PartAggregate};
 use super::interleaved_batch::{outermost, reshaped, spread, Layout, Spread};
@@ -401,7 +400,7 @@ fn classify(
                     .or_else(|| own_rows_gathered(graph, op, operands)),
             ),
             "scatter" if scatters_examples_additively(graph, op, operands, inputs) => Contraction,
-            "scatter" if scatters_counts(graph, op, operands, &folded_of) => Contraction,
+            "scatter" if scatters_counts(graph, op, operands) => Contraction,
             "slice" | "pad" | "reverse" | "concatenate" | "dynamic_slice" | "dynamic_update_slice" => {
                 let same_rank = rank_of(graph, op.operands[0])
                     == op.results.first().and_then(ValueType::tensor).map(|t| t.shape.len());
@@ -761,15 +760,11 @@ fn scatters_examples_additively(graph: &Graph, op: &OpNode, operands: &[BatchCla
 /// Whether a scatter adds batch-independent updates at indices computed from each example's
 /// values (its label, its prediction): counts per bin (`segment_sum(ones, labels)`, a
 /// confusion matrix's `.at[labels, predictions].add(1)`), a sum over the batch of each
-/// example's one-hot. Indices assembled from the examples' positions (`jnp.arange(batch)`)
-/// write each example's own row instead.
-fn scatters_counts(
-    graph: &Graph,
-    op: &OpNode,
-    operands: &[BatchClass],
-    folded_of: &impl Fn(&ValueRef) -> Option<Folded>,
-) -> bool {
-    let [BatchClass::Independent, BatchClass::PerExample(Some(_)), BatchClass::Independent] = operands else {
+/// example's one-hot. An index component that is the examples' positions (`jnp.arange(batch)`
+/// beside the labels, as in take_along_axis's transpose) writes each example's own row
+/// instead, and one this analysis cannot single out may be that.
+fn scatters_counts(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> bool {
+    let [BatchClass::Independent, BatchClass::PerExample(Some(examples)), BatchClass::Independent] = *operands else {
         return false;
     };
     let Some(numbers) =
@@ -777,33 +772,11 @@ fn scatters_counts(
     else {
         return false;
     };
-    numbers.input_batching_dims.is_empty() && adds(op) && !indexes_positions(graph, op.operands[1], folded_of)
-}
-
-/// Whether index `v` is assembled (concatenated, broadcast, converted, clamped or shifted into
-/// range) from positions: an iota, or a folded constant 0, 1, 2, ...
-fn indexes_positions(graph: &Graph, v: ValueRef, folded_of: &impl Fn(&ValueRef) -> Option<Folded>) -> bool {
-    const ASSEMBLING: &[&str] =
-        &["concatenate", "broadcast_in_dim", "reshape", "convert", "clamp", "select", "add", "subtract", "compare"];
-    let mut stack = vec![v];
-    let mut seen = BTreeSet::new();
-    while let Some(v) = stack.pop() {
-        let ValueRef::Op { op, .. } = v else { continue };
-        if !seen.insert(op) {
-            continue;
-        }
-        let node = &graph.ops()[op];
-        let name = canonical_name(&node.name);
-        let counting = matches!(folded_of(&v), Some(Folded::Listed(values))
-            if values.len() > 1 && values.iter().enumerate().all(|(i, x)| *x == i as f64));
-        if name == "iota" || counting {
-            return true;
-        }
-        if ASSEMBLING.contains(&name.as_str()) {
-            stack.extend(node.operands.iter().copied());
-        }
-    }
-    false
+    let from_values = (0..numbers.scatter_dims_to_operand_dims.len()).all(|component| {
+        index_component(graph, op.operands[1], numbers.index_vector_dim, component)
+            .is_some_and(|index| !positions_along(graph, index, examples, 0))
+    });
+    numbers.input_batching_dims.is_empty() && adds(op) && from_values
 }
 
 /// Whether `op`'s region adds its two arguments: a sum.
@@ -865,9 +838,9 @@ fn own_rows_gathered(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> Opt
     gathered_dim(graph, op, &numbers, examples as usize)
 }
 
-/// The value holding component `component` of a gather's index vectors (`indices`, the vectors
-/// along `vector_dim`): the indices themselves when the vectors have one component, else the
-/// piece of a concatenation along `vector_dim` that holds it alone.
+/// The value holding component `component` of a gather's or a scatter's index vectors
+/// (`indices`, the vectors along `vector_dim`): the indices themselves when the vectors have one
+/// component, else the piece of a concatenation along `vector_dim` that holds it alone.
 fn index_component(graph: &Graph, indices: ValueRef, vector_dim: i64, component: usize) -> Option<ValueRef> {
     let shape = &graph.value_type(indices)?.tensor()?.shape;
     let width = usize::try_from(vector_dim).ok().and_then(|d| shape.get(d)).copied().unwrap_or(1);
@@ -1766,23 +1739,19 @@ mod tests {
         let labels = b.unary("stablehlo.convert", x, t(&[8, 1]));
         let one = constant(&mut b, 1.0);
         let zero = constant(&mut b, 0.0);
-        let spread = |b: &mut Builder, v: ValueRef, shape: &[i64]| {
-            let dims = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]);
-            b.op("stablehlo.broadcast_in_dim", vec![v], t(shape), dims)
-        };
-        let ones = spread(&mut b, one, &[8]);
-        let bins = spread(&mut b, zero, &[4]);
+        let ones = b.spread(one, &[8]);
+        let bins = b.spread(zero, &[4]);
         let numbers = |window: &str, inserted: &str, to_operand: &str, vector: i64| {
             opaque(&format!("scatter<update_window_dims = [{window}], inserted_window_dims = [{inserted}], scatter_dims_to_operand_dims = [{to_operand}], index_vector_dim = {vector}>"))
         };
         let class_counts = b.scatter_add(bins, labels, ones, numbers("", "0", "0", 1), t(&[4]));
         let predictions = b.unary("stablehlo.floor", x, t(&[8, 1]));
-        let pairs = b.op("stablehlo.concatenate", vec![labels, predictions], t(&[8, 2]), Attrs::new());
-        let cells = spread(&mut b, zero, &[4, 4]);
+        let pairs = b.concatenate(vec![labels, predictions], 1, t(&[8, 2]));
+        let cells = b.spread(zero, &[4, 4]);
         let confusion = b.scatter_add(cells, pairs, ones, numbers("", "0, 1", "0, 1", 1), t(&[4, 4]));
-        let rows = spread(&mut b, zero, &[8, 4]);
-        let iota = b.op("stablehlo.iota", vec![], t(&[8, 1]), attrs(&[("iota_dimension", Attr::I64Array(vec![0]))]));
-        let positions = b.op("stablehlo.concatenate", vec![iota, labels], t(&[8, 2]), Attrs::new());
+        let rows = b.spread(zero, &[8, 4]);
+        let iota = b.op("stablehlo.iota", vec![], t(&[8, 1]), attrs(&[("iota_dimension", Attr::Int(0))]));
+        let positions = b.concatenate(vec![iota, labels], 1, t(&[8, 2]));
         let one_hot = b.scatter_add(rows, positions, ones, numbers("", "0, 1", "0, 1", 1), t(&[8, 4]));
         let got = classes_of(b, vec![class_counts, confusion, one_hot]);
         assert_eq!(got, [Contraction, Contraction, PerExample(None)]);

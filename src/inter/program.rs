@@ -37,7 +37,7 @@ use super::batch_statistics::statistics_meeting_examples;
 use super::combined_metrics::CombinedReads;
 use super::examples_count::counting_ops;
 use super::gradient_meetings::{examples_meeting_gradients, GradientMeetings};
-use super::gradient_seeds::{forward_value_means, forward_value_sums, seeded};
+use super::gradient_seeds::{forward_value_aggregates, seeded, ForwardValueAggregates};
 use super::lost_examples::examples_lost_before;
 use super::meeting_warnings::meeting_warning;
 use super::memory::Schedule;
@@ -232,10 +232,10 @@ struct Aggregates {
     /// the gradients do: a sum under a mean loss holds the loss's 1/batch. A total that updates
     /// a metric's state, which the forward does not read, stays a sum.
     gradient: Vec<bool>,
-    /// A sum over the batch of forward values (`gradient_seeds::forward_value_sums`): adds up.
+    /// A sum over the batch of forward values (`gradient_seeds::ForwardValueAggregates`): adds
+    /// up.
     forward_sum: Vec<bool>,
-    /// A mean made of one (`gradient_seeds::forward_value_means`): computed per microbatch,
-    /// averaged.
+    /// A mean made of one: computed per microbatch, averaged.
     forward_mean: Vec<bool>,
 }
 
@@ -259,13 +259,9 @@ impl Aggregates {
         let updates_parameters = ancestors(graph, new_parameters);
         let folded = folded_constants(graph);
         let seeded = seeded(graph, &step.phase, &folded, classes);
-        let mut forward_sum = forward_value_sums(&step.phase, classes, &seeded);
         let examples = examples_per_microbatch(graph, batch_dims);
-        let forward_mean = forward_value_means(graph, classes, &forward_sum, &folded, examples);
-        // A contraction divided by the examples keeps its class, but averages.
-        for (sum, mean) in forward_sum.iter_mut().zip(&forward_mean) {
-            *sum &= !mean;
-        }
+        let ForwardValueAggregates { sums: forward_sum, means: forward_mean } =
+            forward_value_aggregates(graph, &step.phase, classes, &seeded, &folded, examples);
         let gradient = (0..graph.ops().len())
             .map(|i| {
                 step.phase[i] != Phase::Forward
@@ -324,7 +320,8 @@ fn apply_ops(
                 && combined.combines_once(op, classes[index], classes, batch_dims, &apply, loss)
         };
         let candidate = match step.phase[index] {
-            // A mean of sums of forward values divides by the microbatch's count: per microbatch.
+            // A mean of sums of forward values divides by the microbatch's count: it runs per
+            // microbatch.
             _ if forward_mean[index] => false,
             Phase::Update => true,
             Phase::Backward if (updates_state[index] && aggregate_only()) || of_gradients_only() => true,
@@ -341,9 +338,9 @@ fn apply_ops(
         // A value per example is batch-shaped whatever its type: a [batch, seq, hidden]
         // activation can have the type of a [heads, head_dim, hidden] kernel. Of the others, one
         // of a state's type is taken for a gradient, and a sum of forward values (counts per
-        // class) for what it is. Only a value's own class says it is per
-        // example, not one it shares with its op's other results (a weight gradient a loop
-        // carries beside the activations).
+        // class) for what it is. Only a value's own class says it is per example, not one it
+        // shares with its op's other results (a weight gradient a loop carries beside the
+        // activations).
         let reads_batch_shaped = op.operands.iter().any(|v| match *v {
             ValueRef::Op { op: p, .. } if dependent[p] && !apply[p] => {
                 let per_example =

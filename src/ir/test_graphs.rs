@@ -82,6 +82,17 @@ impl Builder {
         self.op("stablehlo.constant", vec![], ty, attrs(&[("value", value)]))
     }
 
+    /// Scalar `v` broadcast to `shape` (f32).
+    pub fn spread(&mut self, v: ValueRef, shape: &[i64]) -> ValueRef {
+        let dims = attrs(&[("broadcast_dimensions", Attr::I64Array(vec![]))]);
+        self.op("stablehlo.broadcast_in_dim", vec![v], t(shape), dims)
+    }
+
+    /// The pieces of index vectors side by side along dimension `dim` (`[batch, width]`).
+    pub fn concatenate(&mut self, pieces: Vec<ValueRef>, dim: i64, ty: ValueType) -> ValueRef {
+        self.op("stablehlo.concatenate", pieces, ty, attrs(&[("dimension", Attr::Int(dim))]))
+    }
+
     /// `batch_norm_training` of `x` (of `shape`) with `feature` as its features, scale and
     /// offset a constant broadcast to the features.
     pub fn batch_norm_training(&mut self, x: ValueRef, shape: &[i64], feature: usize) -> ValueRef {
