@@ -5,15 +5,16 @@
 //! loss's per-class feature sums, on the way to a state the forward pass reads. Such a sum is
 //! the global batch's as the microbatches' sum, where a gradient combines as the loss does.
 //! Index arithmetic, a comparison (a one-hot's, an argmax's), a reduction's initial value and
-//! integer values carry no seed; the ones a scatter adds at indices computed from the examples
-//! (`segment_sum(ones, y)`: counts per class) are counted, not a gradient's terms, where the
-//! transpose of `take_along_axis` adds the seed at each example's own row. A loop or a
-//! conditional outside the forward pass (a loop over chunks computing their gradients inside)
-//! is taken for seeded.
+//! integer values carry no seed, nor does a constant the step adds, compares, clamps, raises to
+//! or divides by (`scales`: a cotangent is linear in the seed); the ones a scatter adds at
+//! indices computed from the examples (`segment_sum(ones, y)`: counts per class) are counted,
+//! not a gradient's terms, where the transpose of `take_along_axis` adds the seed at each
+//! example's own row. A loop or a conditional outside the forward pass (a loop over chunks
+//! computing their gradients inside) is taken for seeded.
 
-use super::output_combine::{divides_as_mean, BatchClass};
+use super::output_combine::{divides_as_mean, examples_multiple, BatchClass};
 use crate::ir::constant_fold::Folded;
-use crate::ir::graph::{Graph, ValueRef};
+use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info};
 use crate::ir::train_step::{producer, Phase};
 use crate::ir::types::ValueType;
@@ -75,18 +76,24 @@ pub fn forward_value_aggregates(
 
 /// Per op: whether it reads a cotangent seed, directly or through ops outside the forward pass
 /// (always `false` for a forward op and for a value of constants). `folded` are the ops' folded
-/// constants, `phase` their phases, `classes` their classes over the batch.
-pub fn seeded(graph: &Graph, phase: &[Phase], folded: &[Option<Folded>], classes: &[BatchClass]) -> Vec<bool> {
+/// constants, `phase` their phases, `classes` their classes over the batch; the microbatch has
+/// `examples` examples.
+pub fn seeded(
+    graph: &Graph,
+    phase: &[Phase],
+    folded: &[Option<Folded>],
+    classes: &[BatchClass],
+    examples: Option<i64>,
+) -> Vec<bool> {
     let ops = graph.ops();
     let float = |v: ValueRef| graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.element.is_float());
+    let nonzero = |c: &f64| *c != 0.0 && c.is_finite();
     let seed = |op: usize, v: ValueRef| match folded.get(op) {
-        Some(Some(Folded::Uniform(c))) => *c != 0.0 && float(v),
+        Some(Some(Folded::Uniform(c))) => nonzero(c) && float(v),
         Some(Some(Folded::UniformUnfolded)) => float(v),
         // The seed already scaled by a constant mask (a mean over the positions that have a
         // next token, folded with its 1/count).
-        Some(Some(Folded::Listed(values) | Folded::Repeated { values, .. })) => {
-            values.iter().any(|c| *c != 0.0) && float(v)
-        }
+        Some(Some(Folded::Listed(values) | Folded::Repeated { values, .. })) => values.iter().any(nonzero) && float(v),
         _ => false,
     };
     let mut seeded = vec![false; ops.len()];
@@ -128,12 +135,40 @@ pub fn seeded(graph: &Graph, phase: &[Phase], folded: &[Option<Folded>], classes
         seeded[index] = matches!(name.as_str(), "while" | "case" | "if")
             || op.operands.iter().enumerate().any(|(i, v)| match *v {
                 ValueRef::Op { op: p, .. } if float(*v) && !initial(i) => {
-                    seeded[p] || (!counted(i) && (!aggregate || added(i)) && seed(p, *v))
+                    seeded[p]
+                        || (!counted(i)
+                            && (!aggregate || added(i))
+                            && scales(op, &name, i, folded, examples)
+                            && seed(p, *v))
                 }
                 _ => false,
             });
     }
     seeded
+}
+
+/// Whether a constant read as operand `i` of `op` (named `name`, its operands' folded constants
+/// in `folded`) may be the seed. A cotangent is linear in the seed, which enters where values are
+/// scaled or moved, never where a constant is added, compared, clamped or raised to
+/// (`log(p + 1e-8)`, `maximum(x, -inf)` in a max's `initial`, `x ** 1.5`), nor divides
+/// (`x / 2`), nor is chosen in place of a value (`where(valid, z, 0.1)`; a cotangent's select, a
+/// ReLU's, chooses it or zero): those are forward arithmetic outside the forward pass. A divisor
+/// that counts the microbatch's `examples` (`(x / batch).T @ x`), or may (computed from
+/// constants, not folded), reads as the seed 1/count does.
+fn scales(op: &OpNode, name: &str, i: usize, folded: &[Option<Folded>], examples: Option<i64>) -> bool {
+    let folded_operand = |i: usize| op.operands.get(i).and_then(|v| producer(*v)).and_then(|p| folded.get(p)?.as_ref());
+    match name {
+        "multiply" | "negate" | "convert" | "reduce_precision" | "complex" | "real" | "imag" => true,
+        "divide" => match folded_operand(1) {
+            _ if i == 0 => true,
+            Some(Folded::Uniform(c)) => examples_multiple(*c, examples).is_some(),
+            // A divisor computed from constants and not folded may be the examples' count.
+            Some(Folded::UniformUnfolded) => true,
+            _ => false,
+        },
+        "select" => i > 0 && folded_operand(3 - i).is_some(),
+        n => elementwise_info(n).is_none(),
+    }
 }
 
 #[cfg(test)]
@@ -225,10 +260,64 @@ mod tests {
         let classes = batch_classes(&graph, &[Some(0), Some(0)]);
         let mut phase = vec![Phase::Backward; graph.ops().len()];
         phase[op_index(forward_mean)] = Phase::Forward;
-        let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes);
+        let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes, Some(8));
         let got: Vec<bool> = returned.iter().map(|v| seeded[op_index(*v)]).collect();
         assert_eq!(got, [true, true, true, true, false, true, false, false, true, true, false, false]);
         let forward = vec![Phase::Forward; graph.ops().len()];
-        assert!(super::seeded(&graph, &forward, &folded_constants(&graph), &classes).iter().all(|s| !s));
+        assert!(super::seeded(&graph, &forward, &folded_constants(&graph), &classes, Some(8)).iter().all(|s| !s));
+    }
+
+    /// Constants a sum of forward values computes with outside the forward pass are no seed:
+    /// added (`log(p + 1e-8)`), a maximum's or a clamp's bound, an exponent, a divisor, a value
+    /// chosen in place of one (`where(x > 0, x, 0.1)`). The seed is read where it scales, and
+    /// where a select chooses it or zero (a ReLU's cotangent); a divisor that counts the examples,
+    /// or may, reads as the seed 1/count.
+    #[test]
+    fn constants_of_forward_arithmetic_are_no_seed() {
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let spread = |b: &mut Builder, value: f64| {
+            let scalar = b.splat(value, t(&[]));
+            b.spread(scalar, &[8, 4])
+        };
+        let zero = b.splat(0.0, t(&[]));
+        let contracted = |b: &mut Builder, name: &str, operands: Vec<ValueRef>| {
+            let value = b.op(name, operands, t(&[8, 4]), Attrs::new());
+            b.dot(x, value, 0, 0, t(&[4, 4]))
+        };
+        let epsilon = spread(&mut b, 1e-8);
+        let shifted = contracted(&mut b, "stablehlo.add", vec![x, epsilon]);
+        let floor = spread(&mut b, f64::NEG_INFINITY);
+        let bounded = contracted(&mut b, "stablehlo.maximum", vec![floor, x]);
+        let (low, high) = (spread(&mut b, -0.5), spread(&mut b, 0.5));
+        let clamped = contracted(&mut b, "stablehlo.clamp", vec![low, x, high]);
+        let exponent = spread(&mut b, 1.5);
+        let powered = contracted(&mut b, "stablehlo.power", vec![x, exponent]);
+        let two = spread(&mut b, 2.0);
+        let halved = contracted(&mut b, "stablehlo.divide", vec![x, two]);
+        let zeros = b.spread(zero, &[8, 4]);
+        let positive = b.binary("stablehlo.compare", x, zeros, t(&[8, 4]));
+        let tenth = spread(&mut b, 0.1);
+        let chosen = contracted(&mut b, "stablehlo.select", vec![positive, x, tenth]);
+        let count = spread(&mut b, 8.0);
+        let averaged = contracted(&mut b, "stablehlo.divide", vec![x, count]);
+        // Keras' count, the product of the shape: a reduction of constants, not folded.
+        let (two_scalar, one) = (b.splat(2.0, t(&[])), b.splat(1.0, t(&[])));
+        let shape = b.spread(two_scalar, &[3]);
+        let product = b.reduce_by("stablehlo.multiply", shape, one, &[0], t(&[]));
+        let computed_count = b.spread(product, &[8, 4]);
+        let computed_average = contracted(&mut b, "stablehlo.divide", vec![x, computed_count]);
+        let seeds = spread(&mut b, 0.125);
+        let rectified = contracted(&mut b, "stablehlo.select", vec![positive, seeds, zeros]);
+        let scaled = contracted(&mut b, "stablehlo.multiply", vec![x, seeds]);
+        let params = vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }];
+        let returned =
+            vec![shifted, bounded, clamped, powered, halved, chosen, averaged, computed_average, rectified, scaled];
+        let graph = b.graph(params, returned.clone());
+        let classes = batch_classes(&graph, &[Some(0)]);
+        let phase = vec![Phase::Backward; graph.ops().len()];
+        let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes, Some(8));
+        let got: Vec<bool> = returned.iter().map(|v| seeded[op_index(*v)]).collect();
+        assert_eq!(got, [false, false, false, false, false, false, true, true, true, true]);
     }
 }

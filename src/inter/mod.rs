@@ -67,6 +67,7 @@ mod plan_floor;
 pub mod program;
 mod progress;
 mod report;
+mod scatter_bins;
 mod shared_answers;
 mod stage_cost;
 mod stage_dp;

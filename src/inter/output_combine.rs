@@ -30,13 +30,14 @@ use std::cell::Cell;
 use super::batch_parts::{follow_parts, Held, Operand, PartAggregate};
 use super::interleaved_batch::{outermost, reshaped, spread, Layout, Spread};
 use super::loop_classes::carried_classes;
+use super::scatter_bins::{adds_into_bins, index_component, positions_along};
 use crate::ir::attr_text::{
-    ComparisonDirection, ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
+    ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers,
 };
 use crate::ir::batch_inputs::{examples_counts, examples_per_microbatch};
 use crate::ir::constant_fold::{folded_constants, Folded};
 use crate::ir::constant_values::NOT_CONSTANT;
-use crate::ir::graph::{Attr, Graph, OpNode, ValueRef};
+use crate::ir::graph::{Graph, OpNode, ValueRef};
 use crate::ir::op_table::{canonical_name, elementwise_info, op_rule, opaque_text, FactorKind, OpRule};
 use crate::ir::types::ValueType;
 
@@ -400,7 +401,7 @@ fn classify(
                     .or_else(|| own_rows_gathered(graph, op, operands)),
             ),
             "scatter" if scatters_examples_additively(graph, op, operands, inputs) => Contraction,
-            "scatter" if scatters_counts(graph, op, operands) => Contraction,
+            "scatter" if adds_into_bins(graph, op, operands, inputs.examples) => Contraction,
             "slice" | "pad" | "reverse" | "concatenate" | "dynamic_slice" | "dynamic_update_slice" => {
                 let same_rank = rank_of(graph, op.operands[0])
                     == op.results.first().and_then(ValueType::tensor).map(|t| t.shape.len());
@@ -616,7 +617,7 @@ pub(crate) fn divides_as_mean(divisor: f64, count: f64, examples: Option<i64>) -
 }
 
 /// `divisor` as the microbatch's examples times a whole number, that number.
-fn examples_multiple(divisor: f64, examples: Option<i64>) -> Option<u64> {
+pub(crate) fn examples_multiple(divisor: f64, examples: Option<i64>) -> Option<u64> {
     let examples = examples.filter(|&n| n > 1)? as f64;
     let k = (divisor / examples).round();
     (k >= 1.0 && is_close(divisor, k * examples)).then_some(k as u64)
@@ -757,28 +758,6 @@ fn scatters_examples_additively(graph: &Graph, op: &OpNode, operands: &[BatchCla
         && adds(op)
 }
 
-/// Whether a scatter adds batch-independent updates at indices computed from each example's
-/// values (its label, its prediction): counts per bin (`segment_sum(ones, labels)`, a
-/// confusion matrix's `.at[labels, predictions].add(1)`), a sum over the batch of each
-/// example's one-hot. An index component that is the examples' positions (`jnp.arange(batch)`
-/// beside the labels, as in take_along_axis's transpose) writes each example's own row
-/// instead, and one this analysis cannot single out may be that.
-fn scatters_counts(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> bool {
-    let [BatchClass::Independent, BatchClass::PerExample(Some(examples)), BatchClass::Independent] = *operands else {
-        return false;
-    };
-    let Some(numbers) =
-        op.attr("scatter_dimension_numbers").and_then(opaque_text).and_then(|t| ScatterDimensionNumbers::parse(t).ok())
-    else {
-        return false;
-    };
-    let from_values = (0..numbers.scatter_dims_to_operand_dims.len()).all(|component| {
-        index_component(graph, op.operands[1], numbers.index_vector_dim, component)
-            .is_some_and(|index| !positions_along(graph, index, examples, 0))
-    });
-    numbers.input_batching_dims.is_empty() && adds(op) && from_values
-}
-
 /// Whether `op`'s region adds its two arguments: a sum.
 pub(crate) fn adds(op: &OpNode) -> bool {
     reduces_by(op, "add")
@@ -836,71 +815,6 @@ fn own_rows_gathered(graph: &Graph, op: &OpNode, operands: &[BatchClass]) -> Opt
         by_position()?;
     }
     gathered_dim(graph, op, &numbers, examples as usize)
-}
-
-/// The value holding component `component` of a gather's or a scatter's index vectors
-/// (`indices`, the vectors along `vector_dim`): the indices themselves when the vectors have one
-/// component, else the piece of a concatenation along `vector_dim` that holds it alone.
-fn index_component(graph: &Graph, indices: ValueRef, vector_dim: i64, component: usize) -> Option<ValueRef> {
-    let shape = &graph.value_type(indices)?.tensor()?.shape;
-    let width = usize::try_from(vector_dim).ok().and_then(|d| shape.get(d)).copied().unwrap_or(1);
-    if width == 1 {
-        return (component == 0).then_some(indices);
-    }
-    let ValueRef::Op { op, .. } = indices else { return None };
-    let node = &graph.ops()[op];
-    if canonical_name(&node.name) != "concatenate" || node.attr("dimension").and_then(Attr::as_int) != Some(vector_dim)
-    {
-        return None;
-    }
-    let mut start = 0usize;
-    for &piece in &node.operands {
-        let size = usize::try_from(*graph.value_type(piece)?.tensor()?.shape.get(vector_dim as usize)?).ok()?;
-        if (start..start + size).contains(&component) {
-            return (size == 1).then_some(piece);
-        }
-        start += size;
-    }
-    None
-}
-
-/// Whether every element of `v` is its position along dimension `dim`: an iota, broadcast or
-/// converted, perhaps through jnp's wrapping of negative indices (`where(i < 0, i + n, i)`, never
-/// taken by positions).
-fn positions_along(graph: &Graph, v: ValueRef, dim: usize, depth: usize) -> bool {
-    let ValueRef::Op { op, .. } = v else { return false };
-    if depth > 16 {
-        return false;
-    }
-    let node = &graph.ops()[op];
-    let below = |v: ValueRef, dim: usize| positions_along(graph, v, dim, depth + 1);
-    match canonical_name(&node.name).as_str() {
-        "iota" => node.attr("iota_dimension").and_then(Attr::as_int) == Some(dim as i64),
-        "convert" => below(node.operands[0], dim),
-        "broadcast_in_dim" => {
-            let size = |v: ValueRef, d: usize| {
-                graph.value_type(v).and_then(ValueType::tensor).and_then(|t| t.shape.get(d).copied())
-            };
-            let Some(map) = node.attr("broadcast_dimensions").and_then(|a| a.as_i64_array()) else { return false };
-            map.iter()
-                .position(|&d| d == dim as i64)
-                .is_some_and(|k| size(node.operands[0], k) == size(v, dim) && below(node.operands[0], k))
-        }
-        "select" => {
-            let [predicate, _, otherwise] = node.operands[..] else { return false };
-            let ValueRef::Op { op: compare, .. } = predicate else { return false };
-            let compare = &graph.ops()[compare];
-            let below_zero = canonical_name(&compare.name) == "compare"
-                && compare.operands.first() == Some(&otherwise)
-                && compare
-                    .attr("comparison_direction")
-                    .and_then(opaque_text)
-                    .and_then(|t| ComparisonDirection::parse(t).ok())
-                    == Some(ComparisonDirection::Lt);
-            below_zero && below(otherwise, dim)
-        }
-        _ => false,
-    }
 }
 
 /// What the classes need to know of the batch inputs.
@@ -1754,6 +1668,34 @@ mod tests {
         let positions = b.concatenate(vec![iota, labels], 1, t(&[8, 2]));
         let one_hot = b.scatter_add(rows, positions, ones, numbers("", "0, 1", "0, 1", 1), t(&[8, 4]));
         let got = classes_of(b, vec![class_counts, confusion, one_hot]);
+        assert_eq!(got, [Contraction, Contraction, PerExample(None)]);
+    }
+
+    #[test]
+    fn a_scatter_adding_each_examples_values_at_its_label_sums_them_per_class() {
+        // segment_sum(correct, labels) and segment_sum(x, labels) (a per-class accuracy's hits,
+        // per-class sums of features) add up over the batch. Each example's values added at
+        // jnp.arange(batch) * classes + labels, flattened, fill a one-hot row of its own.
+        let mut b = Builder::new();
+        let x = ValueRef::Arg(0);
+        let labels = b.unary("stablehlo.convert", x, t(&[8, 1]));
+        let zero = constant(&mut b, 0.0);
+        let numbers = |window: &str| {
+            opaque(&format!("scatter<update_window_dims = [{window}], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>"))
+        };
+        let correct = b.reduce_sum(x, zero, &[1], t(&[8]));
+        let bins = b.spread(zero, &[4]);
+        let hits = b.scatter_add(bins, labels, correct, numbers(""), t(&[4]));
+        let rows = b.spread(zero, &[4, 4]);
+        let feature_sums = b.scatter_add(rows, labels, x, numbers("1"), t(&[4, 4]));
+        let iota = b.op("stablehlo.iota", vec![], t(&[8, 1]), attrs(&[("iota_dimension", Attr::Int(0))]));
+        let four = constant(&mut b, 4.0);
+        let strides = b.spread(four, &[8, 1]);
+        let row_starts = b.binary("stablehlo.multiply", iota, strides, t(&[8, 1]));
+        let cells = b.binary("stablehlo.add", row_starts, labels, t(&[8, 1]));
+        let flat = b.spread(zero, &[32]);
+        let flat_one_hot = b.scatter_add(flat, cells, correct, numbers(""), t(&[32]));
+        let got = classes_of(b, vec![hits, feature_sums, flat_one_hot]);
         assert_eq!(got, [Contraction, Contraction, PerExample(None)]);
     }
 

@@ -258,8 +258,8 @@ impl Aggregates {
             .filter_map(|r| graph.returned.get(r).copied());
         let updates_parameters = ancestors(graph, new_parameters);
         let folded = folded_constants(graph);
-        let seeded = seeded(graph, &step.phase, &folded, classes);
         let examples = examples_per_microbatch(graph, batch_dims);
+        let seeded = seeded(graph, &step.phase, &folded, classes, examples);
         let ForwardValueAggregates { sums: forward_sum, means: forward_mean } =
             forward_value_aggregates(graph, &step.phase, classes, &seeded, &folded, examples);
         let gradient = (0..graph.ops().len())
