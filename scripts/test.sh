@@ -11,5 +11,5 @@ cargo clippy --release --locked --all-targets -- -D warnings
 ALPA_REQUIRE_CHROMIUM=1 cargo test --release --locked
 /usr/lib/llvm-22/bin/lit -sv lit-tests
 if [ -d python/tests ]; then
-  ALPA_REQUIRE_OPT=1 ALPA_OPT="$PWD/target/release/alpa-opt" .venv/bin/python -m pytest -q --durations=15 python/tests
+  ALPA_REQUIRE_OPT=1 ALPA_OPT="$PWD/target/release/alpa-opt" .venv/bin/python -m pytest -q -n 2 --durations=15 python/tests
 fi
