@@ -5,7 +5,8 @@ run on one device, and planning says nothing to warn about.
 
 - Keras: a `Sequential` MLP (and an `Embedding` + `LSTM` model) trained with
   `model.stateless_call`, `SparseCategoricalCrossentropy` and the Keras optimizer's
-  `stateless_apply`. Keras' loss divides by a count it computes from the shape
+  `stateless_apply`; and Keras metrics (AUC, recall at thresholds, F1, mean IoU) kept in the
+  state and updated with `stateless_update_state`. Keras' loss divides by a count it computes from the shape
   (`prod(shape(values))`, guarded by `divide_no_nan`); that count was not folded, so the loss was
   taken for a sum: loss and gradients were twice the global batch's, with no warning.
 - Equinox: a transformer whose modules see one example (`jax.vmap` over the batch, causal
@@ -59,26 +60,32 @@ def _optax_step(loss_of, opt):
     return step
 
 
-def _keras(layers, batch_args):
+def _keras(layers, batch_args, metric=None, one_hot_labels=False):
+    """A Keras step; with `metric`, a Keras metric whose variables the state keeps, updated with
+    the labels (one-hot when `one_hot_labels`) and the predicted probabilities."""
     import keras
 
     model = keras.Sequential(layers)
     opt = keras.optimizers.Adam(1e-3)
     opt.build(model.trainable_variables)
-    state = tuple([v.value for v in variables]
-                  for variables in (model.trainable_variables, model.non_trainable_variables, opt.variables))
+    metric_variables = metric.variables if metric is not None else []
+    state = tuple([v.value for v in variables] for variables in (
+        model.trainable_variables, model.non_trainable_variables, opt.variables, metric_variables))
     loss_object = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 
     def step(state, x, y):
-        trainable, non_trainable, opt_vars = state
+        trainable, non_trainable, opt_vars, metric_vars = state
 
         def loss_of(trainable):
             logits, non_trainable_after = model.stateless_call(trainable, non_trainable, x, training=True)
-            return loss_object(y, logits), non_trainable_after
+            return loss_object(y, logits), (non_trainable_after, logits)
 
-        (loss, non_trainable), grads = jax.value_and_grad(loss_of, has_aux=True)(trainable)
+        (loss, (non_trainable, logits)), grads = jax.value_and_grad(loss_of, has_aux=True)(trainable)
         trainable, opt_vars = opt.stateless_apply(opt_vars, grads, trainable)
-        return (trainable, non_trainable, opt_vars), loss
+        if metric is not None:
+            labels = jax.nn.one_hot(y, CLASSES) if one_hot_labels else y
+            metric_vars = metric.stateless_update_state(metric_vars, labels, jax.nn.softmax(logits))
+        return (trainable, non_trainable, opt_vars, metric_vars), loss
 
     return donated_state_exporter(step, state, batch_args)
 
@@ -249,4 +256,36 @@ STEPS = {f.__name__: f for f in (keras_mlp, keras_lstm, equinox_transformer, hai
 @pytest.mark.parametrize("model", STEPS.values(), ids=STEPS.keys())
 def test_a_step_written_with_another_library_pipelines_to_the_global_step(tmp_path, model):
     planned, _ = assert_pipelined_step_matches(tmp_path, model(), MICROBATCH, MICROBATCHES, min_stages=2)
+    assert "warning:" not in planned.stderr, planned.stderr[-3000:]
+
+
+def _keras_metric(name):
+    import keras
+
+    metrics = keras.metrics
+    if name == "f1":
+        # F1Score makes its variables at its first update.
+        f1 = metrics.F1Score(average="macro")
+        f1.update_state(jnp.zeros((1, CLASSES)), jnp.zeros((1, CLASSES)))
+        f1.reset_state()
+        return f1, True
+    return {"auc": (metrics.AUC(num_thresholds=20), True),
+            "recall-at-thresholds": (metrics.Recall(thresholds=[0.3, 0.6]), True),
+            "mean-iou": (metrics.MeanIoU(num_classes=CLASSES, sparse_y_pred=False), False)}[name]
+
+
+@pytest.mark.parametrize("name", ["auc", "recall-at-thresholds", "f1", "mean-iou"])
+def test_keras_metrics_the_state_keeps_add_up_over_the_microbatches(tmp_path, name):
+    """Keras metrics updated in the step (`stateless_update_state`) keep sums over the batch in
+    the state: true positives per threshold, confusion matrices. Keras weighs the labels by a
+    sample weight of 1.0, a constant that is no cotangent seed. Before, AUC's sums per
+    threshold bucket (`segment_sum(y_true * 1.0, buckets)`) were taken for gradients and
+    averaged over the microbatches, unwarned, where the global batch's are their sum."""
+    import keras
+
+    metric, one_hot_labels = _keras_metric(name)
+    dense = [keras.layers.Dense(32, activation="relu") for _ in range(3)]
+    model = _keras([keras.Input((WIDTH,)), *dense, keras.layers.Dense(CLASSES)], [_features(), _labels(CLASSES)],
+                   metric, one_hot_labels)
+    planned, _ = assert_pipelined_step_matches(tmp_path, model, MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]

@@ -76,16 +76,18 @@ pub fn forward_value_aggregates(
 
 /// Per op: whether it reads a cotangent seed, directly or through ops outside the forward pass
 /// (always `false` for a forward op and for a value of constants). `folded` are the ops' folded
-/// constants, `phase` their phases, `classes` their classes over the batch; the microbatch has
-/// `examples` examples.
+/// constants, `phase` their phases, `classes` their classes over the batch; the arguments' batch
+/// dimensions are `batch_dims` and the microbatch has `examples` examples.
 pub fn seeded(
     graph: &Graph,
     phase: &[Phase],
     folded: &[Option<Folded>],
     classes: &[BatchClass],
+    batch_dims: &[Option<usize>],
     examples: Option<i64>,
 ) -> Vec<bool> {
     let ops = graph.ops();
+    let inputs_only = of_batch_inputs_only(graph, batch_dims);
     let float = |v: ValueRef| graph.value_type(v).and_then(ValueType::tensor).is_some_and(|t| t.element.is_float());
     let nonzero = |c: &f64| *c != 0.0 && c.is_finite();
     let seed = |op: usize, v: ValueRef| match folded.get(op) {
@@ -116,6 +118,20 @@ pub fn seeded(
                     Some(Some(Folded::Uniform(c))) if c.fract() == 0.0)
         };
         let initial = |i: usize| name == "reduce" && i >= op.operands.len() / 2;
+        // One times a value of the batch inputs alone (Keras' metrics weigh labels by a sample
+        // weight of 1.0) changes nothing: a summed loss's seed 1 reaches the examples through
+        // the parameters' derivatives (`(softmax - onehot) * 1`).
+        let identity = |i: usize| {
+            let other = op.operands.get(1 - i.min(1));
+            name == "multiply"
+                && matches!(op.operands.get(i).and_then(|v| producer(*v)).and_then(|p| folded.get(p)),
+                    Some(Some(Folded::Uniform(c))) if *c == 1.0)
+                && other.is_some_and(|v| match *v {
+                    ValueRef::Op { op: p, .. } => inputs_only[p],
+                    ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_some(),
+                    ValueRef::Outer => false,
+                })
+        };
         // A constant scaling elementwise an aggregate over the batch computed outside the
         // forward pass (`0.1 * onehot.sum(0)`, a moving average's coefficient) is no seed: the
         // backward pass starts from the loss's seed spread over the examples, which a
@@ -137,6 +153,7 @@ pub fn seeded(
                 ValueRef::Op { op: p, .. } if float(*v) && !initial(i) => {
                     seeded[p]
                         || (!counted(i)
+                            && !identity(i)
                             && (!aggregate || added(i))
                             && scales(op, &name, i, folded, examples)
                             && seed(p, *v))
@@ -145,6 +162,21 @@ pub fn seeded(
             });
     }
     seeded
+}
+
+/// Per op: whether it reads nothing but the batch inputs (those with a dimension in
+/// `batch_dims`) and constants: labels, their one-hot, not the parameters.
+fn of_batch_inputs_only(graph: &Graph, batch_dims: &[Option<usize>]) -> Vec<bool> {
+    let mut inputs_only: Vec<bool> = Vec::with_capacity(graph.ops().len());
+    for op in graph.ops() {
+        let only = op.operands.iter().all(|v| match *v {
+            ValueRef::Op { op: p, .. } => inputs_only.get(p).copied().unwrap_or(false),
+            ValueRef::Arg(a) => batch_dims.get(a).copied().flatten().is_some(),
+            ValueRef::Outer => false,
+        });
+        inputs_only.push(op.operands.is_empty() || (only && op.regions.iter().all(|r| r.blocks.is_empty())));
+    }
+    inputs_only
 }
 
 /// Whether a constant read as operand `i` of `op` (named `name`, its operands' folded constants
@@ -260,18 +292,20 @@ mod tests {
         let classes = batch_classes(&graph, &[Some(0), Some(0)]);
         let mut phase = vec![Phase::Backward; graph.ops().len()];
         phase[op_index(forward_mean)] = Phase::Forward;
-        let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes, Some(8));
+        let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes, &[Some(0), Some(0)], Some(8));
         let got: Vec<bool> = returned.iter().map(|v| seeded[op_index(*v)]).collect();
         assert_eq!(got, [true, true, true, true, false, true, false, false, true, true, false, false]);
         let forward = vec![Phase::Forward; graph.ops().len()];
-        assert!(super::seeded(&graph, &forward, &folded_constants(&graph), &classes, Some(8)).iter().all(|s| !s));
+        assert!(super::seeded(&graph, &forward, &folded_constants(&graph), &classes, &[Some(0), Some(0)], Some(8))
+            .iter()
+            .all(|s| !s));
     }
 
     /// Constants a sum of forward values computes with outside the forward pass are no seed:
     /// added (`log(p + 1e-8)`), a maximum's or a clamp's bound, an exponent, a divisor, a value
     /// chosen in place of one (`where(x > 0, x, 0.1)`). The seed is read where it scales, and
     /// where a select chooses it or zero (a ReLU's cotangent); a divisor that counts the examples,
-    /// or may, reads as the seed 1/count.
+    /// or may, reads as the seed 1/count. One times the labels changes nothing.
     #[test]
     fn constants_of_forward_arithmetic_are_no_seed() {
         let mut b = Builder::new();
@@ -307,17 +341,37 @@ mod tests {
         let product = b.reduce_by("stablehlo.multiply", shape, one, &[0], t(&[]));
         let computed_count = b.spread(product, &[8, 4]);
         let computed_average = contracted(&mut b, "stablehlo.divide", vec![x, computed_count]);
+        // One times the labels' one-hot (a Keras metric's sample weight) is no seed; one times
+        // a value of the parameters (a summed loss's seed) is.
+        let one_hot = b.unary("stablehlo.convert", positive, t(&[8, 4]));
+        let ones = spread(&mut b, 1.0);
+        let weighed_labels = contracted(&mut b, "stablehlo.multiply", vec![one_hot, ones]);
+        let weighted = b.binary("stablehlo.multiply", x, ValueRef::Arg(1), t(&[8, 4]));
+        let derivative = b.unary("stablehlo.tanh", weighted, t(&[8, 4]));
+        let summed_loss_cotangent = contracted(&mut b, "stablehlo.multiply", vec![derivative, ones]);
         let seeds = spread(&mut b, 0.125);
         let rectified = contracted(&mut b, "stablehlo.select", vec![positive, seeds, zeros]);
         let scaled = contracted(&mut b, "stablehlo.multiply", vec![x, seeds]);
-        let params = vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }];
-        let returned =
-            vec![shifted, bounded, clamped, powered, halved, chosen, averaged, computed_average, rectified, scaled];
+        let params = vec![Param { ty: t(&[8, 4]), attrs: Attrs::new() }, Param { ty: t(&[8, 4]), attrs: Attrs::new() }];
+        let returned = vec![
+            shifted,
+            bounded,
+            clamped,
+            powered,
+            halved,
+            chosen,
+            weighed_labels,
+            averaged,
+            computed_average,
+            summed_loss_cotangent,
+            rectified,
+            scaled,
+        ];
         let graph = b.graph(params, returned.clone());
-        let classes = batch_classes(&graph, &[Some(0)]);
+        let classes = batch_classes(&graph, &[Some(0), None]);
         let phase = vec![Phase::Backward; graph.ops().len()];
-        let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes, Some(8));
+        let seeded = seeded(&graph, &phase, &folded_constants(&graph), &classes, &[Some(0), None], Some(8));
         let got: Vec<bool> = returned.iter().map(|v| seeded[op_index(*v)]).collect();
-        assert_eq!(got, [false, false, false, false, false, false, true, true, true, true]);
+        assert_eq!(got, [false, false, false, false, false, false, false, true, true, true, true, true]);
     }
 }

@@ -259,7 +259,7 @@ impl Aggregates {
         let updates_parameters = ancestors(graph, new_parameters);
         let folded = folded_constants(graph);
         let examples = examples_per_microbatch(graph, batch_dims);
-        let seeded = seeded(graph, &step.phase, &folded, classes, examples);
+        let seeded = seeded(graph, &step.phase, &folded, classes, batch_dims, examples);
         let ForwardValueAggregates { sums: forward_sum, means: forward_mean } =
             forward_value_aggregates(graph, &step.phase, classes, &seeded, &folded, examples);
         let gradient = (0..graph.ops().len())
