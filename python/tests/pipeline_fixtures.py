@@ -38,6 +38,42 @@ def donated_state_exporter(step, state, batch_args):
     return at
 
 
+def features_and_labels(width: int, classes: int) -> list:
+    """`batch_args` for `donated_state_exporter`: [batch, width] f32 features and [batch] int32
+    labels below `classes`."""
+    import jax
+    import jax.numpy as jnp
+
+    from alpa_mlir.hints import ANY, int_bound
+
+    return [(lambda b: jax.ShapeDtypeStruct((b, width), jnp.float32), ANY),
+            (lambda b: jax.ShapeDtypeStruct((b,), jnp.int32), int_bound(classes))]
+
+
+def center_loss_exporter(update_centers, width: int, classes: int):
+    """`batch -> text` of a classifier's step trained with a center loss (each feature pulled
+    towards its class's center), whose centers, a state the forward reads, move by
+    `update_centers(centers, features, labels)`."""
+    import jax
+    import jax.numpy as jnp
+
+    state = ({"w0": jnp.full((width, width), 0.1), "w1": jnp.full((width, width), -0.05)},
+             jnp.zeros((classes, width)))
+
+    def step(state, x, labels):
+        params, centers = state
+
+        def loss_fn(p):
+            features = jnp.tanh(jnp.tanh(x @ p["w0"]) @ p["w1"])
+            return jnp.mean(jnp.sum((features - centers[labels]) ** 2, -1)), features
+
+        (loss, features), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)
+        new_params = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+        return (new_params, update_centers(centers, jax.lax.stop_gradient(features), labels)), loss
+
+    return donated_state_exporter(step, state, features_and_labels(width, classes))
+
+
 def pipeline_cli(*args, timeout: float = 300, extra_env: dict | None = None):
     """`python -m alpa_mlir.pipeline ARGS` with this checkout's bridge: the finished process."""
     from conftest import REPO_ROOT

@@ -17,13 +17,10 @@ import jax.numpy as jnp
 import optax
 import pytest
 
-from alpa_mlir.hints import ANY, int_bound
-from pipeline_fixtures import assert_pipelined_step_matches, auto_shard_step, donated_state_exporter
+from pipeline_fixtures import (assert_pipelined_step_matches, auto_shard_step, center_loss_exporter,
+                               donated_state_exporter, features_and_labels)
 
 MICROBATCH, MICROBATCHES, CLASSES, WIDTH = 8, 2, 4, 16
-SDS = jax.ShapeDtypeStruct
-FEATURES_AND_LABELS = [(lambda b: SDS((b, WIDTH), jnp.float32), ANY),
-                       (lambda b: SDS((b,), jnp.int32), int_bound(CLASSES))]
 
 
 def _classifier_exporter(metric):
@@ -39,7 +36,7 @@ def _classifier_exporter(metric):
         (loss, (logits, losses)), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)
         return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), loss, metric(logits, labels, losses)
 
-    return donated_state_exporter(step, params, FEATURES_AND_LABELS)
+    return donated_state_exporter(step, params, features_and_labels(WIDTH, CLASSES))
 
 
 def _per_class_accuracy(logits, labels, losses):
@@ -117,24 +114,12 @@ PROTOTYPE_UPDATES = [_normalized_features, _log_probability_sums, _clipped_featu
 
 @pytest.mark.parametrize("update", PROTOTYPE_UPDATES, ids=[u.__name__.strip("_") for u in PROTOTYPE_UPDATES])
 def test_prototypes_moved_by_sums_of_forward_arithmetic_pipeline_to_the_global_step(tmp_path, update):
-    """Class prototypes, a state the loss reads, move by sums over the batch of the features
-    computed with constants (an epsilon added, a bound, a divisor of 2). Those constants are no
-    cotangent seed: the sums add up over the microbatches. Before, they were taken for
-    gradients and averaged, unwarned, and the prototypes differed from the global step's."""
-    params = {"w0": jnp.full((WIDTH, WIDTH), 0.1), "w1": jnp.full((WIDTH, WIDTH), -0.05)}
-
-    def step(state, x, labels):
-        params, protos = state
-
-        def loss_fn(p):
-            f = jnp.tanh(jnp.tanh(x @ p["w0"]) @ p["w1"])
-            return jnp.mean(jnp.sum((f - protos[labels]) ** 2, -1)), f
-
-        (loss, f), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)
-        params = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
-        return (params, update(protos, jax.lax.stop_gradient(f), labels)), loss
-
-    exporter = donated_state_exporter(step, (params, jnp.zeros((CLASSES, WIDTH))), FEATURES_AND_LABELS)
+    """Class prototypes (a center loss's centers), a state the loss reads, move by sums over the
+    batch of the features computed with constants (an epsilon added, a bound, a divisor of 2).
+    Those constants are no cotangent seed: the sums add up over the microbatches. Before, they
+    were taken for gradients and averaged, unwarned, and the prototypes differed from the
+    global step's."""
+    exporter = center_loss_exporter(update, WIDTH, CLASSES)
     planned, _ = assert_pipelined_step_matches(tmp_path, exporter, MICROBATCH, MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
 

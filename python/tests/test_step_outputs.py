@@ -25,7 +25,8 @@ from alpa_mlir.export import export
 from alpa_mlir.hints import ANY, int_bound
 from alpa_mlir.pipeline import Pipeline
 from pipeline_fixtures import (assert_pipeline_matches, assert_pipelined_step_matches, auto_shard_step,
-                               donated_state_exporter, global_step_inputs)
+                               center_loss_exporter, donated_state_exporter, features_and_labels,
+                               global_step_inputs)
 
 MICROBATCH, MICROBATCHES, CLASSES = 8, 2, 4
 SDS = jax.ShapeDtypeStruct
@@ -786,31 +787,7 @@ def test_a_state_updated_by_scaled_sums_of_forward_values_pipelines_to_the_globa
                                   MICROBATCH, MICROBATCHES, min_stages=2)
 
 
-# A batch of features and integer labels, for `donated_state_exporter`.
-_FEATURES_AND_LABELS = [(lambda b: SDS((b, WIDTHS[0]), jnp.float32), ANY),
-                        (lambda b: SDS((b,), jnp.int32), int_bound(CLASSES))]
-
-
-def _center_loss_export(update_centers):
-    """A classifier trained with a center loss (each feature pulled towards its class's center)
-    whose centers, a state the forward reads, move by `update_centers(centers, features,
-    labels)`: sums over the batch of forward values and counts of the labels."""
-    width = WIDTHS[0]
-    state = ({"w0": jnp.full((width, width), 0.1), "w1": jnp.full((width, width), -0.05)},
-             jnp.zeros((CLASSES, width)))
-
-    def step(state, x, labels):
-        params, centers = state
-
-        def loss_fn(p):
-            features = jnp.tanh(jnp.tanh(x @ p["w0"]) @ p["w1"])
-            return jnp.mean(jnp.sum((features - centers[labels]) ** 2, -1)), features
-
-        (loss, features), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)
-        new_params = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
-        return (new_params, update_centers(centers, jax.lax.stop_gradient(features), labels)), loss
-
-    return donated_state_exporter(step, state, _FEATURES_AND_LABELS)
+_FEATURES_AND_LABELS = features_and_labels(WIDTHS[0], CLASSES)
 
 
 def _towards_class_means(centers, features, labels):
@@ -831,7 +808,7 @@ def test_a_center_loss_whose_centers_move_by_sums_and_counts_of_the_batch_pipeli
     read no cotangent seed: both add up over the microbatches, and the centers move once, from
     the sums, as the global step's do. Before, the offsets were averaged as gradients and the
     counts were lost track of."""
-    planned, _ = assert_pipelined_step_matches(tmp_path, _center_loss_export(update_centers), MICROBATCH,
+    planned, _ = assert_pipelined_step_matches(tmp_path, center_loss_exporter(update_centers, WIDTHS[0], CLASSES), MICROBATCH,
                                                MICROBATCHES, min_stages=2)
     assert "warning:" not in planned.stderr, planned.stderr[-3000:]
 
