@@ -269,12 +269,23 @@ def _keras_metric(name):
         f1.update_state(jnp.zeros((1, CLASSES)), jnp.zeros((1, CLASSES)))
         f1.reset_state()
         return f1, True
+    if name == "r2":
+        r2 = metrics.R2Score()
+        r2.update_state(jnp.zeros((1, CLASSES)), jnp.zeros((1, CLASSES)))
+        r2.reset_state()
+        return r2, True
     return {"auc": (metrics.AUC(num_thresholds=20), True),
             "recall-at-thresholds": (metrics.Recall(thresholds=[0.3, 0.6]), True),
             "mean-iou": (metrics.MeanIoU(num_classes=CLASSES, sparse_y_pred=False), False)}[name]
 
 
-@pytest.mark.parametrize("name", ["auc", "recall-at-thresholds", "f1", "mean-iou"])
+@pytest.mark.parametrize("name", ["auc", "recall-at-thresholds", "f1", "mean-iou", pytest.param("r2", marks=pytest.mark.xfail(
+    strict=True, reason=(
+        "known defect: R2Score counts its examples from shapes that are no batch input's, num_samples + "
+        "size(y_true) (the one-hot's 32 elements) and count + sum(sample_weight broadcast to y_true's shape, axis=0) "
+        "(a vector of 8s): folded constants the count analysis (examples_count.rs) does not take for counts, so "
+        "the pipelined step adds the microbatch's count where the global step adds the batch's; no warning is given"
+    )))])
 def test_keras_metrics_the_state_keeps_add_up_over_the_microbatches(tmp_path, name):
     """Keras metrics updated in the step (`stateless_update_state`) keep sums over the batch in
     the state: true positives per threshold, confusion matrices. Keras weighs the labels by a
