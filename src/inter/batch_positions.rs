@@ -131,8 +131,13 @@ fn result_shape(op: &OpNode, result: usize) -> Option<&[i64]> {
 }
 
 fn iota_positions(op: &OpNode, sizes: &BTreeSet<i64>) -> Option<BTreeSet<usize>> {
+    iota_dim_of_extent(op, |extent| sizes.contains(&extent)).map(|dim| BTreeSet::from([dim]))
+}
+
+/// The dimension iota `op` counts along, when its extent there is one `is_batch` accepts.
+pub(super) fn iota_dim_of_extent(op: &OpNode, is_batch: impl Fn(i64) -> bool) -> Option<usize> {
     let dim = usize::try_from(op.attr("iota_dimension")?.as_int()?).ok()?;
-    sizes.contains(result_shape(op, 0)?.get(dim)?).then(|| BTreeSet::from([dim]))
+    is_batch(*result_shape(op, 0)?.get(dim)?).then_some(dim)
 }
 
 /// The dimensions of `op`'s result `result` that carry the positions `p` of its operand `at`.

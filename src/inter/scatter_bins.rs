@@ -6,6 +6,7 @@
 //! (`jnp.arange(batch) * classes + labels`, take_along_axis's transpose) gives each example rows
 //! of its own instead.
 
+use super::batch_positions::iota_dim_of_extent;
 use super::output_combine::{adds, BatchClass};
 use crate::ir::attr_text::{ComparisonDirection, ScatterDimensionNumbers};
 use crate::ir::graph::{Attr, Graph, OpNode, ValueRef};
@@ -60,15 +61,7 @@ fn reads_positions(graph: &Graph, v: ValueRef, examples: Option<i64>, depth: usi
     let node = &graph.ops()[op];
     let name = canonical_name(&node.name);
     match name.as_str() {
-        "iota" => {
-            let extent = node.attr("iota_dimension").and_then(Attr::as_int).and_then(|d| {
-                node.results
-                    .first()
-                    .and_then(ValueType::tensor)
-                    .and_then(|t| t.shape.get(usize::try_from(d).ok()?).copied())
-            });
-            examples.is_none_or(|n| extent.is_none_or(|e| e == n))
-        }
+        "iota" => iota_dim_of_extent(node, |extent| examples.is_none_or(|n| extent == n)).is_some(),
         "broadcast_in_dim" | "reshape" | "transpose" | "concatenate" | "slice" | "select" | "clamp" => {
             node.operands.iter().any(|&o| reads_positions(graph, o, examples, depth + 1))
         }
